@@ -1,0 +1,115 @@
+/* Theoretical peaks: CPU (cores x GHz x ops per cycle for the ISA), memory (channels x
+ * MT/s x 8), disk (rated MB/s, IOPS), network (link Gbit/s). Every input says where it
+ * came from; peaks.conf and --set key=value override any of them. */
+#ifndef PEAK_PEAK_H
+#define PEAK_PEAK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "peak_context.h"
+#include "peak_sysinfo.h"
+
+enum peak_source {
+	PEAK_SRC_UNKNOWN = 0,
+	PEAK_SRC_MEASURED,
+	PEAK_SRC_TABLE,   /* micro-architecture table, cpuid, SMBIOS, sysfs */
+	PEAK_SRC_CONFIG,  /* peaks.conf or --set */
+};
+
+const char *peak_source_name(enum peak_source src);
+
+struct peak_value {
+	double value; /* meaningful only when source != PEAK_SRC_UNKNOWN */
+	enum peak_source source;
+	char note[96];
+};
+
+enum peak_isa { PEAK_ISA_SCALAR, PEAK_ISA_SSE, PEAK_ISA_AVX, PEAK_ISA_AVX2, PEAK_ISA_AVX512, PEAK_ISA_COUNT };
+enum peak_precision { PEAK_PREC_SP, PEAK_PREC_DP, PEAK_PREC_COUNT };
+
+const char *peak_isa_name(enum peak_isa isa);
+/* Parse "scalar", "sse", "avx", "avx2", "avx512"; returns -1 when unknown. */
+int peak_isa_parse(const char *name);
+/* Vector width in bits (64 for scalar: one lane of a double). */
+unsigned peak_isa_bits(enum peak_isa isa);
+/* True when this CPU (and OS) can run the ISA; reason says why not. */
+bool peak_isa_supported(const struct peak_sysinfo *si, enum peak_isa isa, char *reason,
+			size_t reason_len);
+
+/* Micro-architecture facts the CPU peak needs (from a table keyed by vendor/family/model). */
+struct peak_uarch {
+	char name[32];          /* "skylake-server", "zen3", "generic" */
+	enum peak_source source;
+	unsigned fma_units;     /* FMA pipes per core for the widest vector (1 or 2) */
+	unsigned fma512_units;  /* FMA pipes for 512-bit ops (0: no AVX-512) */
+	unsigned vec_int_add_units;    /* vector integer adds per cycle (128/256-bit) */
+	unsigned vec512_int_add_units; /* for 512-bit */
+	unsigned int_alu_units; /* scalar integer ALUs (adds per cycle) */
+	unsigned vec_int_mul_units;    /* vector 32-bit integer multiplies per cycle */
+	unsigned fp_add_latency;  /* cycles of a scalar FP add (for the frequency chain) */
+	unsigned imul_latency;    /* cycles of imul r64, r64 */
+};
+
+/* Peaks configuration: key=value overrides from peaks.conf and --set. */
+#define PEAK_CONFIG_MAX 32
+struct peak_config {
+	size_t n;
+	char key[PEAK_CONFIG_MAX][48];
+	double value[PEAK_CONFIG_MAX];
+	char origin[PEAK_CONFIG_MAX][64]; /* "peaks.conf:3" or "--set" */
+};
+
+/* Known keys (docs/peaks-conf.md): cpu.cores, cpu.ghz, cpu.fma_units, mem.channels,
+ * mem.mts, mem.gbps, disk.mbps, disk.iops, net.gbps. */
+extern const char *const peak_config_keys[];
+
+void peak_config_init(struct peak_config *cfg);
+/* Load a peaks.conf file ("key = value", '#' comments). A missing file is not an error
+ * when optional is true. Returns 0, or -1 with "peaks.conf:LINE: reason" in err. */
+int peak_config_load(struct peak_config *cfg, const char *path, bool optional, char *err,
+		     size_t err_len);
+/* Apply one "key=value" (from --set). Returns 0, or -1 with a reason in err. */
+int peak_config_set(struct peak_config *cfg, const char *assignment, char *err, size_t err_len);
+/* Look up a key; returns true and the value when set. */
+bool peak_config_get(const struct peak_config *cfg, const char *key, double *value);
+/* Default search: $PEAKBENCH_CONF, else ./peaks.conf. Loads it when present. */
+int peak_config_load_default(struct peak_config *cfg, char *err, size_t err_len);
+
+/* All peak inputs of this machine. */
+struct peak_machine {
+	struct peak_uarch uarch;
+	struct peak_value cores;        /* cores allowed to this process */
+	struct peak_value ghz;          /* measured (dependent chain) unless overridden */
+	struct peak_value nominal_ghz;  /* cpuid / brand string */
+	struct peak_value mem_channels;
+	struct peak_value mem_mts;
+	struct peak_value mem_gbps;     /* channels x MT/s x 8 / 1000, or mem.gbps */
+	struct peak_value disk_mbps;
+	struct peak_value disk_iops;
+	struct peak_value net_gbps;     /* link speed of the first up interface with a speed */
+	char net_iface[32];
+};
+
+/* Fill every input: measure the frequency (unless cpu.ghz is configured), read SMBIOS
+ * and sysfs, apply the config. root as in peak_sysinfo_collect. */
+void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
+		       const struct peak_config *cfg, const char *root);
+
+/* Floating-point operations per cycle per core for FMA kernels of that ISA and precision
+ * (lanes x 2 x FMA units); for ISAs without FMA (SSE) the add+mul pair rate. 0 if the ISA
+ * is unsupported by the uarch. */
+double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
+				enum peak_precision prec);
+/* Integer adds per cycle per core on lanes of lane_bits (32 or 64) for that ISA. */
+double peak_cpu_int_ops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
+				  unsigned lane_bits);
+
+/* Theoretical GFLOPS for `cores` cores at `ghz`. */
+double peak_cpu_gflops(const struct peak_uarch *u, enum peak_isa isa, enum peak_precision prec,
+		       unsigned cores, double ghz);
+
+/* Add the peak inputs (value and source of each) to the context block. */
+void peak_machine_to_context(const struct peak_machine *m, struct peak_context *ctx);
+
+#endif

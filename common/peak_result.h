@@ -1,0 +1,47 @@
+/* One result record for every suite: one row of the CSV schema (docs/results-schema.md). */
+#ifndef PEAK_RESULT_H
+#define PEAK_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "peak_stats.h"
+
+/* Optional numbers are NAN when not applicable: reporters print an empty CSV cell / null. */
+struct peak_result {
+	char suite[16];   /* cpu, memory, disk, network, dpdk, baseline */
+	char test[48];
+	char variant[64]; /* ISA, pattern, engine, protocol... */
+	unsigned threads; /* 0: not applicable */
+	uint64_t block_bytes;
+	bool has_block;
+	char metric[24]; /* throughput, latency, iops, flops, iops_int, loss, frequency ... */
+	char unit[16];   /* GFLOPS, GIOPS, MB/s, GB/s, Gbit/s, Mpps, IOPS, ns, us, %, GHz */
+	struct peak_summary summary;
+	double p50, p90, p99, p999;
+	double theoretical;
+	double efficiency; /* summary.mean / theoretical; filled by peak_result_finish */
+	char baseline_tool[32];
+	double baseline;
+	char flags[160];   /* semicolon-separated */
+	const double *samples; /* one value per repetition, in the row's unit (not owned) */
+	size_t nsamples;
+};
+
+/* Zero the record and set every optional number to NAN. */
+void peak_result_init(struct peak_result *r, const char *suite, const char *test,
+		      const char *variant, const char *metric, const char *unit);
+/* Summarize samples into r->summary (samples stay referenced for JSON). */
+void peak_result_set_samples(struct peak_result *r, const double *samples, size_t n);
+/* Add a flag (no duplicates). */
+void peak_result_flag(struct peak_result *r, const char *flag);
+/* Compute efficiency from theoretical and flag physics violations (above_peak,
+ * zero). Call after samples and theoretical are set. */
+void peak_result_finish(struct peak_result *r);
+
+/* The CSV header, exactly the schema's column order. */
+extern const char *const peak_result_columns[];
+extern const size_t peak_result_ncolumns;
+
+#endif

@@ -1,0 +1,73 @@
+/* The machine and run context: CPU, ISA, topology and caches (hwloc), NUMA (libnuma),
+ * memory, kernel, hypervisor, clocksource, governor, THP, steal time, build. Every
+ * source may be missing (VMs hide a lot): a warning is recorded, never a failure. */
+#ifndef PEAK_SYSINFO_H
+#define PEAK_SYSINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "peak_context.h"
+
+#define PEAK_MAX_CACHES 8
+
+struct peak_cache {
+	unsigned level;       /* 1, 2, 3 */
+	char type;            /* 'd' data, 'i' instruction, 'u' unified */
+	uint64_t size_bytes;  /* one instance */
+	unsigned line_bytes;
+	unsigned shared_by;   /* logical CPUs sharing one instance (0 unknown) */
+};
+
+struct peak_isa_flags {
+	bool sse2, sse4_2, avx, avx2, fma, avx512f, avx512dq, avx512bw, avx512vl, avx512_fp16;
+};
+
+struct peak_sysinfo {
+	char cpu_model[128];
+	char vendor[16];
+	unsigned family, model, stepping;
+	struct peak_isa_flags isa;
+	unsigned logical_cpus; /* online */
+	unsigned allowed_cpus; /* in this process's affinity mask */
+	unsigned cores;        /* physical cores (hwloc, else logical_cpus) */
+	unsigned sockets;
+	unsigned numa_nodes;
+	double nominal_ghz;    /* from the brand string or cpuid leaf 0x16; 0 unknown */
+	struct peak_cache caches[PEAK_MAX_CACHES];
+	unsigned ncaches;
+	uint64_t mem_total_bytes, mem_available_bytes;
+	uint64_t hugepage_bytes; /* default huge page size; 0 unknown */
+	char kernel[128];
+	char hypervisor[32];   /* "none" on bare metal */
+	char clocksource[32];
+	char governor[32];
+	char thp[32];
+	uint64_t steal_ticks;  /* /proc/stat steal at collection time */
+	uint64_t total_ticks;
+	char warnings[512];    /* semicolon-separated */
+};
+
+/* Collect from the running system. root is "" for the real /proc and /sys, or a fake
+ * tree (tests/fixtures) whose proc/ and sys/ replace them; hwloc/libnuma/cpuid are only
+ * consulted when root is "". Always fills every field (unknown: 0 or "unknown"). */
+void peak_sysinfo_collect(struct peak_sysinfo *si, const char *root);
+
+/* Largest cache of the given level ('d' or 'u'), 0 when unknown. */
+uint64_t peak_sysinfo_cache_bytes(const struct peak_sysinfo *si, unsigned level);
+/* Size of the last-level cache, 0 when unknown. */
+uint64_t peak_sysinfo_llc_bytes(const struct peak_sysinfo *si);
+
+/* Steal ticks and total ticks now (root as above); returns 0 or -1. */
+int peak_sysinfo_ticks(const char *root, uint64_t *steal, uint64_t *total);
+
+/* Fill the context block: sysinfo fields, the build (compiler, flags, git revision),
+ * the timestamp and the clock. */
+void peak_sysinfo_to_context(const struct peak_sysinfo *si, struct peak_context *ctx);
+
+/* At the end of a run: add steal % over the run (since si was collected) to the context
+ * and return it (0 when unknown). Callers flag results "steal" above 1%. */
+double peak_sysinfo_finish(const struct peak_sysinfo *si, struct peak_context *ctx);
+
+#endif
