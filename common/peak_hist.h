@@ -5,8 +5,9 @@
 
 #include <stdint.h>
 
-/* Each power-of-two range is split into 2^PEAK_HIST_SUB_BITS linear buckets, so a
- * value read back is within 1 / 2^PEAK_HIST_SUB_BITS of the recorded one (0.78%). */
+/* Values below 2^PEAK_HIST_SUB_BITS are exact; each power-of-two range above is split into
+ * 2^PEAK_HIST_SUB_BITS linear buckets, and a value read back (the bucket's midpoint) is
+ * within 1 / 2^(PEAK_HIST_SUB_BITS + 1) of the recorded one (0.39%). */
 #define PEAK_HIST_SUB_BITS 7
 #define PEAK_HIST_SUB_COUNT (1u << PEAK_HIST_SUB_BITS)
 #define PEAK_HIST_BUCKETS ((64u - PEAK_HIST_SUB_BITS + 1u) * PEAK_HIST_SUB_COUNT)

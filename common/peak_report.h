@@ -46,7 +46,7 @@ int peak_output_record(struct peak_output *o, const struct peak_result *res);
 /* Ends the report and closes the file. Returns 0, or -1 when writing failed. */
 int peak_output_close(struct peak_output *o, const struct peak_context *ctx);
 
-/* CSV cell for a double: empty when NAN/inf, else %.6g-like shortest useful form. */
+/* CSV cell for a double: empty when NAN/inf, else %.9g (nine significant digits). */
 const char *peak_report_num(double v, char *buf, size_t buf_len);
 
 #endif

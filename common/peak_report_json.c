@@ -1,0 +1,125 @@
+/* JSON reporter (cJSON): {"context": {...}, "results": [{schema fields, "samples": [...]}]}.
+ * Built in memory and written at the end so context keys added during the run appear.
+ * JSON has no NaN or Infinity: those become null. */
+#include "peak_report.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+
+struct json_state {
+	cJSON *root;
+	cJSON *results;
+};
+
+static cJSON *num_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static void add_num(cJSON *obj, const char *key, double v)
+{
+	cJSON_AddItemToObject(obj, key, num_or_null(v));
+}
+
+static cJSON *context_object(const struct peak_context *ctx)
+{
+	cJSON *obj = cJSON_CreateObject();
+	for (size_t i = 0; obj && i < ctx->n; i++) {
+		const struct peak_kv *kv = &ctx->kv[i];
+		cJSON *item;
+		if (kv->type == PEAK_KV_NUMBER)
+			item = kv->value[0] ? cJSON_CreateNumber(strtod(kv->value, NULL))
+					    : cJSON_CreateNull();
+		else if (kv->type == PEAK_KV_BOOL)
+			item = cJSON_CreateBool(kv->value[0] == 't');
+		else
+			item = cJSON_CreateString(kv->value);
+		cJSON_AddItemToObject(obj, kv->key, item);
+	}
+	return obj;
+}
+
+static int json_begin(struct peak_reporter *r, const struct peak_context *ctx)
+{
+	(void)ctx;
+	struct json_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return -1;
+	st->root = cJSON_CreateObject();
+	st->results = cJSON_CreateArray();
+	if (!st->root || !st->results) {
+		cJSON_Delete(st->root);
+		cJSON_Delete(st->results);
+		free(st);
+		return -1;
+	}
+	r->state = st;
+	return 0;
+}
+
+static int json_record(struct peak_reporter *r, const struct peak_result *res)
+{
+	struct json_state *st = r->state;
+	const struct peak_summary *s = &res->summary;
+	bool have = s->n > 0;
+	cJSON *o = cJSON_CreateObject();
+
+	if (!st || !o)
+		return -1;
+	cJSON_AddStringToObject(o, "suite", res->suite);
+	cJSON_AddStringToObject(o, "test", res->test);
+	cJSON_AddStringToObject(o, "variant", res->variant);
+	add_num(o, "threads", res->threads ? (double)res->threads : NAN);
+	add_num(o, "block_bytes", res->has_block ? (double)res->block_bytes : NAN);
+	cJSON_AddStringToObject(o, "metric", res->metric);
+	cJSON_AddStringToObject(o, "unit", res->unit);
+	cJSON_AddNumberToObject(o, "n", (double)s->n);
+	add_num(o, "mean", have ? s->mean : NAN);
+	add_num(o, "stddev", have ? s->stddev : NAN);
+	add_num(o, "min", have ? s->min : NAN);
+	add_num(o, "median", have ? s->median : NAN);
+	add_num(o, "max", have ? s->max : NAN);
+	add_num(o, "ci95_low", s->has_ci ? s->ci95_low : NAN);
+	add_num(o, "ci95_high", s->has_ci ? s->ci95_high : NAN);
+	add_num(o, "p50", res->p50);
+	add_num(o, "p90", res->p90);
+	add_num(o, "p99", res->p99);
+	add_num(o, "p999", res->p999);
+	add_num(o, "theoretical", res->theoretical);
+	add_num(o, "efficiency", res->efficiency);
+	cJSON_AddStringToObject(o, "baseline_tool", res->baseline_tool);
+	add_num(o, "baseline", res->baseline);
+	cJSON_AddStringToObject(o, "flags", res->flags);
+	cJSON *samples = cJSON_AddArrayToObject(o, "samples");
+	for (size_t i = 0; samples && i < res->nsamples; i++)
+		cJSON_AddItemToArray(samples, num_or_null(res->samples[i]));
+	cJSON_AddItemToArray(st->results, o);
+	return 0;
+}
+
+static int json_end(struct peak_reporter *r, const struct peak_context *ctx)
+{
+	struct json_state *st = r->state;
+	int rc = 0;
+
+	if (!st)
+		return -1;
+	cJSON_AddItemToObject(st->root, "context", context_object(ctx));
+	cJSON_AddItemToObject(st->root, "results", st->results);
+	char *text = cJSON_Print(st->root);
+	if (!text || fputs(text, r->out) == EOF || fputc('\n', r->out) == EOF)
+		rc = -1;
+	free(text);
+	cJSON_Delete(st->root);
+	free(st);
+	r->state = NULL;
+	return rc;
+}
+
+const struct peak_reporter_ops peak_report_json = {
+	.name = "json",
+	.begin = json_begin,
+	.record = json_record,
+	.end = json_end,
+};

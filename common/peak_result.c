@@ -1,0 +1,68 @@
+/* The result record: one row of the common schema, with its samples and flags. */
+#include "peak_result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const peak_result_columns[] = {
+	"suite",     "test",      "variant",       "threads",   "block_bytes", "metric",
+	"unit",      "n",         "mean",          "stddev",    "min",         "median",
+	"max",       "ci95_low",  "ci95_high",     "p50",       "p90",         "p99",
+	"p999",      "theoretical", "efficiency",  "baseline_tool", "baseline", "flags",
+};
+const size_t peak_result_ncolumns = sizeof(peak_result_columns) / sizeof(peak_result_columns[0]);
+
+void peak_result_init(struct peak_result *r, const char *suite, const char *test,
+		      const char *variant, const char *metric, const char *unit)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->suite, sizeof(r->suite), "%s", suite ? suite : "");
+	snprintf(r->test, sizeof(r->test), "%s", test ? test : "");
+	snprintf(r->variant, sizeof(r->variant), "%s", variant ? variant : "");
+	snprintf(r->metric, sizeof(r->metric), "%s", metric ? metric : "");
+	snprintf(r->unit, sizeof(r->unit), "%s", unit ? unit : "");
+	r->p50 = r->p90 = r->p99 = r->p999 = NAN;
+	r->theoretical = r->efficiency = r->baseline = NAN;
+}
+
+void peak_result_set_samples(struct peak_result *r, const double *samples, size_t n)
+{
+	r->samples = samples;
+	r->nsamples = n;
+	peak_stats_summarize(samples, n, &r->summary);
+}
+
+void peak_result_flag(struct peak_result *r, const char *flag)
+{
+	size_t len = strlen(r->flags), flen = strlen(flag);
+	const char *p = r->flags;
+
+	if (!flen)
+		return;
+	/* Already there as a whole item? */
+	while ((p = strstr(p, flag)) != NULL) {
+		bool starts = p == r->flags || p[-1] == ';';
+		bool ends = p[flen] == '\0' || p[flen] == ';';
+		if (starts && ends)
+			return;
+		p += flen;
+	}
+	snprintf(r->flags + len, sizeof(r->flags) - len, "%s%s", len ? ";" : "", flag);
+}
+
+void peak_result_finish(struct peak_result *r)
+{
+	if (r->summary.n > 0 && isfinite(r->theoretical) && r->theoretical > 0) {
+		r->efficiency = r->summary.mean / r->theoretical;
+		/* A rate above the machine's peak breaks physics: the peak's inputs or the
+		 * measurement is wrong, and the reader must be told (2% covers clock noise). */
+		if (r->efficiency > 1.02 && strcmp(r->metric, "latency") != 0)
+			peak_result_flag(r, "above_peak");
+	} else {
+		r->efficiency = NAN;
+	}
+	if (r->summary.n > 0 && r->summary.mean <= 0.0 && strcmp(r->metric, "loss") != 0 &&
+	    strcmp(r->metric, "errors") != 0)
+		peak_result_flag(r, "zero");
+}
