@@ -13,4 +13,12 @@ double peak_freq_int_ghz(unsigned latency_cycles, double duration_s, unsigned tr
 /* GHz from a chain of scalar double adds (addsd; 4 cycles on Skylake, 3 on Zen). */
 double peak_freq_fp_ghz(unsigned latency_cycles, double duration_s, unsigned trials);
 
+enum peak_freq_chain { PEAK_FREQ_IMUL, PEAK_FREQ_ADDSD };
+
+/* The chain of that kind: best GHz of `trials` runs of about duration_s each (after a
+ * warm-up that sizes them); samples_ghz (NULL or room for trials values) receives every
+ * run's GHz. 0 on failure or with a zero latency. */
+double peak_freq_measure(enum peak_freq_chain chain, unsigned latency_cycles, double duration_s,
+			 unsigned trials, double *samples_ghz);
+
 #endif

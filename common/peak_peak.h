@@ -47,9 +47,16 @@ struct peak_uarch {
 	unsigned vec512_int_add_units; /* for 512-bit */
 	unsigned int_alu_units; /* scalar integer ALUs (adds per cycle) */
 	unsigned vec_int_mul_units;    /* vector 32-bit integer multiplies per cycle */
-	unsigned fp_add_latency;  /* cycles of a scalar FP add (for the frequency chain) */
+	unsigned fp_add_latency;  /* cycles of a scalar FP add (for the frequency chain); 0 unknown */
 	unsigned imul_latency;    /* cycles of imul r64, r64 */
+	unsigned pipe_bits;       /* width of one vector pipe: 128 on Zen 1 (256-bit ops take two
+				   * passes), 256 elsewhere; wider ops run at pipe_bits/width */
+	unsigned addmul_pairs;    /* add+mul pairs per cycle without FMA (scalar, SSE, AVX) */
 };
+
+/* The micro-architecture entry for this CPU (vendor, family, model, stepping), or the
+ * conservative "generic" entry (source PEAK_SRC_UNKNOWN) when the table lacks it. */
+void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u);
 
 /* Peaks configuration: key=value overrides from peaks.conf and --set. */
 #define PEAK_CONFIG_MAX 32
@@ -60,8 +67,8 @@ struct peak_config {
 	char origin[PEAK_CONFIG_MAX][64]; /* "peaks.conf:3" or "--set" */
 };
 
-/* Known keys (docs/peaks-conf.md): cpu.cores, cpu.ghz, cpu.fma_units, mem.channels,
- * mem.mts, mem.gbps, disk.mbps, disk.iops, net.gbps. */
+/* Known keys (docs/peaks-conf.md): cpu.cores, cpu.ghz, cpu.fma_units, cpu.fma512_units,
+ * mem.channels, mem.mts, mem.gbps, disk.mbps, disk.iops, net.gbps. NULL-terminated. */
 extern const char *const peak_config_keys[];
 
 void peak_config_init(struct peak_config *cfg);
@@ -89,6 +96,11 @@ struct peak_machine {
 	struct peak_value disk_iops;
 	struct peak_value net_gbps;     /* link speed of the first up interface with a speed */
 	char net_iface[32];
+	/* The two frequency witnesses behind ghz (unknown when cpu.ghz is configured). */
+	struct peak_value ghz_imul;     /* imul r64,r64 chain */
+	struct peak_value ghz_addsd;    /* addsd chain (unknown when the FP add latency is) */
+	double freq_spread_pct;         /* |imul - addsd| / max x 100; negative when unknown */
+	unsigned freq_trials;           /* runs per chain; ghz_* are the best of them */
 };
 
 /* Fill every input: measure the frequency (unless cpu.ghz is configured), read SMBIOS
@@ -96,9 +108,10 @@ struct peak_machine {
 void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 		       const struct peak_config *cfg, const char *root);
 
-/* Floating-point operations per cycle per core for FMA kernels of that ISA and precision
- * (lanes x 2 x FMA units); for ISAs without FMA (SSE) the add+mul pair rate. 0 if the ISA
- * is unsupported by the uarch. */
+/* Floating-point operations per cycle per core for kernels of that ISA and precision.
+ * avx2 and avx512 kernels use FMA: lanes x 2 x FMA units. scalar, sse and avx are the
+ * baseline x86-64 / AVX1 instruction sets without FMA: lanes x 2 x add+mul pairs per cycle.
+ * Ops wider than a pipe run at pipe_bits/width. 0 if the ISA is unsupported by the uarch. */
 double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 				enum peak_precision prec);
 /* Integer adds per cycle per core on lanes of lane_bits (32 or 64) for that ISA. */

@@ -47,6 +47,7 @@ struct peak_sysinfo {
 	uint64_t steal_ticks;  /* /proc/stat steal at collection time */
 	uint64_t total_ticks;
 	char warnings[512];    /* semicolon-separated */
+	char root[256];        /* the tree it was collected from ("": the live system) */
 };
 
 /* Collect from the running system. root is "" for the real /proc and /sys, or a fake
@@ -69,5 +70,20 @@ void peak_sysinfo_to_context(const struct peak_sysinfo *si, struct peak_context 
 /* At the end of a run: add steal % over the run (since si was collected) to the context
  * and return it (0 when unknown). Callers flag results "steal" above 1%. */
 double peak_sysinfo_finish(const struct peak_sysinfo *si, struct peak_context *ctx);
+
+/* Helpers shared inside libpeak (peak_sysinfo*.c, peak_peak.c) and by tests. */
+
+/* Read the text file root + path (path starts with '/') into buf, trailing whitespace
+ * removed. Returns 0, or -1 when it cannot be read. */
+int peak_sysinfo_read(const char *root, const char *path, char *buf, size_t len);
+/* Read up to len bytes of root + path; returns the count, or -1. */
+long peak_sysinfo_read_bytes(const char *root, const char *path, void *buf, size_t len);
+/* Number of CPUs in a cpulist such as "0-3,8,10-11"; 0 when it does not parse. */
+unsigned peak_sysinfo_cpulist_count(const char *list);
+/* Append a warning to si->warnings (semicolon-separated, truncated when full). */
+void peak_sysinfo_warn(struct peak_sysinfo *si, const char *warning);
+/* The file-based half of peak_sysinfo_collect (/proc and /sys under root): fills the
+ * fields still unknown (0 or "") after cpuid/hwloc/libnuma. */
+void peak_sysinfo_collect_files(struct peak_sysinfo *si, const char *root);
 
 #endif

@@ -1,0 +1,190 @@
+/* peaks.conf and --set key=value: overrides for the inputs of the theoretical peaks.
+ * Format (docs/peaks-conf.md): "key = value" per line, '#' starts a comment, known keys
+ * only, every value a finite number > 0 (whole numbers for counts). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peak_peak.h"
+
+const char *const peak_config_keys[] = {
+	"cpu.cores", "cpu.ghz",   "cpu.fma_units", "cpu.fma512_units", "mem.channels", "mem.mts",
+	"mem.gbps",  "disk.mbps", "disk.iops",     "net.gbps",         NULL,
+};
+
+/* Keys whose value counts things and must be a whole number. */
+static const char *const whole_keys[] = {"cpu.cores", "cpu.fma_units", "cpu.fma512_units",
+					 "mem.channels", NULL};
+
+static bool in_list(const char *const *list, const char *key)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strcmp(list[i], key) == 0)
+			return true;
+	return false;
+}
+
+void peak_config_init(struct peak_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+}
+
+bool peak_config_get(const struct peak_config *cfg, const char *key, double *value)
+{
+	for (size_t i = 0; i < cfg->n; i++) {
+		if (strcmp(cfg->key[i], key) == 0) {
+			if (value)
+				*value = cfg->value[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* Check key and value; store them. Returns 0, or -1 with the reason (no prefix) in err. */
+static int config_put(struct peak_config *cfg, const char *key, const char *text,
+		      const char *origin, char *err, size_t err_len)
+{
+	if (!key[0]) {
+		(void)snprintf(err, err_len, "missing key before '='");
+		return -1;
+	}
+	if (!in_list(peak_config_keys, key)) {
+		(void)snprintf(err, err_len,
+			       "unknown key '%s' (known: cpu.cores cpu.ghz cpu.fma_units "
+			       "cpu.fma512_units mem.channels mem.mts mem.gbps disk.mbps disk.iops "
+			       "net.gbps)",
+			       key);
+		return -1;
+	}
+	if (!text[0]) {
+		(void)snprintf(err, err_len, "missing value for '%s'", key);
+		return -1;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end != '\0') {
+		(void)snprintf(err, err_len, "value '%s' for '%s' is not a number", text, key);
+		return -1;
+	}
+	if (errno == ERANGE || !isfinite(v) || v > 1e15) {
+		(void)snprintf(err, err_len, "value '%s' for '%s' is out of range", text, key);
+		return -1;
+	}
+	if (!(v > 0)) {
+		(void)snprintf(err, err_len, "value '%s' for '%s' must be > 0", text, key);
+		return -1;
+	}
+	if (in_list(whole_keys, key) && v != floor(v)) {
+		(void)snprintf(err, err_len, "value '%s' for '%s' must be a whole number", text, key);
+		return -1;
+	}
+	size_t i;
+	for (i = 0; i < cfg->n; i++)
+		if (strcmp(cfg->key[i], key) == 0)
+			break;
+	if (i == cfg->n) {
+		if (cfg->n >= PEAK_CONFIG_MAX) {
+			(void)snprintf(err, err_len, "too many keys");
+			return -1;
+		}
+		cfg->n++;
+	}
+	(void)snprintf(cfg->key[i], sizeof cfg->key[i], "%s", key);
+	cfg->value[i] = v;
+	(void)snprintf(cfg->origin[i], sizeof cfg->origin[i], "%s", origin);
+	return 0;
+}
+
+int peak_config_set(struct peak_config *cfg, const char *assignment, char *err, size_t err_len)
+{
+	char buf[256];
+	if (strlen(assignment) >= sizeof buf) {
+		(void)snprintf(err, err_len, "assignment too long");
+		return -1;
+	}
+	memcpy(buf, assignment, strlen(assignment) + 1);
+	char *eq = strchr(buf, '=');
+	if (!eq) {
+		(void)snprintf(err, err_len, "expected key=value, got '%s'", assignment);
+		return -1;
+	}
+	*eq = '\0';
+	return config_put(cfg, trim(buf), trim(eq + 1), "--set", err, err_len);
+}
+
+static int parse_line(struct peak_config *cfg, char *line, const char *origin, char *err,
+		      size_t err_len)
+{
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	char *s = trim(line);
+	if (!s[0])
+		return 0;
+	char *eq = strchr(s, '=');
+	if (!eq) {
+		(void)snprintf(err, err_len, "expected 'key = value'");
+		return -1;
+	}
+	*eq = '\0';
+	return config_put(cfg, trim(s), trim(eq + 1), origin, err, err_len);
+}
+
+int peak_config_load(struct peak_config *cfg, const char *path, bool optional, char *err,
+		     size_t err_len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (optional && errno == ENOENT)
+			return 0;
+		(void)snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	char line[512];
+	unsigned lineno = 0;
+	int rc = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		char reason[256], origin[64];
+		size_t len = strlen(line);
+		if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+			(void)snprintf(err, err_len, "%s:%u: line too long", path, lineno);
+			rc = -1;
+			break;
+		}
+		(void)snprintf(origin, sizeof origin, "%s:%u", path, lineno);
+		if (parse_line(cfg, line, origin, reason, sizeof reason) != 0) {
+			(void)snprintf(err, err_len, "%s:%u: %s", path, lineno, reason);
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		(void)snprintf(err, err_len, "%s: read error", path);
+		rc = -1;
+	}
+	(void)fclose(f);
+	return rc;
+}
+
+int peak_config_load_default(struct peak_config *cfg, char *err, size_t err_len)
+{
+	const char *env = getenv("PEAKBENCH_CONF");
+	if (env && env[0])
+		return peak_config_load(cfg, env, false, err, err_len);
+	return peak_config_load(cfg, "peaks.conf", true, err, err_len);
+}

@@ -1,0 +1,529 @@
+/* Theoretical peaks: the micro-architecture table, per-cycle widths per ISA, and the
+ * machine's peak inputs (frequency, memory, disk, network), each with where it came from. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peak_freq.h"
+#include "peak_peak.h"
+
+const char *peak_source_name(enum peak_source src)
+{
+	switch (src) {
+	case PEAK_SRC_MEASURED:
+		return "measured";
+	case PEAK_SRC_TABLE:
+		return "table";
+	case PEAK_SRC_CONFIG:
+		return "config";
+	case PEAK_SRC_UNKNOWN:
+	default:
+		return "unknown";
+	}
+}
+
+static const char *const isa_names[PEAK_ISA_COUNT] = {"scalar", "sse", "avx", "avx2", "avx512"};
+static const unsigned isa_bits[PEAK_ISA_COUNT] = {64, 128, 256, 256, 512};
+
+const char *peak_isa_name(enum peak_isa isa)
+{
+	return (unsigned)isa < PEAK_ISA_COUNT ? isa_names[isa] : "unknown";
+}
+
+int peak_isa_parse(const char *name)
+{
+	for (int i = 0; i < PEAK_ISA_COUNT; i++)
+		if (name && strcmp(name, isa_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+unsigned peak_isa_bits(enum peak_isa isa)
+{
+	return (unsigned)isa < PEAK_ISA_COUNT ? isa_bits[isa] : 0;
+}
+
+static bool need(bool have, const char *flag, const struct peak_sysinfo *si, const char *os_hint,
+		 char *reason, size_t reason_len)
+{
+	if (have)
+		return true;
+	if (reason && reason_len) {
+		if (os_hint && strstr(si->warnings, os_hint))
+			(void)snprintf(reason, reason_len, "%s not enabled by the OS (XCR0)", flag);
+		else
+			(void)snprintf(reason, reason_len, "%s not reported by this CPU", flag);
+	}
+	return false;
+}
+
+bool peak_isa_supported(const struct peak_sysinfo *si, enum peak_isa isa, char *reason,
+			size_t reason_len)
+{
+	const struct peak_isa_flags *f = &si->isa;
+	const char *avx_os = "AVX reported by the CPU but not enabled";
+	const char *avx512_os = "AVX-512 reported by the CPU but not enabled";
+	if (reason && reason_len)
+		reason[0] = '\0';
+	switch (isa) {
+	case PEAK_ISA_SCALAR:
+		return true;
+	case PEAK_ISA_SSE:
+		return need(f->sse2, "sse2", si, NULL, reason, reason_len);
+	case PEAK_ISA_AVX:
+		return need(f->avx, "avx", si, avx_os, reason, reason_len);
+	case PEAK_ISA_AVX2:
+		return need(f->avx2, "avx2", si, avx_os, reason, reason_len) &&
+		       need(f->fma, "fma", si, avx_os, reason, reason_len);
+	case PEAK_ISA_AVX512:
+		return need(f->avx512f, "avx512f", si, avx512_os, reason, reason_len);
+	case PEAK_ISA_COUNT:
+	default:
+		if (reason && reason_len)
+			(void)snprintf(reason, reason_len, "unknown ISA");
+		return false;
+	}
+}
+
+/* The micro-architecture table. Figures are per core, from the vendors' optimization
+ * manuals and published instruction tables (Agner Fog, uops.info); widths per cycle are
+ * throughput, latencies are in cycles. Xeon Bronze/Silver and some Gold 5xxx parts have
+ * one 512-bit FMA unit, not two: peaks.conf cpu.fma512_units = 1 fixes that. */
+struct uarch_entry {
+	const char *vendor;
+	unsigned family, model_lo, model_hi, stepping_lo, stepping_hi;
+	const char *name;
+	unsigned fma, fma512, vadd, vadd512, alu, vmul, fadd_lat, imul_lat, pipe, pairs;
+};
+
+static const struct uarch_entry uarch_table[] = {
+	/* vendor family models steppings name fma fma512 vadd vadd512 alu vmul fadd imul pipe pairs */
+	{"GenuineIntel", 6, 60, 60, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 63, 63, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 69, 70, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 61, 61, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 71, 71, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 79, 79, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 86, 86, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 78, 78, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 94, 94, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 142, 142, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 158, 158, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 165, 166, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
+	/* Skylake-SP, Cascade Lake (steppings 5-7), Cooper Lake (10-11): ports 0+1 fused and
+	 * port 5 each run a 512-bit FMA; fp add latency 4 (it runs on the FMA units). */
+	{"GenuineIntel", 6, 85, 85, 5, 7, "cascadelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 85, 85, 10, 11, "cooperlake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 85, 85, 0, 15, "skylake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 106, 106, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 108, 108, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
+	/* Client Ice Lake, Tiger Lake, Rocket Lake: one 512-bit FMA (port 0+1 fused). */
+	{"GenuineIntel", 6, 125, 126, 0, 15, "icelake-client", 2, 1, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 140, 141, 0, 15, "tigerlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 167, 167, 0, 15, "rocketlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 1},
+	/* Alder/Raptor Lake P-cores (Golden/Raptor Cove): AVX-512 fused off, dedicated fp
+	 * adders of latency 3. E-cores are slower: the peak assumes P-cores. */
+	{"GenuineIntel", 6, 151, 151, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 154, 154, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 183, 183, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 186, 186, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 191, 191, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 143, 143, 0, 15, "sapphirerapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 207, 207, 0, 15, "emeraldrapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 1},
+	/* Zen 1: four 128-bit FP pipes (2 FMA/mul, 2 add); 256-bit ops take two passes. */
+	{"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 2},
+	{"HygonGenuine", 24, 0x00, 0xff, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 2},
+	{"AuthenticAMD", 23, 0x30, 0xff, 0, 15, "zen2", 2, 0, 3, 0, 4, 1, 3, 3, 256, 2},
+	{"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 2},
+	{"AuthenticAMD", 25, 0x20, 0x5f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 2},
+	/* Zen 4: AVX-512 on the 256-bit pipes in two passes: one 512-bit FMA per cycle. */
+	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 2},
+	{"AuthenticAMD", 25, 0x60, 0xaf, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 2},
+};
+
+void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
+{
+	memset(u, 0, sizeof *u);
+	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++) {
+		const struct uarch_entry *e = &uarch_table[i];
+		if (strcmp(si->vendor, e->vendor) != 0 || si->family != e->family ||
+		    si->model < e->model_lo || si->model > e->model_hi ||
+		    si->stepping < e->stepping_lo || si->stepping > e->stepping_hi)
+			continue;
+		(void)snprintf(u->name, sizeof u->name, "%s", e->name);
+		u->source = PEAK_SRC_TABLE;
+		u->fma_units = e->fma;
+		u->fma512_units = e->fma512;
+		u->vec_int_add_units = e->vadd;
+		u->vec512_int_add_units = e->vadd512;
+		u->int_alu_units = e->alu;
+		u->vec_int_mul_units = e->vmul;
+		u->fp_add_latency = e->fadd_lat;
+		u->imul_latency = e->imul_lat;
+		u->pipe_bits = e->pipe;
+		u->addmul_pairs = e->pairs;
+		return;
+	}
+	/* Conservative: one of everything, 128-bit pipes, FP add latency unknown (the FP
+	 * frequency chain is skipped). imul r64,r64 is 3 cycles on every x86-64 since Core 2. */
+	(void)snprintf(u->name, sizeof u->name, "generic");
+	u->source = PEAK_SRC_UNKNOWN;
+	u->fma_units = 1;
+	u->fma512_units = si->isa.avx512f ? 1 : 0;
+	u->vec_int_add_units = 1;
+	u->vec512_int_add_units = si->isa.avx512f ? 1 : 0;
+	u->int_alu_units = 2;
+	u->vec_int_mul_units = 1;
+	u->fp_add_latency = 0;
+	u->imul_latency = 3;
+	u->pipe_bits = 128;
+	u->addmul_pairs = 1;
+}
+
+/* Fraction of full rate for an op of `bits` on pipes of pipe_bits. */
+static double width_factor(const struct peak_uarch *u, unsigned bits)
+{
+	unsigned pipe = u->pipe_bits ? u->pipe_bits : 128;
+	return bits <= pipe ? 1.0 : (double)pipe / bits;
+}
+
+double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
+				enum peak_precision prec)
+{
+	if ((unsigned)isa >= PEAK_ISA_COUNT || (unsigned)prec >= PEAK_PREC_COUNT)
+		return 0;
+	unsigned bits = peak_isa_bits(isa);
+	double lanes = isa == PEAK_ISA_SCALAR ? 1 : bits / (prec == PEAK_PREC_SP ? 32.0 : 64.0);
+	switch (isa) {
+	case PEAK_ISA_SCALAR:
+	case PEAK_ISA_SSE:
+	case PEAK_ISA_AVX:
+		/* No FMA: an add and a multiply (2 flops per lane) per pair. */
+		return lanes * 2 * u->addmul_pairs * width_factor(u, bits);
+	case PEAK_ISA_AVX2:
+		return lanes * 2 * u->fma_units * width_factor(u, bits);
+	case PEAK_ISA_AVX512:
+		/* fma512_units already counts two-pass 512-bit execution (Zen 4: 1). */
+		return lanes * 2 * u->fma512_units;
+	case PEAK_ISA_COUNT:
+	default:
+		return 0;
+	}
+}
+
+double peak_cpu_int_ops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
+				  unsigned lane_bits)
+{
+	if (lane_bits != 32 && lane_bits != 64)
+		return 0;
+	switch (isa) {
+	case PEAK_ISA_SCALAR:
+		return u->int_alu_units;
+	case PEAK_ISA_SSE:
+	case PEAK_ISA_AVX: /* AVX1 has no 256-bit integer ops: its integer kernels are 128-bit */
+		return 128.0 / lane_bits * u->vec_int_add_units * width_factor(u, 128);
+	case PEAK_ISA_AVX2:
+		return 256.0 / lane_bits * u->vec_int_add_units * width_factor(u, 256);
+	case PEAK_ISA_AVX512:
+		return 512.0 / lane_bits * u->vec512_int_add_units;
+	case PEAK_ISA_COUNT:
+	default:
+		return 0;
+	}
+}
+
+double peak_cpu_gflops(const struct peak_uarch *u, enum peak_isa isa, enum peak_precision prec,
+		       unsigned cores, double ghz)
+{
+	return peak_cpu_flops_per_cycle(u, isa, prec) * cores * ghz;
+}
+
+static void set_value(struct peak_value *v, double value, enum peak_source src, const char *note)
+{
+	v->value = value;
+	v->source = src;
+	(void)snprintf(v->note, sizeof v->note, "%s", note ? note : "");
+}
+
+static bool config_value(const struct peak_config *cfg, const char *key, struct peak_value *v)
+{
+	double x;
+	if (!cfg || !peak_config_get(cfg, key, &x))
+		return false;
+	const char *origin = "";
+	for (size_t i = 0; i < cfg->n; i++)
+		if (strcmp(cfg->key[i], key) == 0)
+			origin = cfg->origin[i];
+	char note[96];
+	(void)snprintf(note, sizeof note, "%s from %s", key, origin);
+	set_value(v, x, PEAK_SRC_CONFIG, note);
+	return true;
+}
+
+/* Frequency: two independent dependent chains, or cpu.ghz. Short runs, many of them: on a
+ * shared VM a preempted run only looks slower, so the best of 40 runs of 2 ms is the
+ * clock, and 40 x 2 ms per chain keeps peakinfo quick. */
+static void machine_frequency(struct peak_machine *m, const struct peak_config *cfg)
+{
+	const double run_s = 0.002;
+	m->freq_trials = 40;
+	m->freq_spread_pct = -1;
+	set_value(&m->ghz_imul, 0, PEAK_SRC_UNKNOWN, "not measured: cpu.ghz configured");
+	set_value(&m->ghz_addsd, 0, PEAK_SRC_UNKNOWN, "not measured: cpu.ghz configured");
+	if (config_value(cfg, "cpu.ghz", &m->ghz))
+		return;
+
+	char note[96];
+	double gi = peak_freq_measure(PEAK_FREQ_IMUL, m->uarch.imul_latency, run_s, m->freq_trials,
+				      NULL);
+	(void)snprintf(note, sizeof note, "imul r64 chain, latency %u, best of %u",
+		       m->uarch.imul_latency, m->freq_trials);
+	set_value(&m->ghz_imul, gi, gi > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
+	double gf = 0;
+	if (m->uarch.fp_add_latency) {
+		gf = peak_freq_measure(PEAK_FREQ_ADDSD, m->uarch.fp_add_latency, run_s,
+				       m->freq_trials, NULL);
+		(void)snprintf(note, sizeof note, "addsd chain, latency %u (%s), best of %u",
+			       m->uarch.fp_add_latency, m->uarch.name, m->freq_trials);
+		set_value(&m->ghz_addsd, gf, gf > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
+	} else {
+		set_value(&m->ghz_addsd, 0, PEAK_SRC_UNKNOWN, "fp add latency unknown for this uarch");
+	}
+	if (gi > 0 && gf > 0) {
+		m->freq_spread_pct = 100.0 * fabs(gi - gf) / fmax(gi, gf);
+		if (m->freq_spread_pct <= 5.0) {
+			(void)snprintf(note, sizeof note, "mean of imul and addsd chains (%.1f%% apart)",
+				       m->freq_spread_pct);
+			set_value(&m->ghz, (gi + gf) / 2, PEAK_SRC_MEASURED, note);
+		} else {
+			(void)snprintf(note, sizeof note,
+				       "imul chain; addsd chain disagrees by %.1f%%", m->freq_spread_pct);
+			set_value(&m->ghz, gi, PEAK_SRC_MEASURED, note);
+		}
+	} else if (gi > 0) {
+		set_value(&m->ghz, gi, PEAK_SRC_MEASURED, "imul chain only");
+	} else {
+		set_value(&m->ghz, 0, PEAK_SRC_UNKNOWN, "frequency chains failed: set cpu.ghz");
+	}
+}
+
+/* SMBIOS type 17 (Memory Device): populated DIMMs and their configured speed. Readable by
+ * root only on most systems; absent in many VMs. Returns the number of populated DIMMs. */
+static unsigned smbios_memory(const char *root, double *mts_out)
+{
+	char dirpath[4096];
+	(void)snprintf(dirpath, sizeof dirpath, "%s/sys/firmware/dmi/entries", root ? root : "");
+	DIR *d = opendir(dirpath);
+	if (!d)
+		return 0;
+	unsigned dimms = 0;
+	double mts_min = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "17-", 3) != 0)
+			continue;
+		char path[512];
+		unsigned char b[256];
+		(void)snprintf(path, sizeof path, "/sys/firmware/dmi/entries/%.200s/raw", e->d_name);
+		long n = peak_sysinfo_read_bytes(root, path, b, sizeof b);
+		if (n < 0x17 || b[0] != 17 || b[1] > n)
+			continue;
+		unsigned len = b[1];
+		unsigned size = (unsigned)(b[0x0c] | b[0x0d] << 8);
+		if (size == 0 || size == 0xffff)
+			continue; /* empty slot or unknown size */
+		unsigned speed = (unsigned)(b[0x15] | b[0x16] << 8);
+		if (speed == 0xffff && len >= 0x58)
+			speed = (unsigned)(b[0x54] | b[0x55] << 8 | b[0x56] << 16);
+		if (len >= 0x22) {
+			unsigned conf = (unsigned)(b[0x20] | b[0x21] << 8);
+			if (conf == 0xffff && len >= 0x5c)
+				conf = (unsigned)(b[0x58] | b[0x59] << 8 | b[0x5a] << 16);
+			if (conf && conf != 0xffff)
+				speed = conf;
+		}
+		dimms++;
+		if (speed && speed != 0xffff && (mts_min == 0 || speed < mts_min))
+			mts_min = speed;
+	}
+	(void)closedir(d);
+	*mts_out = mts_min;
+	return dimms;
+}
+
+static void machine_memory(struct peak_machine *m, const struct peak_config *cfg, const char *root)
+{
+	double mts = 0;
+	unsigned dimms = smbios_memory(root, &mts);
+	if (!config_value(cfg, "mem.channels", &m->mem_channels)) {
+		if (dimms)
+			set_value(&m->mem_channels, dimms, PEAK_SRC_TABLE,
+				  "SMBIOS populated DIMMs (assumes one per channel)");
+		else
+			set_value(&m->mem_channels, 0, PEAK_SRC_UNKNOWN,
+				  "no SMBIOS memory devices readable: set mem.channels");
+	}
+	if (!config_value(cfg, "mem.mts", &m->mem_mts)) {
+		if (mts > 0)
+			set_value(&m->mem_mts, mts, PEAK_SRC_TABLE, "SMBIOS configured speed");
+		else
+			set_value(&m->mem_mts, 0, PEAK_SRC_UNKNOWN, "no SMBIOS speed: set mem.mts");
+	}
+	if (config_value(cfg, "mem.gbps", &m->mem_gbps))
+		return;
+	if (m->mem_channels.source == PEAK_SRC_UNKNOWN || m->mem_mts.source == PEAK_SRC_UNKNOWN) {
+		set_value(&m->mem_gbps, 0, PEAK_SRC_UNKNOWN,
+			  "channels or MT/s unknown: set mem.gbps or mem.channels + mem.mts");
+		return;
+	}
+	char note[96];
+	(void)snprintf(note, sizeof note, "%g channels x %g MT/s x 8 bytes", m->mem_channels.value,
+		       m->mem_mts.value);
+	bool cfg_input = m->mem_channels.source == PEAK_SRC_CONFIG ||
+			 m->mem_mts.source == PEAK_SRC_CONFIG;
+	set_value(&m->mem_gbps, m->mem_channels.value * m->mem_mts.value * 8 / 1000,
+		  cfg_input ? PEAK_SRC_CONFIG : PEAK_SRC_TABLE, note);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* Link speed of the first (by name) up, non-loopback interface that reports one. */
+static void machine_network(struct peak_machine *m, const char *root)
+{
+	char dirpath[4096], names[64][32];
+	size_t n = 0;
+	(void)snprintf(dirpath, sizeof dirpath, "%s/sys/class/net", root ? root : "");
+	DIR *d = opendir(dirpath);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL && n < 64)
+			if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof names[0])
+				(void)snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+		(void)closedir(d);
+	}
+	qsort(names, n, sizeof names[0], name_cmp);
+	char unknown_up[64] = "";
+	for (size_t i = 0; i < n; i++) {
+		char path[128], buf[64];
+		(void)snprintf(path, sizeof path, "/sys/class/net/%.31s/type", names[i]);
+		if (peak_sysinfo_read(root, path, buf, sizeof buf) == 0 && strcmp(buf, "772") == 0)
+			continue; /* ARPHRD_LOOPBACK */
+		if (strcmp(names[i], "lo") == 0)
+			continue;
+		(void)snprintf(path, sizeof path, "/sys/class/net/%.31s/operstate", names[i]);
+		if (peak_sysinfo_read(root, path, buf, sizeof buf) != 0 || strcmp(buf, "up") != 0)
+			continue;
+		(void)snprintf(path, sizeof path, "/sys/class/net/%.31s/speed", names[i]);
+		long mbps = -1;
+		if (peak_sysinfo_read(root, path, buf, sizeof buf) == 0)
+			mbps = strtol(buf, NULL, 10);
+		if (mbps <= 0) { /* -1: the driver does not know (virtio) */
+			if (!unknown_up[0])
+				(void)snprintf(unknown_up, sizeof unknown_up, "%.31s", names[i]);
+			continue;
+		}
+		(void)snprintf(m->net_iface, sizeof m->net_iface, "%.31s", names[i]);
+		char note[96];
+		(void)snprintf(note, sizeof note, "%.31s link speed %ld Mbit/s (sysfs)", names[i],
+			       mbps);
+		set_value(&m->net_gbps, (double)mbps / 1000.0, PEAK_SRC_TABLE, note);
+		return;
+	}
+	char note[96];
+	if (unknown_up[0]) {
+		(void)snprintf(m->net_iface, sizeof m->net_iface, "%s", unknown_up);
+		(void)snprintf(note, sizeof note, "%s reports no link speed: set net.gbps", unknown_up);
+	} else {
+		(void)snprintf(note, sizeof note, "no up interface with a link speed: set net.gbps");
+	}
+	set_value(&m->net_gbps, 0, PEAK_SRC_UNKNOWN, note);
+}
+
+void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
+		       const struct peak_config *cfg, const char *root)
+{
+	memset(m, 0, sizeof *m);
+	const char *r = root ? root : "";
+	peak_uarch_lookup(si, &m->uarch);
+	double x;
+	if (cfg && peak_config_get(cfg, "cpu.fma_units", &x)) {
+		m->uarch.fma_units = (unsigned)x;
+		if (m->uarch.fma512_units || si->isa.avx512f)
+			m->uarch.fma512_units = (unsigned)x;
+		m->uarch.source = PEAK_SRC_CONFIG;
+	}
+	if (cfg && peak_config_get(cfg, "cpu.fma512_units", &x)) {
+		m->uarch.fma512_units = (unsigned)x;
+		m->uarch.source = PEAK_SRC_CONFIG;
+	}
+
+	if (!config_value(cfg, "cpu.cores", &m->cores)) {
+		unsigned cores = si->allowed_cpus;
+		if (si->cores && si->cores < cores)
+			cores = si->cores; /* SMT siblings share the FP units */
+		char note[96];
+		(void)snprintf(note, sizeof note, "min(allowed CPUs %u, physical cores %u)",
+			       si->allowed_cpus, si->cores);
+		set_value(&m->cores, cores, cores ? PEAK_SRC_TABLE : PEAK_SRC_UNKNOWN, note);
+	}
+	machine_frequency(m, cfg);
+	if (si->nominal_ghz > 0)
+		set_value(&m->nominal_ghz, si->nominal_ghz, PEAK_SRC_TABLE,
+			  "cpuid brand string or leaf 0x16");
+	else
+		set_value(&m->nominal_ghz, 0, PEAK_SRC_UNKNOWN, "no GHz in the brand string");
+
+	machine_memory(m, cfg, r);
+	if (!config_value(cfg, "disk.mbps", &m->disk_mbps))
+		set_value(&m->disk_mbps, 0, PEAK_SRC_UNKNOWN, "no rated figure: set disk.mbps");
+	if (!config_value(cfg, "disk.iops", &m->disk_iops))
+		set_value(&m->disk_iops, 0, PEAK_SRC_UNKNOWN, "no rated figure: set disk.iops");
+	if (!config_value(cfg, "net.gbps", &m->net_gbps))
+		machine_network(m, r);
+}
+
+static void value_to_context(struct peak_context *ctx, const char *key, const struct peak_value *v)
+{
+	char k[PEAK_CONTEXT_KEY_LEN];
+	if (v->source != PEAK_SRC_UNKNOWN)
+		peak_context_set_num(ctx, key, v->value);
+	else
+		peak_context_set_str(ctx, key, "unknown");
+	(void)snprintf(k, sizeof k, "%s_source", key);
+	peak_context_set_str(ctx, k, peak_source_name(v->source));
+	if (v->note[0]) {
+		(void)snprintf(k, sizeof k, "%s_note", key);
+		peak_context_set_str(ctx, k, v->note);
+	}
+}
+
+void peak_machine_to_context(const struct peak_machine *m, struct peak_context *ctx)
+{
+	peak_context_set_str(ctx, "peak.uarch", m->uarch.name);
+	peak_context_set_str(ctx, "peak.uarch_source", m->uarch.source == PEAK_SRC_UNKNOWN
+							       ? "generic"
+							       : peak_source_name(m->uarch.source));
+	peak_context_set_num(ctx, "peak.fma_units", m->uarch.fma_units);
+	peak_context_set_num(ctx, "peak.fma512_units", m->uarch.fma512_units);
+	value_to_context(ctx, "peak.cores", &m->cores);
+	value_to_context(ctx, "peak.ghz", &m->ghz);
+	value_to_context(ctx, "freq.imul_ghz", &m->ghz_imul);
+	value_to_context(ctx, "freq.addsd_ghz", &m->ghz_addsd);
+	if (m->freq_spread_pct >= 0)
+		peak_context_set_num(ctx, "freq.spread_pct", m->freq_spread_pct);
+	else
+		peak_context_set_str(ctx, "freq.spread_pct", "unknown");
+	value_to_context(ctx, "peak.nominal_ghz", &m->nominal_ghz);
+	value_to_context(ctx, "peak.mem_channels", &m->mem_channels);
+	value_to_context(ctx, "peak.mem_mts", &m->mem_mts);
+	value_to_context(ctx, "peak.mem_gbps", &m->mem_gbps);
+	value_to_context(ctx, "peak.disk_mbps", &m->disk_mbps);
+	value_to_context(ctx, "peak.disk_iops", &m->disk_iops);
+	value_to_context(ctx, "peak.net_gbps", &m->net_gbps);
+	peak_context_set_str(ctx, "peak.net_iface", m->net_iface[0] ? m->net_iface : "none");
+}
