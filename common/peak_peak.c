@@ -201,7 +201,7 @@ double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 	case PEAK_ISA_SSE:
 	case PEAK_ISA_AVX:
 		/* No FMA: an add and a multiply (2 flops per lane) per pair. */
-		return lanes * 2 * u->addmul_pairs * width_factor(u, bits);
+		return peak_cpu_addmul_flops_per_cycle(u, isa, prec);
 	case PEAK_ISA_AVX2:
 		return lanes * 2 * u->fma_units * width_factor(u, bits);
 	case PEAK_ISA_AVX512:
@@ -211,6 +211,22 @@ double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 	default:
 		return 0;
 	}
+}
+
+double peak_cpu_addmul_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
+				       enum peak_precision prec)
+{
+	if ((unsigned)isa >= PEAK_ISA_COUNT || (unsigned)prec >= PEAK_PREC_COUNT)
+		return 0;
+	unsigned bits = peak_isa_bits(isa);
+	double lanes = isa == PEAK_ISA_SCALAR ? 1 : bits / (prec == PEAK_PREC_SP ? 32.0 : 64.0);
+	if (isa != PEAK_ISA_AVX512)
+		return lanes * 2 * u->addmul_pairs * width_factor(u, bits);
+	if (!u->fma_units)
+		return 0;
+	/* 512-bit adds and muls run where 512-bit FMAs do: Skylake-SP 2 ports = 1 pair,
+	 * Zen 4 two passes over 2 add + 2 mul pipes = 1 pair, client Ice Lake 1 port = 0.5. */
+	return lanes * 2 * u->addmul_pairs * u->fma512_units / u->fma_units;
 }
 
 double peak_cpu_int_ops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
@@ -278,14 +294,14 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 	char note[96];
 	double gi = peak_freq_measure(PEAK_FREQ_IMUL, m->uarch.imul_latency, run_s, m->freq_trials,
 				      NULL);
-	(void)snprintf(note, sizeof note, "imul r64 chain, latency %u, best of %u",
+	(void)snprintf(note, sizeof note, "imul r64 chain (latency %u) best of %u",
 		       m->uarch.imul_latency, m->freq_trials);
 	set_value(&m->ghz_imul, gi, gi > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	double gf = 0;
 	if (m->uarch.fp_add_latency) {
 		gf = peak_freq_measure(PEAK_FREQ_ADDSD, m->uarch.fp_add_latency, run_s,
 				       m->freq_trials, NULL);
-		(void)snprintf(note, sizeof note, "addsd chain, latency %u (%s), best of %u",
+		(void)snprintf(note, sizeof note, "addsd chain (latency %u in %s) best of %u",
 			       m->uarch.fp_add_latency, m->uarch.name, m->freq_trials);
 		set_value(&m->ghz_addsd, gf, gf > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	} else {
@@ -299,7 +315,7 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 			set_value(&m->ghz, (gi + gf) / 2, PEAK_SRC_MEASURED, note);
 		} else {
 			(void)snprintf(note, sizeof note,
-				       "imul chain; addsd chain disagrees by %.1f%%", m->freq_spread_pct);
+				       "imul chain (addsd chain disagrees by %.1f%%)", m->freq_spread_pct);
 			set_value(&m->ghz, gi, PEAK_SRC_MEASURED, note);
 		}
 	} else if (gi > 0) {
@@ -467,7 +483,7 @@ void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 		if (si->cores && si->cores < cores)
 			cores = si->cores; /* SMT siblings share the FP units */
 		char note[96];
-		(void)snprintf(note, sizeof note, "min(allowed CPUs %u, physical cores %u)",
+		(void)snprintf(note, sizeof note, "min of allowed CPUs %u and physical cores %u",
 			       si->allowed_cpus, si->cores);
 		set_value(&m->cores, cores, cores ? PEAK_SRC_TABLE : PEAK_SRC_UNKNOWN, note);
 	}
@@ -512,12 +528,16 @@ void peak_machine_to_context(const struct peak_machine *m, struct peak_context *
 	peak_context_set_num(ctx, "peak.fma512_units", m->uarch.fma512_units);
 	value_to_context(ctx, "peak.cores", &m->cores);
 	value_to_context(ctx, "peak.ghz", &m->ghz);
-	value_to_context(ctx, "freq.imul_ghz", &m->ghz_imul);
-	value_to_context(ctx, "freq.addsd_ghz", &m->ghz_addsd);
-	if (m->freq_spread_pct >= 0)
-		peak_context_set_num(ctx, "freq.spread_pct", m->freq_spread_pct);
+	if (m->ghz.source == PEAK_SRC_MEASURED)
+		peak_context_set_num(ctx, "cpu.ghz.measured", m->ghz.value);
 	else
-		peak_context_set_str(ctx, "freq.spread_pct", "unknown");
+		peak_context_set_str(ctx, "cpu.ghz.measured", "not measured");
+	value_to_context(ctx, "cpu.ghz.imul", &m->ghz_imul);
+	value_to_context(ctx, "cpu.ghz.addsd", &m->ghz_addsd);
+	if (m->freq_spread_pct >= 0)
+		peak_context_set_num(ctx, "cpu.ghz.spread_pct", m->freq_spread_pct);
+	else
+		peak_context_set_str(ctx, "cpu.ghz.spread_pct", "unknown");
 	value_to_context(ctx, "peak.nominal_ghz", &m->nominal_ghz);
 	value_to_context(ctx, "peak.mem_channels", &m->mem_channels);
 	value_to_context(ctx, "peak.mem_mts", &m->mem_mts);

@@ -114,6 +114,10 @@ void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
  * Ops wider than a pipe run at pipe_bits/width. 0 if the ISA is unsupported by the uarch. */
 double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 				enum peak_precision prec);
+/* Flops per cycle per core of an add+mul kernel (no FMA) at that ISA's width: lanes x 2 x
+ * add+mul pairs per cycle (512-bit: scaled by fma512_units / fma_units). */
+double peak_cpu_addmul_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
+				       enum peak_precision prec);
 /* Integer adds per cycle per core on lanes of lane_bits (32 or 64) for that ISA. */
 double peak_cpu_int_ops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 				  unsigned lane_bits);

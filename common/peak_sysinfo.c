@@ -150,6 +150,8 @@ static void collect_hwloc(struct peak_sysinfo *si)
 		peak_sysinfo_warn(si, "hwloc unavailable: topology from sysfs");
 		return;
 	}
+	/* hwloc 2 drops instruction caches unless asked. */
+	(void)hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL);
 	if (hwloc_topology_load(topo) != 0) {
 		hwloc_topology_destroy(topo);
 		peak_sysinfo_warn(si, "hwloc could not load the topology: using sysfs");
@@ -379,7 +381,7 @@ void peak_sysinfo_to_context(const struct peak_sysinfo *si, struct peak_context 
 	set_count(ctx, "cpu.allowed", si->allowed_cpus);
 	set_count(ctx, "cpu.cores", si->cores);
 	set_count(ctx, "cpu.sockets", si->sockets);
-	set_count(ctx, "cpu.nominal_ghz", si->nominal_ghz);
+	set_count(ctx, "cpu.ghz.nominal", si->nominal_ghz);
 	set_count(ctx, "numa.nodes", si->numa_nodes);
 	caches_to_context(si, ctx);
 	set_count(ctx, "mem.total_bytes", (double)si->mem_total_bytes);
@@ -416,11 +418,11 @@ double peak_sysinfo_finish(const struct peak_sysinfo *si, struct peak_context *c
 	const char *root = si->root;
 	if (si->total_ticks == 0 || peak_sysinfo_ticks(root, &steal, &total) != 0 ||
 	    total <= si->total_ticks || steal < si->steal_ticks) {
-		peak_context_set_str(ctx, "steal_pct", "unknown");
+		peak_context_set_str(ctx, "steal.percent", "unknown");
 		return 0;
 	}
 	double pct = 100.0 * (double)(steal - si->steal_ticks) / (double)(total - si->total_ticks);
-	peak_context_set_num(ctx, "steal_pct", pct);
+	peak_context_set_num(ctx, "steal.percent", pct);
 	if (pct > 1.0) {
 		char msg[96];
 		(void)snprintf(msg, sizeof msg, "steal %.1f%% over the run", pct);

@@ -68,7 +68,7 @@ int peak_sysinfo_ticks(const char *root, uint64_t *steal, uint64_t *total);
 void peak_sysinfo_to_context(const struct peak_sysinfo *si, struct peak_context *ctx);
 
 /* At the end of a run: add steal % over the run (since si was collected) to the context
- * and return it (0 when unknown). Callers flag results "steal" above 1%. */
+ * as "steal.percent" and return it (0 when unknown). Callers flag results "steal" above 1%. */
 double peak_sysinfo_finish(const struct peak_sysinfo *si, struct peak_context *ctx);
 
 /* Helpers shared inside libpeak (peak_sysinfo*.c, peak_peak.c) and by tests. */

@@ -1,0 +1,137 @@
+/* peakinfo: the context block of this machine and its theoretical peaks (CPU per ISA and
+ * precision, memory, disk, network), each with its source and inputs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peak_exit.h"
+#include "peak_peak.h"
+#include "peak_report.h"
+#include "peak_sysinfo.h"
+#include "peakinfo.h"
+
+/* --set assignments, kept in order and applied after --config so they win over it. */
+struct set_list {
+	size_t n;
+	const char *v[PEAK_CONFIG_MAX];
+	struct peak_config check; /* validates each one as it is parsed */
+};
+
+static int set_callback(const char *arg, void *dest, char *err, size_t err_len)
+{
+	struct set_list *sets = dest;
+	if (sets->n >= PEAK_CONFIG_MAX) {
+		(void)snprintf(err, err_len, "at most %d assignments", PEAK_CONFIG_MAX);
+		return -1;
+	}
+	if (peak_config_set(&sets->check, arg, err, err_len) != 0)
+		return -1;
+	sets->v[sets->n++] = arg;
+	return 0;
+}
+
+struct peakinfo_opts {
+	struct peak_common_opts common;
+	struct set_list sets;
+	const char *config_path;
+	const char *root;
+};
+
+static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, char *used,
+		       size_t used_len)
+{
+	char err[512];
+	int rc;
+	peak_config_init(cfg);
+	if (o->config_path) {
+		rc = peak_config_load(cfg, o->config_path, false, err, sizeof err);
+		(void)snprintf(used, used_len, "%s", o->config_path);
+	} else {
+		rc = peak_config_load_default(cfg, err, sizeof err);
+		const char *env = getenv("PEAKBENCH_CONF");
+		(void)snprintf(used, used_len, "%s", env && env[0] ? env : "peaks.conf (if present)");
+	}
+	if (rc != 0) {
+		fprintf(stderr, "peakinfo: --config: %s\n", err);
+		return -1;
+	}
+	for (size_t i = 0; i < o->sets.n; i++) {
+		if (peak_config_set(cfg, o->sets.v[i], err, sizeof err) != 0) {
+			fprintf(stderr, "peakinfo: --set: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct peakinfo_opts o;
+	memset(&o, 0, sizeof o);
+	peak_opts_common_defaults(&o.common);
+	peak_config_init(&o.sets.check);
+	const struct peak_opt table[] = {
+		PEAK_OPTS_COMMON(&o.common),
+		{"set", "KEY=VALUE", "override a peak input, e.g. mem.channels=6 (repeatable)",
+		 PEAK_OPT_CALLBACK, &o.sets, 0, 0, NULL, set_callback},
+		{"config", "FILE", "peaks file (default: $PEAKBENCH_CONF, else ./peaks.conf)",
+		 PEAK_OPT_STRING, &o.config_path, 0, 0, NULL, NULL},
+		{"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
+		 PEAK_OPT_STRING, &o.root, 0, 0, NULL, NULL},
+	};
+	const struct peak_cli cli = {
+		.prog = "peakinfo",
+		.usage = "[options]",
+		.summary = "Print this machine's context and theoretical peaks (CPU, memory, disk, "
+			   "network) with the source of every input. Overrides: docs/peaks-conf.md.",
+		.opts = table,
+		.nopts = sizeof table / sizeof table[0],
+		.common = &o.common,
+	};
+	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
+	if (st == PEAK_OPTS_EXIT)
+		return PEAK_EXIT_OK;
+	if (st != PEAK_OPTS_OK)
+		return PEAK_EXIT_USAGE;
+
+	static struct peak_config cfg;
+	char config_used[300];
+	if (load_config(&o, &cfg, config_used, sizeof config_used) != 0)
+		return PEAK_EXIT_USAGE;
+
+	static struct peak_sysinfo si;
+	static struct peak_context ctx;
+	static struct peak_machine m;
+	const char *root = o.root ? o.root : "";
+	peak_sysinfo_collect(&si, root);
+	peak_context_init(&ctx);
+	peak_sysinfo_to_context(&si, &ctx);
+	peak_machine_init(&m, &si, &cfg, root);
+	peak_machine_to_context(&m, &ctx);
+	peak_context_set_str(&ctx, "peakinfo.config", config_used);
+	for (size_t i = 0; i < cfg.n; i++) {
+		char key[PEAK_CONTEXT_KEY_LEN];
+		(void)snprintf(key, sizeof key, "override.%s", cfg.key[i]);
+		peak_context_set_str(&ctx, key, cfg.origin[i]);
+	}
+
+	struct peakinfo_loopback lo;
+	peakinfo_measure_loopback(&lo);
+
+	struct peak_output out;
+	char err[512];
+	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
+		fprintf(stderr, "peakinfo: --output: %s\n", err);
+		return PEAK_EXIT_USAGE;
+	}
+	int rc = peak_output_begin(&out, &ctx);
+	if (rc == 0)
+		rc = peakinfo_report(&out, &si, &m, &lo);
+	(void)peak_sysinfo_finish(&si, &ctx);
+	if (peak_output_close(&out, &ctx) != 0 || rc != 0) {
+		fprintf(stderr, "peakinfo: writing %s failed\n", o.common.output ? o.common.output : "stdout");
+		return PEAK_EXIT_FAIL;
+	}
+	return PEAK_EXIT_OK;
+}
