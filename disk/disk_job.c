@@ -1,0 +1,557 @@
+/* One diskbench point: per-thread setup (engine, buffers, precomputed offsets), a warm-up,
+ * timed repetitions with fdatasync for writes, per-I/O latency histograms. */
+#define _GNU_SOURCE
+#include "disk_job.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "peak_exit.h"
+#include "peak_time.h"
+
+struct disk_thread {
+	uint64_t region_start;
+	uint64_t region_blocks;
+	uint64_t *offsets;       /* random tests: block indices, precomputed */
+	size_t noffsets;
+	void *engine_state;
+	uint8_t *bufs;           /* depth read buffers of slot_bytes each */
+	size_t bufs_bytes;
+	size_t slot_bytes;
+	uint64_t *slot_start_ns;
+	uint64_t *slot_offset;
+	bool *slot_read;         /* the slot's last completed I/O was a read */
+	unsigned *free_slots;
+	struct disk_completion *done;
+	struct peak_hist *hist;
+	/* One repetition's outcome. */
+	uint64_t bytes, ops, lat_sum_ns;
+	int err;                 /* -errno, or 1 for a short transfer / bad data */
+	uint64_t err_offset;
+};
+
+struct disk_run {
+	const struct disk_point *pt;
+	struct disk_file *file;
+	const struct disk_pattern *pat;
+	struct disk_thread *th;
+	unsigned depth;
+	/* Stop when (issued >= min_ops and elapsed >= min_ns) or issued >= max_ops. */
+	uint64_t min_ops, min_ns, max_ops;
+	bool poisoned;           /* the file was zeroed (--verify on a write test) */
+};
+
+const char *disk_test_name(enum disk_test t)
+{
+	static const char *const names[] = {"seq_rw", "seq_read", "seq_write", "rand_read",
+					    "rand_write"};
+	return names[t];
+}
+
+bool disk_test_writes(enum disk_test t)
+{
+	return t == DISK_SEQ_RW || t == DISK_SEQ_WRITE || t == DISK_RAND_WRITE;
+}
+
+bool disk_test_random(enum disk_test t)
+{
+	return t == DISK_RAND_READ || t == DISK_RAND_WRITE;
+}
+
+static size_t slot_bytes_for(uint64_t block_bytes)
+{
+	return (size_t)((block_bytes + 4095) & ~4095ull);
+}
+
+uint64_t disk_point_buffer_bytes(const struct disk_point *pt)
+{
+	return (uint64_t)pt->depth * slot_bytes_for(pt->block_bytes);
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Random block order, outside every timed region: a permutation (each block once per
+ * pass) when the region is small enough, else uniform draws with replacement. */
+static int make_offsets(struct disk_thread *t, uint64_t seed)
+{
+	uint64_t state = seed;
+	size_t n = t->region_blocks <= DISK_PASS_MAX_BLOCKS ? (size_t)t->region_blocks
+							     : (size_t)DISK_PASS_MAX_BLOCKS;
+	t->offsets = malloc(n * sizeof(*t->offsets));
+	if (!t->offsets)
+		return -ENOMEM;
+	t->noffsets = n;
+	if (t->region_blocks <= DISK_PASS_MAX_BLOCKS) {
+		for (size_t i = 0; i < n; i++)
+			t->offsets[i] = i;
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = (size_t)(splitmix64(&state) % (i + 1));
+			uint64_t tmp = t->offsets[i];
+			t->offsets[i] = t->offsets[j];
+			t->offsets[j] = tmp;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			t->offsets[i] = splitmix64(&state) % t->region_blocks;
+	}
+	return 0;
+}
+
+static void thread_free(struct disk_run *run, struct disk_thread *t)
+{
+	if (t->engine_state)
+		run->pt->engine->exit(t->engine_state);
+	if (t->bufs)
+		peak_team_free_local(t->bufs, t->bufs_bytes);
+	free(t->offsets);
+	free(t->slot_start_ns);
+	free(t->slot_offset);
+	free(t->slot_read);
+	free(t->free_slots);
+	free(t->done);
+	free(t->hist);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Team function: each worker builds its own engine state and buffers (first touch). */
+static int thread_setup(void *arg, unsigned idx, unsigned n)
+{
+	struct disk_run *run = arg;
+	struct disk_thread *t = &run->th[idx];
+	const struct disk_point *pt = run->pt;
+	unsigned d = run->depth;
+	(void)n;
+
+	t->slot_bytes = slot_bytes_for(pt->block_bytes);
+	t->bufs_bytes = t->slot_bytes * d;
+	t->bufs = peak_team_alloc_local(t->bufs_bytes);
+	t->slot_start_ns = calloc(d, sizeof(uint64_t));
+	t->slot_offset = calloc(d, sizeof(uint64_t));
+	t->slot_read = calloc(d, sizeof(bool));
+	t->free_slots = calloc(d, sizeof(unsigned));
+	t->done = calloc(d, sizeof(*t->done));
+	t->hist = malloc(sizeof(*t->hist));
+	if (!t->bufs || !t->slot_start_ns || !t->slot_offset || !t->slot_read || !t->free_slots ||
+	    !t->done || !t->hist) {
+		t->err = -ENOMEM;
+		return 1;
+	}
+	peak_hist_init(t->hist);
+	if (disk_test_random(pt->test) && make_offsets(t, pt->seed ^ (0x1000193ull * (idx + 1))) != 0) {
+		t->err = -ENOMEM;
+		return 1;
+	}
+	int rc = pt->engine->init(&t->engine_state, run->file->fd, d);
+	if (rc < 0) {
+		t->engine_state = NULL;
+		t->err = rc;
+		return 1;
+	}
+	return 0;
+}
+
+/* Offset and direction of the k-th I/O of a thread. seq_rw reads block i, then writes it. */
+static uint64_t op_offset(const struct disk_run *run, const struct disk_thread *t, uint64_t k,
+			  enum disk_dir *dir)
+{
+	uint64_t block;
+	*dir = disk_test_writes(run->pt->test) ? DISK_WRITE : DISK_READ;
+	switch (run->pt->test) {
+	case DISK_SEQ_RW:
+		block = (k / 2) % t->region_blocks;
+		*dir = (k & 1) ? DISK_WRITE : DISK_READ;
+		break;
+	case DISK_RAND_READ:
+	case DISK_RAND_WRITE:
+		block = t->offsets[k % t->noffsets];
+		break;
+	default:
+		block = k % t->region_blocks;
+		break;
+	}
+	return t->region_start + block * run->pt->block_bytes;
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Complete what the engine has finished: latency, bytes, and the slot back to the pool. */
+static int reap_some(struct disk_run *run, struct disk_thread *t, unsigned *nfree)
+{
+	unsigned got = run->pt->engine->reap(t->engine_state, t->done, run->depth);
+	uint64_t now = peak_time_now_ns();
+	for (unsigned i = 0; i < got; i++) {
+		unsigned s = t->done[i].tag;
+		if (t->done[i].res != (int64_t)run->pt->block_bytes) {
+			t->err = t->done[i].res < 0 ? (int)t->done[i].res : 1;
+			t->err_offset = t->slot_offset[s];
+		}
+		uint64_t lat = now - t->slot_start_ns[s];
+		peak_hist_record(t->hist, lat);
+		t->lat_sum_ns += lat;
+		t->bytes += run->pt->block_bytes;
+		t->ops++;
+		t->free_slots[(*nfree)++] = s;
+	}
+	return (int)got;
+}
+
+/* Team function: one repetition of one thread. Keeps up to depth I/Os in flight. */
+static int thread_run(void *arg, unsigned idx, unsigned n)
+{
+	struct disk_run *run = arg;
+	struct disk_thread *t = &run->th[idx];
+	const struct disk_engine_ops *eng = run->pt->engine;
+	size_t len = (size_t)run->pt->block_bytes;
+	unsigned nfree = run->depth, inflight = 0;
+	uint64_t issued = 0, begin = peak_time_now_ns();
+	bool stop = false;
+	(void)n;
+
+	t->bytes = t->ops = t->lat_sum_ns = 0;
+	for (unsigned s = 0; s < run->depth; s++) {
+		t->free_slots[s] = s;
+		t->slot_read[s] = false;
+	}
+	while (!t->err) {
+		while (!stop && nfree > 0) {
+			uint64_t now = peak_time_now_ns();
+			if ((issued >= run->min_ops && now - begin >= run->min_ns) ||
+			    issued >= run->max_ops || disk_stop_signal()) {
+				stop = true;
+				break;
+			}
+			enum disk_dir dir;
+			uint64_t off = op_offset(run, t, issued, &dir);
+			unsigned s = t->free_slots[--nfree];
+			void *buf = dir == DISK_READ ? t->bufs + (size_t)s * t->slot_bytes
+						     : (void *)disk_pattern_at(run->pat, off);
+			t->slot_start_ns[s] = now;
+			t->slot_offset[s] = off;
+			t->slot_read[s] = dir == DISK_READ;
+			int rc = eng->queue(t->engine_state, dir, buf, len, off, s);
+			if (rc < 0) {
+				t->err = rc;
+				t->err_offset = off;
+				break;
+			}
+			inflight++;
+			issued++;
+		}
+		if (inflight == 0)
+			break;
+		int rc = eng->submit_wait(t->engine_state, 1);
+		if (rc == -EINTR || rc == -EAGAIN)
+			continue;
+		if (rc < 0) {
+			t->err = rc;
+			break;
+		}
+		inflight -= (unsigned)reap_some(run, t, &nfree);
+	}
+	while (inflight > 0 && t->err) { /* drain what is still in flight before leaving */
+		if (eng->submit_wait(t->engine_state, 1) < 0 && !disk_stop_signal())
+			break;
+		inflight -= (unsigned)reap_some(run, t, &nfree);
+	}
+	if (t->err)
+		return 1;
+	/* Reads are checked outside the timing: every slot's last block against the pattern. */
+	for (unsigned s = 0; s < run->depth; s++) {
+		if (!t->slot_read[s])
+			continue;
+		const uint8_t *b = t->bufs + (size_t)s * t->slot_bytes;
+		if (!disk_pattern_matches(run->pat, t->slot_offset[s], b, len) &&
+		    !(run->poisoned && all_zero(b, len))) {
+			t->err = 1;
+			t->err_offset = t->slot_offset[s];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int fail(struct disk_err *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct disk_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	e->exit_code = code;
+	return -1;
+}
+
+/* Turn the first failing thread into one line. */
+static int thread_error(const struct disk_run *run, struct disk_err *e)
+{
+	for (unsigned i = 0; i < run->pt->threads; i++) {
+		const struct disk_thread *t = &run->th[i];
+		if (!t->err)
+			continue;
+		if (t->err == 1)
+			return fail(e, PEAK_EXIT_FAIL,
+				    "%s: data read at offset %llu of %s/%s is not what was written",
+				    disk_test_name(run->pt->test), (unsigned long long)t->err_offset,
+				    run->file->dir_path, run->file->name);
+		return fail(e, PEAK_EXIT_FAIL, "%s (%s engine): I/O error at offset %llu: %s",
+			    disk_test_name(run->pt->test), run->pt->engine->name,
+			    (unsigned long long)t->err_offset, strerror(-t->err));
+	}
+	return fail(e, PEAK_EXIT_FAIL, "%s: a worker thread failed", disk_test_name(run->pt->test));
+}
+
+/* Page cache out of the picture before each repetition; access-pattern hint for buffered I/O. */
+static int prepare_rep(struct disk_run *run, struct disk_err *e)
+{
+	if (disk_file_drop_cache(run->file) != 0)
+		return fail(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
+			    run->file->dir_path, run->file->name, strerror(errno));
+	(void)posix_fadvise(run->file->fd, 0, 0,
+			    disk_test_random(run->pt->test) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+	return 0;
+}
+
+/* One repetition: the team's I/O plus, for writes, the fdatasync that makes it durable. */
+static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elapsed_ns,
+		   struct disk_err *e)
+{
+	uint64_t team_ns = 0;
+	if (prepare_rep(run, e) != 0)
+		return -1;
+	if (peak_team_run(team, thread_run, run, &team_ns, NULL) != 0)
+		return thread_error(run, e);
+	if (disk_test_writes(run->pt->test)) {
+		uint64_t t0 = peak_time_now_ns();
+		if (fdatasync(run->file->fd) != 0)
+			return fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s", run->file->dir_path,
+				    run->file->name, strerror(errno));
+		team_ns += peak_time_now_ns() - t0;
+	}
+	*elapsed_ns = team_ns ? team_ns : 1;
+	return 0;
+}
+
+/* --verify on a write test: every block of the threads' regions was written (or, for a
+ * time-based run that cannot cover them all, is either still zero or written). */
+static int check_written(struct disk_run *run, uint64_t covered, bool partial, struct disk_err *e)
+{
+	uint64_t bs = run->pt->block_bytes, matched = 0;
+	size_t chunk = bs > (4u << 20) ? slot_bytes_for(bs) : (4u << 20);
+	void *buf = NULL;
+	int rc = 0;
+
+	if (posix_memalign(&buf, 4096, chunk) != 0)
+		return fail(e, PEAK_EXIT_FAIL, "out of memory for --verify");
+	size_t step = (size_t)(chunk / bs * bs);
+	for (uint64_t off = 0; off < covered && rc == 0; off += step) {
+		size_t want = covered - off < step ? (size_t)(covered - off) : step;
+		ssize_t got = pread(run->file->fd, buf, want, (off_t)off);
+		if (got != (ssize_t)want) {
+			rc = fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back failed at %llu: %s",
+				  run->file->dir_path, run->file->name, (unsigned long long)off,
+				  got < 0 ? strerror(errno) : "short read");
+			break;
+		}
+		for (size_t b = 0; b < want; b += bs) {
+			const uint8_t *p = (const uint8_t *)buf + b;
+			if (disk_pattern_matches(run->pat, off + b, p, (size_t)bs)) {
+				matched++;
+			} else if (!partial || !all_zero(p, (size_t)bs)) {
+				rc = fail(e, PEAK_EXIT_FAIL,
+					  "--verify: %s wrote wrong data at offset %llu (%s engine)",
+					  disk_test_name(run->pt->test), (unsigned long long)(off + b),
+					  run->pt->engine->name);
+				break;
+			}
+		}
+	}
+	if (rc == 0 && matched == 0)
+		rc = fail(e, PEAK_EXIT_FAIL, "--verify: %s wrote nothing that reads back (%s engine)",
+			  disk_test_name(run->pt->test), run->pt->engine->name);
+	free(buf);
+	return rc;
+}
+
+static void collect_rep(struct disk_run *run, uint64_t elapsed_ns, struct disk_point_result *out)
+{
+	uint64_t bytes = 0, ops = 0, lat = 0;
+	for (unsigned i = 0; i < run->pt->threads; i++) {
+		bytes += run->th[i].bytes;
+		ops += run->th[i].ops;
+		lat += run->th[i].lat_sum_ns;
+	}
+	size_t r = out->nreps++;
+	out->mb_per_s[r] = (double)bytes * 1e3 / (double)elapsed_ns;
+	out->iops[r] = (double)ops * 1e9 / (double)elapsed_ns;
+	out->lat_us[r] = ops ? (double)lat / (double)ops / 1e3 : NAN;
+}
+
+static int measure(struct disk_run *run, struct peak_team *team, struct disk_point_result *out,
+		   struct disk_err *e)
+{
+	const struct disk_point *pt = run->pt;
+	uint64_t pass = run->th[0].region_blocks * (pt->test == DISK_SEQ_RW ? 2 : 1);
+	uint64_t elapsed;
+
+	/* Warm-up: at most one pass, at most --min-time; not recorded. */
+	run->min_ops = 1;
+	run->min_ns = (uint64_t)(pt->min_time_s * 1e9);
+	run->max_ops = pass;
+	if (one_rep(run, team, &elapsed, e) != 0)
+		return -1;
+	if (disk_stop_signal())
+		return 0;
+	for (unsigned i = 0; i < pt->threads; i++)
+		peak_hist_init(run->th[i].hist);
+	run->max_ops = UINT64_MAX;
+	if (out->time_based) {
+		double s = pt->runtime_s > 0 ? pt->runtime_s : pt->min_time_s;
+		run->min_ops = 1;
+		run->min_ns = (uint64_t)(s * 1e9);
+	} else {
+		run->min_ops = pass;
+		run->min_ns = (uint64_t)(pt->min_time_s * 1e9);
+	}
+	for (unsigned r = 0; r < pt->reps && !disk_stop_signal(); r++) {
+		if (one_rep(run, team, &elapsed, e) != 0)
+			return -1;
+		collect_rep(run, elapsed, out);
+	}
+	for (unsigned i = 0; i < pt->threads; i++)
+		peak_hist_merge(&out->hist, run->th[i].hist);
+	return 0;
+}
+
+int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struct disk_pattern *pat,
+		   struct peak_team *team, struct disk_point_result *out, struct disk_err *e)
+{
+	struct disk_run run = {.pt = pt, .file = f, .pat = pat};
+	uint64_t region = f->size_bytes / pt->threads / pt->block_bytes * pt->block_bytes;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	peak_hist_init(&out->hist);
+	run.depth = pt->depth < pt->engine->max_depth ? pt->depth : pt->engine->max_depth;
+	if (run.depth == 0)
+		run.depth = 1;
+	out->depth_used = run.depth;
+	out->region_bytes = region;
+	out->time_based = pt->runtime_s > 0 || region / pt->block_bytes > DISK_PASS_MAX_BLOCKS;
+	if (region == 0)
+		return fail(e, PEAK_EXIT_USAGE, "--block %llu is larger than the file's share per thread",
+			    (unsigned long long)pt->block_bytes);
+	run.th = calloc(pt->threads, sizeof(*run.th));
+	if (!run.th)
+		return fail(e, PEAK_EXIT_FAIL, "out of memory");
+	for (unsigned i = 0; i < pt->threads; i++) {
+		run.th[i].region_start = (uint64_t)i * region;
+		run.th[i].region_blocks = region / pt->block_bytes;
+	}
+	bool poison = pt->verify_writes && disk_test_writes(pt->test);
+	if (poison && disk_layout(f, pat, true, e) != 0)
+		goto out;
+	run.poisoned = poison;
+	if (disk_file_set_direct(f, pt->direct) != 0) {
+		fail(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s", pt->direct ? "set" : "clear",
+		     f->dir_path, strerror(errno));
+		goto out;
+	}
+	if (peak_team_run(team, thread_setup, &run, NULL, NULL) != 0) {
+		thread_error(&run, e);
+		goto out;
+	}
+	if (measure(&run, team, out, e) != 0)
+		goto out;
+	out->verified = true;
+	if (poison && !disk_stop_signal()) {
+		if (check_written(&run, region * pt->threads, out->time_based, e) != 0 ||
+		    disk_layout(f, pat, false, e) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	for (unsigned i = 0; i < pt->threads; i++)
+		thread_free(&run, &run.th[i]);
+	free(run.th);
+	(void)disk_file_set_direct(f, false);
+	return rc;
+}
+
+int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, struct disk_err *e)
+{
+	size_t chunk = 4u << 20;
+	void *zbuf = NULL;
+	bool direct = f->direct_ok && f->dio_align <= 4096;
+
+	if (zero && posix_memalign(&zbuf, 4096, chunk) != 0)
+		return fail(e, PEAK_EXIT_FAIL, "out of memory");
+	if (zbuf)
+		memset(zbuf, 0, chunk);
+	if (direct && disk_file_set_direct(f, true) != 0)
+		direct = false;
+	for (uint64_t off = 0; off < f->size_bytes;) {
+		size_t n = f->size_bytes - off < chunk ? (size_t)(f->size_bytes - off) : chunk;
+		const void *src = zero ? zbuf : (const void *)disk_pattern_at(pat, off);
+		ssize_t w = pwrite(f->fd, src, n, (off_t)off);
+		if (w < 0 && errno == EINTR && !disk_stop_signal())
+			continue;
+		if (w <= 0) {
+			int err = w < 0 ? errno : EIO;
+			free(zbuf);
+			(void)disk_file_set_direct(f, false);
+			if (disk_stop_signal())
+				return fail(e, PEAK_EXIT_FAIL, "interrupted");
+			return fail(e, PEAK_EXIT_FAIL, "writing %s/%s at %llu: %s", f->dir_path, f->name,
+				    (unsigned long long)off, strerror(err));
+		}
+		off += (uint64_t)w;
+	}
+	free(zbuf);
+	(void)disk_file_set_direct(f, false);
+	if (fdatasync(f->fd) != 0)
+		return fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s", f->dir_path, f->name,
+			    strerror(errno));
+	return 0;
+}
+
+int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct disk_err *e)
+{
+	size_t chunk = 4u << 20;
+	void *buf = NULL;
+	uint64_t bad, fsum = 0, wsum = 0;
+
+	if (posix_memalign(&buf, 4096, chunk) != 0)
+		return fail(e, PEAK_EXIT_FAIL, "out of memory for --verify");
+	(void)disk_file_drop_cache(f);
+	int rc = disk_pattern_verify_fd(pat, f->fd, f->size_bytes, buf, chunk, &bad, &fsum, &wsum);
+	free(buf);
+	if (rc == 0 && fsum == wsum)
+		return 0;
+	if (bad == UINT64_MAX && rc != 0)
+		return fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back: %s", f->dir_path, f->name,
+			    strerror(errno));
+	return fail(e, PEAK_EXIT_FAIL,
+		    "--verify: %s/%s differs from what was written at offset %llu (checksum %016llx, "
+		    "expected %016llx)",
+		    f->dir_path, f->name, (unsigned long long)bad, (unsigned long long)fsum,
+		    (unsigned long long)wsum);
+}

@@ -1,0 +1,70 @@
+/* One measured point of diskbench: a test (pattern and direction) at one block size,
+ * thread count and engine, run as a warm-up plus --reps timed repetitions. */
+#ifndef DISK_JOB_H
+#define DISK_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "disk_engine.h"
+#include "disk_file.h"
+#include "disk_pattern.h"
+#include "peak_hist.h"
+#include "peak_team.h"
+
+enum disk_test { DISK_SEQ_RW, DISK_SEQ_READ, DISK_SEQ_WRITE, DISK_RAND_READ, DISK_RAND_WRITE };
+
+/* Test name as on the command line ("seq_rw", ...). */
+const char *disk_test_name(enum disk_test t);
+bool disk_test_writes(enum disk_test t);
+bool disk_test_random(enum disk_test t);
+
+/* Above this many blocks per thread a repetition is time-based (--min-time) rather
+ * than a full pass: 8-byte blocks would otherwise mean 134 million calls per GiB. */
+#define DISK_PASS_MAX_BLOCKS (1ull << 18)
+
+struct disk_point {
+	enum disk_test test;
+	const struct disk_engine_ops *engine;
+	unsigned depth;        /* I/Os in flight per thread (1 for psync) */
+	uint64_t block_bytes;
+	unsigned threads;
+	bool direct;           /* O_DIRECT, else buffered with the cache dropped per repetition */
+	unsigned reps;
+	double min_time_s;     /* shortest repetition */
+	double runtime_s;      /* > 0: every repetition lasts this long (fio time_based) */
+	uint64_t seed;         /* random offsets */
+	bool verify_writes;    /* --verify: poison the file first, then check what was written */
+};
+
+#define DISK_MAX_REPS 1000
+
+struct disk_point_result {
+	size_t nreps;
+	double mb_per_s[DISK_MAX_REPS];  /* decimal MB/s, reads plus writes */
+	double iops[DISK_MAX_REPS];
+	double lat_us[DISK_MAX_REPS];    /* mean per-I/O latency of each repetition */
+	struct peak_hist hist;           /* per-I/O latency (ns) over every measured repetition */
+	uint64_t region_bytes;           /* per thread */
+	bool time_based;
+	bool verified;                   /* what was read or written was checked */
+	unsigned depth_used;
+};
+
+/* Bytes of buffers one point needs per thread (read buffers for every slot). */
+uint64_t disk_point_buffer_bytes(const struct disk_point *pt);
+
+/* Run the point on the team (whose size is pt->threads). The file holds the pattern
+ * before and after. Returns 0, or -1 with e filled (I/O error, verification failure). */
+int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struct disk_pattern *pat,
+		   struct peak_team *team, struct disk_point_result *out, struct disk_err *e);
+
+/* Write the pattern over [0, size) (the layout before any read), then fdatasync.
+ * Uses O_DIRECT when the file allows it. Returns 0 or -1 with e filled. */
+int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, struct disk_err *e);
+
+/* Read the whole file back and compare with the pattern. Returns 0 or -1 with e filled. */
+int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct disk_err *e);
+
+#endif
