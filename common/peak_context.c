@@ -40,7 +40,7 @@ void peak_context_set_num(struct peak_context *ctx, const char *key, double valu
 		/* JSON has no NaN: an unknown number is written as null (empty string here). */
 		kv->value[0] = '\0';
 	} else {
-		snprintf(kv->value, sizeof(kv->value), "%.10g", value);
+		snprintf(kv->value, sizeof(kv->value), "%.15g", value);
 	}
 	kv->type = PEAK_KV_NUMBER;
 }
