@@ -1,0 +1,264 @@
+/* membench latency: a pointer chase through one random cycle of cache lines, one
+ * dependent load at a time (lmbench lat_mem_rd's picture, with a random order so the
+ * prefetchers cannot help), per working-set size and page kind. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem_order.h"
+#include "membench.h"
+#include "peak_calib.h"
+#include "peak_exit.h"
+#include "peak_team.h"
+
+#define LINE_BYTES 64
+#define MAX_POINTS 512
+/* Below this many lines the whole cycle is walked once more to check it (cheap). */
+#define CHECK_LINES ((size_t)1 << 20)
+
+struct lat_point {
+	enum mem_pages pages;
+	uint64_t ws_bytes;
+	struct mem_buf buf;
+	void *start;
+	void *sink;
+	uint64_t steps;
+	int phase; /* 0 setup, 1 run, 2 teardown */
+	uint64_t seed;
+	char why[96];
+};
+
+size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max)
+{
+	size_t n = 0;
+	if (run->sweep.set) {
+		/* Geometric steps of 2^(1/steps) from min to max, each a whole number of lines;
+		 * the max itself is always the last point. */
+		double f = pow(2.0, 1.0 / run->sweep.steps_per_octave);
+		for (unsigned k = 0; n < max; k++) {
+			double x = (double)run->sweep.min_bytes * pow(f, (double)k);
+			uint64_t b = (uint64_t)(x + 0.5) / LINE_BYTES * LINE_BYTES;
+			if (b > run->sweep.max_bytes)
+				break;
+			if (n == 0 || b > ws[n - 1])
+				ws[n++] = b;
+		}
+		if (n < max && (n == 0 || ws[n - 1] < run->sweep.max_bytes / LINE_BYTES * LINE_BYTES))
+			ws[n++] = run->sweep.max_bytes / LINE_BYTES * LINE_BYTES;
+		return n;
+	}
+	/* Without --sweep: half of L1d, L2 and the LLC (well inside each level), then the
+	 * --size buffer (main memory when it exceeds the LLC). */
+	for (unsigned level = 1; level <= 3 && n < max; level++) {
+		uint64_t c = peak_sysinfo_cache_bytes(&run->si, level);
+		if (c >= 2 * LINE_BYTES && (n == 0 || c / 2 > ws[n - 1]))
+			ws[n++] = c / 2 / LINE_BYTES * LINE_BYTES;
+	}
+	uint64_t s = run->size_bytes / LINE_BYTES * LINE_BYTES;
+	if (n < max && s >= 2 * LINE_BYTES && (n == 0 || s > ws[n - 1]))
+		ws[n++] = s;
+	return n;
+}
+
+uint64_t mem_latency_need(const struct mem_run *run)
+{
+	if (!run->want[MEM_T_LATENCY])
+		return 0;
+	uint64_t ws[MAX_POINTS];
+	size_t n = mem_latency_points(run, ws, MAX_POINTS);
+	return n ? ws[n - 1] : 0;
+}
+
+static int lat_team_fn(void *arg, unsigned t, unsigned nthreads)
+{
+	struct lat_point *p = arg;
+	(void)t;
+	(void)nthreads;
+	if (p->phase == 1) {
+		p->sink = mem_chase_walk(p->start, p->steps);
+		return 0;
+	}
+	if (p->phase == 2) {
+		mem_buf_unmap(&p->buf);
+		return 0;
+	}
+	if (mem_buf_map(&p->buf, p->ws_bytes, p->pages) != 0) {
+		snprintf(p->why, sizeof(p->why), "cannot map %llu bytes of %s pages",
+			 (unsigned long long)p->ws_bytes, mem_pages_name(p->pages));
+		return -1;
+	}
+	struct mem_rng rng;
+	mem_rng_seed(&rng, p->seed);
+	size_t lines = (size_t)(p->ws_bytes / LINE_BYTES);
+	p->start = mem_chase_build(p->buf.base, lines, LINE_BYTES, &rng);
+	if (lines <= CHECK_LINES) {
+		/* One cycle through every line: back at the start after exactly `lines`. */
+		void *q = p->start;
+		for (size_t i = 1; i <= lines; i++) {
+			q = *(void **)q;
+			if (q == p->start && i != lines) {
+				snprintf(p->why, sizeof(p->why), "chase cycle of %zu lines, not %zu", i,
+					 lines);
+				return -1;
+			}
+		}
+		if (q != p->start) {
+			snprintf(p->why, sizeof(p->why), "chase does not close after %zu lines", lines);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct lat_ctx {
+	struct peak_team *team;
+	struct lat_point *p;
+};
+
+static int chase_timed(void *arg, uint64_t steps, uint64_t *ns)
+{
+	struct lat_ctx *c = arg;
+	c->p->phase = 1;
+	c->p->steps = steps;
+	return peak_team_run(c->team, lat_team_fn, c->p, ns, NULL);
+}
+
+/* Which level a working set fits in, and whether it is the first point at or past a
+ * cache's size (the edge the plot marks). */
+static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
+			struct peak_result *r)
+{
+	static const char *const in[] = {"level=L1", "level=L2", "level=L3"};
+	static const char *const edge[] = {"cache_edge=L1", "cache_edge=L2", "cache_edge=L3"};
+	bool placed = false;
+	for (unsigned level = 1; level <= 3; level++) {
+		uint64_t c = peak_sysinfo_cache_bytes(&run->si, level);
+		if (!c)
+			continue;
+		if (!placed && ws <= c) {
+			peak_result_flag(r, in[level - 1]);
+			placed = true;
+		}
+		if (ws >= c && prev < c)
+			peak_result_flag(r, edge[level - 1]);
+	}
+	if (!placed)
+		peak_result_flag(r, "level=mem");
+}
+
+static int emit_point(struct mem_run *run, const struct lat_point *p, uint64_t prev,
+		      const double *ns, size_t reps, const struct mem_steal *steal)
+{
+	char variant[32];
+	snprintf(variant, sizeof(variant), "chase-%s", mem_pages_name(p->pages));
+	struct peak_result r;
+	peak_result_init(&r, "memory", "latency", variant, "latency", "ns");
+	r.threads = 1;
+	r.block_bytes = p->ws_bytes;
+	r.has_block = true;
+	peak_result_set_samples(&r, ns, reps);
+	level_flags(run, p->ws_bytes, prev, &r);
+	if (p->pages == MEM_PAGES_THP && p->ws_bytes >= ((uint64_t)2 << 20)) {
+		uint64_t huge = mem_buf_huge_bytes(&p->buf);
+		if (huge < p->ws_bytes * 9 / 10)
+			peak_result_flag(&r, "thp_partial");
+	}
+	mem_steal_flag(steal, &r);
+	int rc = mem_emit(run, &r);
+	if (rc != 0 || run->ghz <= 0)
+		return rc;
+	double cyc[1000];
+	for (size_t i = 0; i < reps; i++)
+		cyc[i] = ns[i] * run->ghz;
+	char flags[sizeof(r.flags)];
+	memcpy(flags, r.flags, sizeof(flags));
+	peak_result_init(&r, "memory", "latency", variant, "latency", "cycles");
+	r.threads = 1;
+	r.block_bytes = p->ws_bytes;
+	r.has_block = true;
+	peak_result_set_samples(&r, cyc, reps);
+	memcpy(r.flags, flags, sizeof(flags));
+	return mem_emit(run, &r);
+}
+
+static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_pages pages,
+			 uint64_t ws, uint64_t prev)
+{
+	struct lat_point p = {.pages = pages, .ws_bytes = ws, .seed = run->seed ^ ws};
+	struct lat_ctx c = {.team = team, .p = &p};
+	if (peak_team_run(team, lat_team_fn, &p, NULL, NULL) != 0) {
+		p.phase = 2;
+		(void)peak_team_run(team, lat_team_fn, &p, NULL, NULL);
+		return mem_fail(run, PEAK_EXIT_FAIL, "latency %s: %s", mem_pages_name(pages), p.why);
+	}
+	struct mem_steal steal;
+	mem_steal_begin(&steal);
+	uint64_t steps = 0;
+	size_t reps = (size_t)run->common.reps;
+	double ns[1000];
+	int rc = peak_calib_iterations(chase_timed, &c, run->common.min_time_s, 4096,
+				       UINT64_C(1) << 40, &steps);
+	for (size_t r = 0; r < reps && rc == 0; r++) {
+		uint64_t t = 0;
+		rc = chase_timed(&c, steps, &t);
+		ns[r] = (double)t / (double)steps;
+	}
+	/* The chase must end on a line of the buffer, or the walk went astray. */
+	char *end = p.sink;
+	if (rc == 0 && (end < p.buf.base || end >= p.buf.base + ws ||
+			(size_t)(end - p.buf.base) % LINE_BYTES != 0))
+		rc = -1;
+	if (rc == 0)
+		rc = emit_point(run, &p, prev, ns, reps, &steal);
+	else
+		rc = mem_fail(run, PEAK_EXIT_FAIL, "latency %s at %llu bytes: chase failed",
+			      mem_pages_name(pages), (unsigned long long)ws);
+	p.phase = 2;
+	(void)peak_team_run(team, lat_team_fn, &p, NULL, NULL);
+	return rc;
+}
+
+/* Page kinds to sweep: auto = 4 KiB and THP (and hugetlb when its pool holds the
+ * largest working set); on = the huge kinds only; off = 4 KiB only. */
+static size_t page_kinds(struct mem_run *run, uint64_t max_ws, enum mem_pages *kinds)
+{
+	size_t n = 0;
+	bool hugetlb = mem_hugetlb_free_bytes() >= max_ws;
+	if (run->hugepages != MEM_HP_ON)
+		kinds[n++] = MEM_PAGES_4K;
+	if (run->hugepages != MEM_HP_OFF && mem_thp_available())
+		kinds[n++] = MEM_PAGES_THP;
+	if (run->hugepages != MEM_HP_OFF && hugetlb)
+		kinds[n++] = MEM_PAGES_HUGETLB;
+	if (run->hugepages != MEM_HP_OFF && !hugetlb)
+		peak_context_set_str(&run->ctx, "membench_hugetlb",
+				     "skipped: the hugetlb pool (HugePages_Free) is smaller than "
+				     "the largest working set");
+	return n;
+}
+
+int mem_latency_run(struct mem_run *run)
+{
+	uint64_t ws[MAX_POINTS];
+	size_t n = mem_latency_points(run, ws, MAX_POINTS);
+	if (n == 0)
+		return 0;
+	enum mem_pages kinds[3];
+	size_t nk = page_kinds(run, ws[n - 1], kinds);
+	if (nk == 0)
+		return mem_fail(run, PEAK_EXIT_UNSUPPORTED,
+				"--hugepages on: neither transparent huge pages nor a hugetlb pool "
+				"is available here (try --hugepages auto)");
+	char err[160] = "";
+	/* One thread: latency is one dependent chain; more threads would measure a mix. */
+	struct peak_team *team = peak_team_create(1, true, err, sizeof(err));
+	if (!team)
+		return mem_fail(run, PEAK_EXIT_FAIL, "latency: %s", err);
+	int rc = 0;
+	for (size_t k = 0; k < nk && rc == 0; k++)
+		for (size_t i = 0; i < n && rc == 0; i++)
+			rc = measure_point(run, team, kinds[k], ws[i], i ? ws[i - 1] : 0);
+	peak_team_destroy(team);
+	return rc;
+}

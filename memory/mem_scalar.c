@@ -1,0 +1,126 @@
+/* Scalar membench kernels: one 8-byte load or store at a time. This file is compiled
+ * with -fno-tree-vectorize -fno-tree-loop-distribute-patterns (memory/CMakeLists.txt) so
+ * the compiler neither vectorises the loops nor turns them into memcpy/memset calls. */
+#include <emmintrin.h>
+#include <string.h>
+
+#include "mem_kernels.h"
+
+static inline uint64_t load8(const char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline void store8(char *p, uint64_t x, bool nt)
+{
+	if (nt)
+		_mm_stream_si64((long long *)(void *)p, (long long)x);
+	else
+		memcpy(p, &x, 8);
+}
+
+/* Sequential walks skip the order lookup: with 8-byte blocks it would cost as much as
+ * the access itself. */
+static void walk_copy(char *dst, const char *src, const struct mem_walk *w)
+{
+	size_t pos = w->pos;
+	const size_t bb = w->block_bytes;
+	for (uint64_t left = w->count; left > 0; left--) {
+		size_t off = (w->order ? (size_t)w->order[pos] : pos) * bb;
+		for (size_t i = 0; i < bb; i += 8)
+			store8(dst + off + i, load8(src + off + i), w->nt);
+		if (++pos == w->nblocks)
+			pos = 0;
+	}
+	if (w->nt)
+		_mm_sfence();
+}
+
+static uint64_t walk_sum(const char *src, const struct mem_walk *w)
+{
+	size_t pos = w->pos;
+	const size_t bb = w->block_bytes;
+	uint64_t s0 = 0, s1 = 0;
+	for (uint64_t left = w->count; left > 0; left--) {
+		const char *p = src + (w->order ? (size_t)w->order[pos] : pos) * bb;
+		size_t i = 0;
+		for (; i + 16 <= bb; i += 16) {
+			s0 += load8(p + i);
+			s1 += load8(p + i + 8);
+		}
+		if (i < bb)
+			s0 += load8(p + i);
+		if (++pos == w->nblocks)
+			pos = 0;
+	}
+	return s0 + s1;
+}
+
+static void walk_fill(char *dst, uint64_t value, const struct mem_walk *w)
+{
+	size_t pos = w->pos;
+	const size_t bb = w->block_bytes;
+	for (uint64_t left = w->count; left > 0; left--) {
+		size_t off = (w->order ? (size_t)w->order[pos] : pos) * bb;
+		for (size_t i = 0; i < bb; i += 8)
+			store8(dst + off + i, value, w->nt);
+		if (++pos == w->nblocks)
+			pos = 0;
+	}
+	if (w->nt)
+		_mm_sfence();
+}
+
+static inline void stored(double *p, double v, bool nt)
+{
+	uint64_t x;
+	memcpy(&x, &v, 8);
+	store8((char *)p, x, nt);
+}
+
+static void s_copy(double *c, const double *a, size_t n, bool nt)
+{
+	for (size_t j = 0; j < n; j++)
+		stored(c + j, a[j], nt);
+	if (nt)
+		_mm_sfence();
+}
+
+static void s_scale(double *b, const double *c, double s, size_t n, bool nt)
+{
+	for (size_t j = 0; j < n; j++)
+		stored(b + j, s * c[j], nt);
+	if (nt)
+		_mm_sfence();
+}
+
+static void s_add(double *c, const double *a, const double *b, size_t n, bool nt)
+{
+	for (size_t j = 0; j < n; j++)
+		stored(c + j, a[j] + b[j], nt);
+	if (nt)
+		_mm_sfence();
+}
+
+static void s_triad(double *a, const double *b, const double *c, double s, size_t n, bool nt)
+{
+	for (size_t j = 0; j < n; j++)
+		stored(a + j, b[j] + s * c[j], nt);
+	if (nt)
+		_mm_sfence();
+}
+
+const struct mem_ops mem_ops_scalar = {
+	.name = "scalar",
+	.isa = MEM_ISA_SCALAR,
+	.vector_bytes = 8,
+	.copy = walk_copy,
+	.sum = walk_sum,
+	.fill = walk_fill,
+	.stream_copy = s_copy,
+	.stream_scale = s_scale,
+	.stream_add = s_add,
+	.stream_triad = s_triad,
+};

@@ -1,0 +1,414 @@
+/* membench throughput tests: whole blocks copied (read+write), summed (read) or filled
+ * (write), in block order or in a random permutation of the blocks, by a pinned team in
+ * which every thread owns and first-touches its slice of the buffer. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem_order.h"
+#include "membench.h"
+#include "peak_calib.h"
+#include "peak_exit.h"
+#include "peak_team.h"
+
+enum tp_kind { TP_RW, TP_READ, TP_WRITE };
+enum tp_phase { TP_SETUP, TP_PATTERN, TP_RUN, TP_VERIFY, TP_TEARDOWN };
+
+struct tp_thread {
+	struct mem_buf buf;
+	struct mem_buf order_rw;   /* permutation of the n_rw block pairs */
+	struct mem_buf order_full; /* permutation of the n_full blocks */
+	size_t pos;
+	uint64_t sink;
+	int err;
+	char why[96];
+	char pad[64]; /* keep neighbours' hot fields off this thread's cache line */
+};
+
+struct tp_point {
+	const struct mem_run *run;
+	const struct mem_ops *ops;
+	enum tp_phase phase;
+	enum tp_kind kind;
+	bool random;
+	bool need_orders;
+	bool nt;
+	enum mem_pages pages;
+	size_t block_bytes;
+	size_t n_full;     /* blocks in a thread's slice (read, write) */
+	size_t n_rw;       /* block pairs (read+write: first half copied to second half) */
+	size_t buf_bytes;  /* per thread */
+	uint64_t iters;    /* visits per thread in one RUN */
+	uint64_t visits;   /* visits per thread since the last PATTERN */
+	uint64_t value;    /* what the write test stores */
+	unsigned nthreads;
+	struct tp_thread *th;
+};
+
+static const enum tp_kind test_kind[] = {
+	[MEM_T_SEQ_RW] = TP_RW,      [MEM_T_RAND_RW] = TP_RW,     [MEM_T_SEQ_READ] = TP_READ,
+	[MEM_T_SEQ_WRITE] = TP_WRITE, [MEM_T_RAND_READ] = TP_READ, [MEM_T_RAND_WRITE] = TP_WRITE,
+};
+
+static bool test_random(enum mem_test t)
+{
+	return t == MEM_T_RAND_RW || t == MEM_T_RAND_READ || t == MEM_T_RAND_WRITE;
+}
+
+/* Slice geometry: size / threads per thread; a slice smaller than two blocks grows to
+ * two blocks (flagged "size_grown"). */
+static void geometry(uint64_t size, unsigned nthreads, size_t block, size_t *n_full,
+		     size_t *n_rw, size_t *buf_bytes)
+{
+	uint64_t slice = size / nthreads;
+	uint64_t nf = slice / block, nr = slice / (2 * (uint64_t)block);
+	if (nr == 0) {
+		nr = 1;
+		nf = 2;
+	}
+	*n_full = (size_t)nf;
+	*n_rw = (size_t)nr;
+	*buf_bytes = (size_t)nf * block;
+}
+
+static bool want_random(const struct mem_run *run)
+{
+	return run->want[MEM_T_RAND_RW] || run->want[MEM_T_RAND_READ] ||
+	       run->want[MEM_T_RAND_WRITE];
+}
+
+uint64_t mem_throughput_need(const struct mem_run *run)
+{
+	uint64_t need = 0;
+	bool any = false;
+	for (int t = MEM_T_SEQ_RW; t <= MEM_T_RAND_WRITE; t++)
+		any |= run->want[t];
+	if (!any)
+		return 0;
+	for (size_t i = 0; i < run->common.threads.n; i++) {
+		unsigned n = (unsigned)run->common.threads.v[i];
+		for (size_t j = 0; j < run->blocks.n; j++) {
+			size_t nf, nr, bb;
+			geometry(run->size_bytes, n, (size_t)run->blocks.v[j], &nf, &nr, &bb);
+			uint64_t per = bb;
+			if (want_random(run))
+				per += (uint64_t)(nf + nr) * sizeof(uint32_t);
+			if (per * n > need)
+				need = per * n;
+		}
+	}
+	return need;
+}
+
+static uint64_t pattern(unsigned t, size_t word)
+{
+	return mem_mix64(((uint64_t)t << 48) ^ word);
+}
+
+static int map_order(struct tp_thread *th, struct mem_buf *b, size_t n, enum mem_pages pages,
+		     struct mem_rng *rng)
+{
+	if (mem_buf_map(b, n * sizeof(uint32_t), pages) != 0) {
+		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes for the random order", n * 4);
+		return -1;
+	}
+	mem_order_shuffle((uint32_t *)(void *)b->base, n, rng);
+	return 0;
+}
+
+static int thread_setup(struct tp_point *p, struct tp_thread *th, unsigned t)
+{
+	if (mem_buf_map(&th->buf, p->buf_bytes, p->pages) != 0) {
+		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes", p->buf_bytes);
+		return -1;
+	}
+	if (!p->need_orders)
+		return 0;
+	/* Orders are built here, before any timing, with this thread's own generator. */
+	struct mem_rng rng;
+	mem_rng_seed(&rng, p->run->seed + t);
+	if (map_order(th, &th->order_rw, p->n_rw, p->pages, &rng) != 0 ||
+	    map_order(th, &th->order_full, p->n_full, p->pages, &rng) != 0)
+		return -1;
+	return 0;
+}
+
+/* The walk of this thread for the point's test. */
+static struct mem_walk walk_of(const struct tp_point *p, const struct tp_thread *th)
+{
+	struct mem_walk w = {.block_bytes = p->block_bytes, .pos = th->pos, .count = p->iters,
+			     .nt = p->nt};
+	w.nblocks = p->kind == TP_RW ? p->n_rw : p->n_full;
+	if (p->random)
+		w.order = (const uint32_t *)(const void *)(p->kind == TP_RW ? th->order_rw.base
+									    : th->order_full.base);
+	return w;
+}
+
+static void thread_run(struct tp_point *p, struct tp_thread *th)
+{
+	struct mem_walk w = walk_of(p, th);
+	char *base = th->buf.base;
+	switch (p->kind) {
+	case TP_RW:
+		p->ops->copy(base + p->n_rw * p->block_bytes, base, &w);
+		break;
+	case TP_READ:
+		th->sink += p->ops->sum(base, &w);
+		break;
+	case TP_WRITE:
+		p->ops->fill(base, p->value, &w);
+		break;
+	}
+	th->pos = (size_t)((th->pos + p->iters) % w.nblocks);
+}
+
+/* Block b of `words` words at w equals the pattern of its own position (first_word)? */
+static bool block_is_pattern(const uint64_t *w, size_t words, unsigned t, size_t first_word)
+{
+	for (size_t i = 0; i < words; i++)
+		if (w[i] != pattern(t, first_word + i))
+			return false;
+	return true;
+}
+
+/* After the timed runs: each block is either untouched or exactly what the kernel
+ * writes, and exactly min(visits, blocks) blocks were written; the sum kernel over one
+ * full pass equals a plain sum of the slice (addition mod 2^64 ignores the order). */
+static int thread_verify(struct tp_point *p, struct tp_thread *th, unsigned t)
+{
+	const size_t words = p->block_bytes / 8;
+	const uint64_t *w = (const uint64_t *)(const void *)th->buf.base;
+	size_t hit = 0, n = p->kind == TP_RW ? p->n_rw : p->n_full;
+	if (p->kind == TP_READ) {
+		struct mem_walk full = walk_of(p, th);
+		full.pos = 0;
+		full.count = n;
+		uint64_t want = 0;
+		for (size_t i = 0; i < n * words; i++)
+			want += w[i];
+		uint64_t got = p->ops->sum(th->buf.base, &full);
+		if (got != want) {
+			snprintf(th->why, sizeof(th->why), "sum %" PRIx64 " != %" PRIx64, got, want);
+			return -1;
+		}
+		return 0;
+	}
+	for (size_t b = 0; b < n; b++) {
+		bool written = true;
+		if (p->kind == TP_WRITE) {
+			for (size_t i = 0; i < words && written; i++)
+				written = w[b * words + i] == p->value;
+		} else {
+			const uint64_t *src = w + b * words, *dst = w + (n + b) * words;
+			written = memcmp(src, dst, p->block_bytes) == 0;
+		}
+		size_t first = (p->kind == TP_WRITE ? b : n + b) * words;
+		if (written)
+			hit++;
+		else if (!block_is_pattern(w + first, words, t, first)) {
+			snprintf(th->why, sizeof(th->why), "block %zu holds neither the pattern nor %s",
+				 b, p->kind == TP_WRITE ? "the fill value" : "a copy of its source");
+			return -1;
+		}
+	}
+	uint64_t want = p->visits < n ? p->visits : n;
+	if (hit != want) {
+		snprintf(th->why, sizeof(th->why), "%zu blocks written, expected %" PRIu64, hit, want);
+		return -1;
+	}
+	return 0;
+}
+
+static int tp_team_fn(void *arg, unsigned t, unsigned nthreads)
+{
+	struct tp_point *p = arg;
+	struct tp_thread *th = &p->th[t];
+	(void)nthreads;
+	switch (p->phase) {
+	case TP_SETUP:
+		return thread_setup(p, th, t);
+	case TP_PATTERN: {
+		/* First touch happens here, by the owner, before anything is timed. */
+		uint64_t *w = (uint64_t *)(void *)th->buf.base;
+		for (size_t i = 0; i < p->buf_bytes / 8; i++)
+			w[i] = pattern(t, i);
+		th->pos = 0;
+		return 0;
+	}
+	case TP_RUN:
+		thread_run(p, th);
+		return 0;
+	case TP_VERIFY:
+		return thread_verify(p, th, t);
+	case TP_TEARDOWN:
+		mem_buf_unmap(&th->order_full);
+		mem_buf_unmap(&th->order_rw);
+		mem_buf_unmap(&th->buf);
+		return 0;
+	}
+	return -1;
+}
+
+struct tp_ctx {
+	struct peak_team *team;
+	struct tp_point *p;
+};
+
+static int timed_run(struct tp_ctx *c, uint64_t iters, uint64_t *ns)
+{
+	c->p->phase = TP_RUN;
+	c->p->iters = iters;
+	int rc = peak_team_run(c->team, tp_team_fn, c->p, ns, NULL);
+	c->p->visits += iters;
+	return rc;
+}
+
+static int calib_fn(void *arg, uint64_t iters, uint64_t *elapsed_ns)
+{
+	return timed_run(arg, iters, elapsed_ns);
+}
+
+static int phase(struct tp_ctx *c, enum tp_phase ph)
+{
+	c->p->phase = ph;
+	return peak_team_run(c->team, tp_team_fn, c->p, NULL, NULL);
+}
+
+static const char *thread_why(const struct tp_point *p)
+{
+	for (unsigned t = 0; t < p->nthreads; t++)
+		if (p->th[t].why[0])
+			return p->th[t].why;
+	return "a worker failed";
+}
+
+static void variant_name(const struct tp_point *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", p->ops->name, p->nt ? "-nt" : "");
+}
+
+/* One test at one block size and thread count: pattern, calibrate (the warm-up),
+ * reps timed runs, verify, report. */
+static int measure(struct mem_run *run, struct tp_ctx *c, enum mem_test test, bool grown)
+{
+	struct tp_point *p = c->p;
+	char label[32];
+	p->kind = test_kind[test];
+	p->random = test_random(test);
+	p->visits = 0;
+	p->value = mem_mix64(run->seed ^ 0x5eedf111ULL ^ (uint64_t)test);
+	if (phase(c, TP_PATTERN) != 0)
+		return mem_fail(run, PEAK_EXIT_FAIL, "%s: %s", mem_test_names[test], thread_why(p));
+
+	struct mem_steal steal;
+	mem_steal_begin(&steal);
+	uint64_t start = p->block_bytes >= 65536 ? 1 : 65536 / p->block_bytes, iters = 0;
+	int rc = peak_calib_iterations(calib_fn, c, run->common.min_time_s, start,
+				       UINT64_C(1) << 40, &iters);
+	size_t reps = (size_t)run->common.reps;
+	double *mbps = calloc(reps, sizeof(double));
+	if (!mbps)
+		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
+	double bytes_per_visit = (double)p->block_bytes * (p->kind == TP_RW ? 2.0 : 1.0);
+	for (size_t r = 0; r < reps && rc == 0; r++) {
+		uint64_t ns = 0;
+		rc = timed_run(c, iters, &ns);
+		/* bytes / ns = GB/s; x 1000 = MB/s (decimal, as STREAM counts) */
+		mbps[r] = (double)p->nthreads * (double)iters * bytes_per_visit /
+			  (double)(ns ? ns : 1) * 1000.0;
+	}
+	if (rc == 0)
+		rc = phase(c, TP_VERIFY);
+	if (rc != 0) {
+		free(mbps);
+		return mem_fail(run, PEAK_EXIT_FAIL, "%s block %s threads %u: verification failed: %s",
+				mem_test_names[test],
+				peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads,
+				thread_why(p));
+	}
+
+	char variant[32];
+	variant_name(p, variant, sizeof(variant));
+	struct peak_result r;
+	peak_result_init(&r, "memory", mem_test_names[test], variant, "throughput", "MB/s");
+	r.threads = p->nthreads;
+	r.block_bytes = p->block_bytes;
+	r.has_block = true;
+	peak_result_set_samples(&r, mbps, reps);
+	/* The memory peak only bounds a working set that cannot live in the caches. */
+	if (run->llc_bytes && (uint64_t)p->buf_bytes * p->nthreads <= run->llc_bytes)
+		peak_result_flag(&r, "cached");
+	else
+		r.theoretical = run->theoretical_mbps;
+	if (grown)
+		peak_result_flag(&r, "size_grown");
+	if (peak_team_oversubscribed(c->team))
+		peak_result_flag(&r, "oversubscribed");
+	if (!peak_team_pinned(c->team))
+		peak_result_flag(&r, "unpinned");
+	mem_steal_flag(&steal, &r);
+	rc = mem_emit(run, &r);
+	free(mbps);
+	return rc;
+}
+
+/* Blocks larger than the last-level cache get non-temporal stores (auto), as do all
+ * blocks with --nt on; they need 64-byte aligned blocks. */
+static bool use_nt(const struct mem_run *run, size_t block)
+{
+	if (block % 64 != 0 || run->nt == MEM_NT_OFF)
+		return false;
+	if (run->nt == MEM_NT_ON)
+		return true;
+	return run->llc_bytes != 0 && block > run->llc_bytes;
+}
+
+static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthreads,
+		     size_t block)
+{
+	struct tp_point p = {.run = run, .nthreads = nthreads, .block_bytes = block,
+			     .need_orders = want_random(run)};
+	/* 8-byte blocks (anything under a cache line) are moved one scalar word at a time. */
+	p.ops = block < 64 ? &mem_ops_scalar : run->ops;
+	p.nt = use_nt(run, block);
+	p.pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP;
+	geometry(run->size_bytes, nthreads, block, &p.n_full, &p.n_rw, &p.buf_bytes);
+	bool grown = (uint64_t)p.buf_bytes * nthreads > run->size_bytes;
+	if (p.n_full > UINT32_MAX)
+		return mem_fail(run, PEAK_EXIT_USAGE,
+				"--block: %zu blocks per thread is too many (at most 2^32)", p.n_full);
+	p.th = calloc(nthreads, sizeof(*p.th));
+	if (!p.th)
+		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
+	struct tp_ctx c = {.team = team, .p = &p};
+	int rc = phase(&c, TP_SETUP);
+	if (rc != 0)
+		rc = mem_fail(run, PEAK_EXIT_FAIL, "setup: %s", thread_why(&p));
+	for (int t = MEM_T_SEQ_RW; t <= MEM_T_RAND_WRITE && rc == 0; t++)
+		if (run->want[t])
+			rc = measure(run, &c, (enum mem_test)t, grown);
+	(void)phase(&c, TP_TEARDOWN);
+	free(p.th);
+	return rc;
+}
+
+int mem_throughput_run(struct mem_run *run)
+{
+	int rc = 0;
+	if (mem_throughput_need(run) == 0)
+		return 0;
+	for (size_t i = 0; i < run->common.threads.n && rc == 0; i++) {
+		unsigned n = (unsigned)run->common.threads.v[i];
+		char err[160] = "";
+		struct peak_team *team = peak_team_create(n, true, err, sizeof(err));
+		if (!team)
+			return mem_fail(run, PEAK_EXIT_FAIL, "--threads %u: %s", n, err);
+		for (size_t j = 0; j < run->blocks.n && rc == 0; j++)
+			rc = run_block(run, team, n, (size_t)run->blocks.v[j]);
+		peak_team_destroy(team);
+	}
+	return rc;
+}

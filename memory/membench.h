@@ -1,0 +1,93 @@
+/* membench: what the throughput, latency and STREAM parts share (the run's options,
+ * machine facts and output), and the entry point of each part. */
+#ifndef MEMBENCH_H
+#define MEMBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem_alloc.h"
+#include "mem_kernels.h"
+#include "peak_context.h"
+#include "peak_opts.h"
+#include "peak_peak.h"
+#include "peak_report.h"
+#include "peak_result.h"
+#include "peak_sysinfo.h"
+
+enum mem_test {
+	MEM_T_SEQ_RW,
+	MEM_T_RAND_RW,
+	MEM_T_SEQ_READ,
+	MEM_T_SEQ_WRITE,
+	MEM_T_RAND_READ,
+	MEM_T_RAND_WRITE,
+	MEM_T_LATENCY,
+	MEM_T_STREAM,
+	MEM_T_COUNT
+};
+
+extern const char *const mem_test_names[]; /* NULL-terminated, in enum order */
+
+enum mem_hp { MEM_HP_AUTO, MEM_HP_ON, MEM_HP_OFF };
+enum mem_nt { MEM_NT_AUTO, MEM_NT_ON, MEM_NT_OFF };
+
+struct mem_sweep {
+	bool set;
+	uint64_t min_bytes, max_bytes;
+	unsigned steps_per_octave;
+};
+
+struct mem_run {
+	/* options */
+	struct peak_common_opts common;
+	bool want[MEM_T_COUNT];
+	struct peak_list blocks;
+	uint64_t size_bytes;
+	enum mem_hp hugepages;
+	enum mem_nt nt;
+	struct mem_sweep sweep;
+	uint64_t seed;
+	const struct mem_ops *ops;
+	/* machine */
+	struct peak_sysinfo si;
+	struct peak_machine machine;
+	struct peak_context ctx;
+	uint64_t llc_bytes;       /* 0 unknown */
+	double theoretical_mbps;  /* NAN unknown */
+	double ghz;               /* measured core clock; 0 unknown */
+	/* output and the first failure (one line, for stderr) */
+	struct peak_output out;
+	char error[256];
+};
+
+/* Each part returns 0, or PEAK_EXIT_FAIL / PEAK_EXIT_UNSUPPORTED with run->error set. */
+int mem_throughput_run(struct mem_run *run);
+int mem_latency_run(struct mem_run *run);
+int mem_stream_run(struct mem_run *run);
+
+/* Bytes each part needs at most at once (buffers and orders), for the memory check. */
+uint64_t mem_throughput_need(const struct mem_run *run);
+uint64_t mem_latency_need(const struct mem_run *run);
+uint64_t mem_stream_need(const struct mem_run *run);
+
+/* Working-set sizes of the latency test (sweep or default points); returns how many. */
+size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max);
+
+/* Steal time over one measured point: begin before, end after; flags "steal" above 1%. */
+struct mem_steal {
+	uint64_t steal, total;
+	bool ok;
+};
+void mem_steal_begin(struct mem_steal *s);
+void mem_steal_flag(const struct mem_steal *s, struct peak_result *r);
+
+/* Finish the record (efficiency, physics flags) and hand it to the reporter. */
+int mem_emit(struct mem_run *run, struct peak_result *r);
+
+/* Set run->error (printf style) and return code. */
+int mem_fail(struct mem_run *run, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
