@@ -1,0 +1,49 @@
+/* netbench's results: repetitions of one point (test x size x connections) turned into
+ * schema rows (throughput, per-connection throughput, loss, CPU, latency, transactions). */
+#ifndef NET_REPORT_H
+#define NET_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "net_client.h"
+#include "net_proto.h"
+#include "peak_hist.h"
+#include "peak_report.h"
+
+struct net_point {
+	enum net_test test;
+	uint32_t nconns;
+	uint32_t block_bytes;
+	unsigned reps, done;
+	double *gbps;      /* summed receiver throughput per rep */
+	double *conn_gbps; /* [conn * reps + rep] */
+	double *cpu_snd;   /* % of one CPU, summed over the client's threads */
+	double *cpu_rcv;   /* same for the server's threads */
+	double *loss_pct;
+	double *tps;       /* latency: round trips per second, summed over connections */
+	uint64_t retrans, sent, lost, reordered, duplicated, rcv_bytes_last;
+	struct peak_hist *hist;     /* latency: every timed round trip of every rep (ns) */
+	struct peak_hist *rep_hist; /* latency: the current rep, filled by net_client_run */
+};
+
+/* The theoretical throughput every throughput row is held against. */
+struct net_theory {
+	double gbps;        /* NAN when unknown */
+	const char *source; /* "memcpy", "link", "config", "unknown" */
+};
+
+int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns,
+		   uint32_t block_bytes, unsigned reps);
+/* Account one repetition (rep_hist already holds its round trips). */
+void net_point_add(struct net_point *pt, const struct net_rep *rep);
+/* Hand the point's rows to out. Returns 0 or -1 when writing failed. */
+int net_point_emit(const struct net_point *pt, struct peak_output *out,
+		   const struct net_theory *th, bool bytes_mode);
+void net_point_free(struct net_point *pt);
+
+/* A row for a point that cannot run here (e.g. a UDP datagram below the header). */
+int net_point_emit_unsupported(struct peak_output *out, enum net_test test, uint32_t nconns,
+			       uint32_t block_bytes, const char *reason);
+
+#endif

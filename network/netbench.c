@@ -1,0 +1,526 @@
+/* netbench: TCP and UDP throughput and round-trip latency between a client and a
+ * netbench server (another host, or itself over loopback). One binary, three modes. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "net_client.h"
+#include "net_proto.h"
+#include "net_report.h"
+#include "net_server.h"
+#include "net_wire.h"
+#include "peak_context.h"
+#include "peak_exit.h"
+#include "peak_opts.h"
+#include "peak_peak.h"
+#include "peak_report.h"
+#include "peak_sysinfo.h"
+#include "peak_time.h"
+
+#define DEFAULT_PORT 5301
+#define DEFAULT_BYTES (1ull << 30)
+#define DEFAULT_LATENCY_S 1.0
+
+static const char *const test_choices[] = {"tcp_throughput", "udp_throughput", "tcp_latency",
+					   "udp_latency", NULL};
+
+struct nb_opts {
+	struct peak_common_opts common;
+	const char *host;
+	const char *bind;
+	uint64_t port;
+	struct peak_str_list tests;
+	struct peak_list buffer, datagram, msg_size;
+	uint64_t bytes;
+	double time_s;
+	uint64_t rate_bps;
+	uint64_t warmup;
+	double timeout_s;
+	double idle_s;
+	uint64_t max_sessions;
+};
+
+/* --rate: bits per second with an optional decimal k/M/G/T suffix (iperf3 style). */
+static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	double mult = 1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1e3; end++; break;
+	case 'm': case 'M': mult = 1e6; end++; break;
+	case 'g': case 'G': mult = 1e9; end++; break;
+	case 't': case 'T': mult = 1e12; end++; break;
+	default: break;
+	}
+	if (end == arg || *end != '\0' || !isfinite(v) || v < 0 || v * mult > 1e13) {
+		snprintf(err, err_len, "'%s' is not a rate in bits/s (e.g. 0, 500M, 2.5G; at most 10T)",
+			 arg);
+		return -1;
+	}
+	*(uint64_t *)dest = (uint64_t)(v * mult);
+	return 0;
+}
+
+#define OPT_CLIENT_COMMON(o)                                                                       \
+	PEAK_OPTS_COMMON(&(o)->common),                                                            \
+	{"test", "LIST", "tcp_throughput,udp_throughput,tcp_latency,udp_latency or all",          \
+	 PEAK_OPT_CHOICE_LIST, &(o)->tests, 0, 0, test_choices, NULL},                             \
+	{"buffer", "SIZES", "TCP write size (default 64KiB)", PEAK_OPT_SIZE_LIST, &(o)->buffer, 1, \
+	 NET_MAX_TCP_BLOCK, NULL, NULL},                                                           \
+	{"datagram", "SIZES", "UDP datagram payload, 16B..65507B (default 1472B)",                \
+	 PEAK_OPT_SIZE_LIST, &(o)->datagram, NET_UDP_HEADER, NET_MAX_UDP_DGRAM, NULL, NULL},       \
+	{"msg-size", "SIZES", "latency message size (default 16B)", PEAK_OPT_SIZE_LIST,           \
+	 &(o)->msg_size, 1, NET_MAX_TCP_BLOCK, NULL, NULL},                                        \
+	{"bytes", "SIZE", "throughput: bytes to move over all connections (default 1GiB)",        \
+	 PEAK_OPT_SIZE, &(o)->bytes, 1, (double)NET_MAX_BYTES, NULL, NULL},                        \
+	{"time", "SECONDS", "throughput: run this long instead; latency: run length (default 1)", \
+	 PEAK_OPT_DOUBLE, &(o)->time_s, 0.01, 3600, NULL, NULL},                                   \
+	{"rate", "BITS", "UDP send rate per connection in bit/s, k/M/G suffixes (0 = unlimited)", \
+	 PEAK_OPT_CALLBACK, &(o)->rate_bps, 0, 0, NULL, parse_rate},                               \
+	{"warmup", "N", "latency: round trips dropped before timing (default 1000)",              \
+	 PEAK_OPT_UINT, &(o)->warmup, 0, NET_MAX_WARMUP, NULL, NULL},                              \
+	{"timeout", "SECONDS", "longest wait on the server (default 5)", PEAK_OPT_DOUBLE,         \
+	 &(o)->timeout_s, 0.01, 600, NULL, NULL}
+
+static void defaults(struct nb_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	peak_opts_common_defaults(&o->common);
+	o->port = DEFAULT_PORT;
+	o->warmup = 1000;
+	o->timeout_s = 5;
+	o->idle_s = 60;
+	o->max_sessions = 16;
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "netbench: %s\n", msg);
+	return PEAK_EXIT_USAGE;
+}
+
+static void general_usage(void)
+{
+	printf("Usage: netbench server|client|loopback [options]\n"
+	       "TCP and UDP throughput (counted at the receiver) and round-trip latency.\n\n"
+	       "  netbench server [--bind ADDR] [--port P]      serve clients until stopped\n"
+	       "  netbench client --host H [--port P] [--test LIST] ...\n"
+	       "  netbench loopback [--test LIST] ...           client + its own server on 127.0.0.1\n\n"
+	       "Run 'netbench MODE --help' for the options of a mode.\n");
+}
+
+/* Fill the lists the user left empty and check what the table cannot. */
+static int finish_client_opts(struct nb_opts *o)
+{
+	char msg[160];
+	if (o->tests.n == 0) {
+		for (size_t i = 0; test_choices[i]; i++)
+			o->tests.v[o->tests.n++] = test_choices[i];
+	}
+	if (o->buffer.n == 0)
+		o->buffer.v[o->buffer.n++] = 64 * 1024;
+	if (o->datagram.n == 0)
+		o->datagram.v[o->datagram.n++] = 1472;
+	if (o->msg_size.n == 0)
+		o->msg_size.v[o->msg_size.n++] = 16;
+	if (o->bytes != 0 && o->time_s != 0)
+		return usage_error("--bytes and --time exclude each other: give one");
+	for (size_t i = 0; i < o->common.threads.n; i++) {
+		if (o->common.threads.v[i] > NET_MAX_CONNS) {
+			snprintf(msg, sizeof msg, "--threads %llu: at most %u connections",
+				 (unsigned long long)o->common.threads.v[i], NET_MAX_CONNS);
+			return usage_error(msg);
+		}
+	}
+	return 0;
+}
+
+static double memcpy_gbps(void)
+{
+	size_t n = 64u << 20;
+	uint8_t *src = malloc(n), *dst = malloc(n);
+	double best = NAN;
+	if (src != NULL && dst != NULL) {
+		memset(src, 1, n);
+		memset(dst, 2, n);
+		best = 0;
+		for (int i = 0; i < 5; i++) {
+			uint64_t t0 = peak_time_now_ns();
+			memcpy(dst, src, n);
+			uint64_t t1 = peak_time_now_ns();
+			double g = (double)n * 8.0 / (double)(t1 - t0 ? t1 - t0 : 1);
+			best = g > best ? g : best;
+		}
+		if (((volatile uint8_t *)dst)[n / 2] != 1)
+			best = NAN;
+	}
+	free(src);
+	free(dst);
+	return best;
+}
+
+/* Loopback: the memory copy bandwidth (as PA1 did); remote: the link speed. */
+static void theory(struct net_theory *th, bool loopback, const struct peak_sysinfo *si,
+		   struct peak_context *ctx)
+{
+	th->gbps = NAN;
+	th->source = "unknown";
+	if (loopback) {
+		th->gbps = memcpy_gbps();
+		th->source = isfinite(th->gbps) ? "memcpy" : "unknown";
+		peak_context_set_num(ctx, "netbench.memcpy_gbps", th->gbps);
+	} else {
+		struct peak_config cfg;
+		struct peak_machine m;
+		char err[160];
+		peak_config_init(&cfg);
+		if (peak_config_load_default(&cfg, err, sizeof err) != 0)
+			peak_context_warn(ctx, err);
+		peak_machine_init(&m, si, &cfg, "");
+		if (m.net_gbps.source != PEAK_SRC_UNKNOWN) {
+			th->gbps = m.net_gbps.value;
+			th->source = m.net_gbps.source == PEAK_SRC_CONFIG ? "config" : "link";
+		}
+		peak_context_set_str(ctx, "netbench.link_interface", m.net_iface);
+	}
+	peak_context_set_str(ctx, "netbench.theoretical_source", th->source);
+}
+
+struct sweep {
+	struct nb_opts *o;
+	struct net_client *cli;
+	struct peak_output *out;
+	struct net_theory th;
+	char err[320];
+};
+
+static uint32_t point_size(const struct nb_opts *o, enum net_test t, size_t i, size_t *n)
+{
+	const struct peak_list *l = t == NET_TEST_TCP_THROUGHPUT   ? &o->buffer
+				    : t == NET_TEST_UDP_THROUGHPUT ? &o->datagram
+								   : &o->msg_size;
+	*n = l->n;
+	return i < l->n ? (uint32_t)l->v[i] : 0;
+}
+
+static void point_params(const struct nb_opts *o, enum net_test t, uint32_t conns,
+			 uint32_t size, struct net_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->test = (uint32_t)t;
+	p->nconns = conns;
+	p->block_bytes = size;
+	p->warmup_msgs = (uint32_t)o->warmup;
+	p->rate_bps = o->rate_bps;
+	p->timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5);
+	if (net_test_is_latency(t)) {
+		double s = o->time_s != 0 ? o->time_s : DEFAULT_LATENCY_S;
+		p->duration_ns = (uint64_t)(s * 1e9);
+	} else if (o->time_s != 0) {
+		p->duration_ns = (uint64_t)(o->time_s * 1e9);
+	} else {
+		p->total_bytes = o->bytes != 0 ? o->bytes : DEFAULT_BYTES;
+	}
+}
+
+/* One unrecorded short repetition first (slow start, page faults, ARP). */
+static int warm_up(struct sweep *sw, const struct net_params *p, struct peak_team *team)
+{
+	struct net_params w = *p;
+	struct net_rep rep;
+	if (net_test_is_latency((enum net_test)p->test))
+		return 0; /* latency drops its first warmup_msgs round trips instead */
+	if (w.total_bytes != 0) {
+		w.total_bytes /= 8;
+		if (w.total_bytes < p->nconns)
+			w.total_bytes = p->nconns;
+	} else {
+		w.duration_ns /= 8;
+	}
+	return net_client_run(sw->cli, &w, team, &rep, NULL, sw->err, sizeof sw->err);
+}
+
+static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t size)
+{
+	struct net_params p;
+	point_params(sw->o, t, conns, size, &p);
+	if (net_test_is_udp(t) && (size < NET_UDP_HEADER || size > NET_MAX_UDP_DGRAM))
+		return net_point_emit_unsupported(sw->out, t, conns, size,
+						  "UDP messages need 16..65507 bytes") == 0
+			       ? 0
+			       : -1;
+	if (!sw->o->common.quiet)
+		fprintf(stderr, "netbench: %s %uB x%u connections, %llu reps\n", net_test_name(t),
+			(unsigned)size, (unsigned)conns, (unsigned long long)sw->o->common.reps);
+	struct net_point pt;
+	struct peak_team *team = NULL;
+	int rc = -1;
+	if (net_point_init(&pt, t, conns, size, (unsigned)sw->o->common.reps) != 0) {
+		snprintf(sw->err, sizeof sw->err, "out of memory");
+		goto out;
+	}
+	team = peak_team_create(conns, false, sw->err, sizeof sw->err);
+	if (team == NULL || warm_up(sw, &p, team) != 0)
+		goto out;
+	for (unsigned r = 0; r < pt.reps; r++) {
+		struct net_rep rep;
+		if (net_client_run(sw->cli, &p, team, &rep, pt.rep_hist, sw->err, sizeof sw->err) != 0)
+			goto out;
+		if (t == NET_TEST_TCP_THROUGHPUT && p.total_bytes != 0) {
+			uint64_t got = 0;
+			for (uint32_t i = 0; i < rep.nconns; i++)
+				got += rep.rcv[i].bytes;
+			if (got != p.total_bytes) {
+				snprintf(sw->err, sizeof sw->err,
+					 "verification failed: the server received %llu of %llu bytes",
+					 (unsigned long long)got, (unsigned long long)p.total_bytes);
+				goto out;
+			}
+		}
+		net_point_add(&pt, &rep);
+	}
+	rc = net_point_emit(&pt, sw->out, &sw->th, p.total_bytes != 0);
+	if (rc != 0)
+		snprintf(sw->err, sizeof sw->err, "writing results failed");
+out:
+	if (team != NULL)
+		peak_team_destroy(team);
+	net_point_free(&pt);
+	return rc;
+}
+
+static int sweep_all(struct sweep *sw)
+{
+	const struct nb_opts *o = sw->o;
+	for (size_t ti = 0; ti < o->tests.n; ti++) {
+		enum net_test t = NET_TEST_COUNT;
+		for (int k = 0; k < NET_TEST_COUNT; k++)
+			if (strcmp(o->tests.v[ti], test_choices[k]) == 0)
+				t = (enum net_test)k;
+		size_t nsizes;
+		(void)point_size(o, t, 0, &nsizes);
+		for (size_t si = 0; si < nsizes; si++) {
+			uint32_t size = point_size(o, t, si, &nsizes);
+			for (size_t ci = 0; ci < o->common.threads.n; ci++) {
+				if (run_point(sw, t, (uint32_t)o->common.threads.v[ci], size) != 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The client: connect, sweep every point, report. host NULL with port = loopback server. */
+static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool own_server)
+{
+	char err[320];
+	struct net_client cli;
+	if (net_client_connect(&cli, host, port, (uint32_t)(o->timeout_s * 1000.0 + 0.5), err,
+			       sizeof err) != 0) {
+		fprintf(stderr, "netbench: %s\n", err);
+		return PEAK_EXIT_FAIL;
+	}
+	static struct peak_context ctx; /* large: keep it off the stack */
+	struct peak_sysinfo si;
+	peak_context_init(&ctx);
+	peak_sysinfo_collect(&si, "");
+	peak_sysinfo_to_context(&si, &ctx);
+	char addr[64];
+	peak_context_set_str(&ctx, "netbench.mode", own_server ? "loopback" : "client");
+	peak_context_set_str(&ctx, "netbench.server",
+			     net_addr_text((struct sockaddr *)&cli.addr, addr, sizeof addr));
+	peak_context_set_num(&ctx, "netbench.port", port);
+	peak_context_set_num(&ctx, "netbench.protocol_version", NET_VERSION);
+	struct sweep sw = {.o = o, .cli = &cli};
+	theory(&sw.th, net_addr_is_loopback((struct sockaddr *)&cli.addr), &si, &ctx);
+	struct peak_output out;
+	if (peak_output_open(&out, o->common.format, o->common.output, err, sizeof err) != 0) {
+		net_client_close(&cli);
+		fprintf(stderr, "netbench: %s\n", err);
+		return PEAK_EXIT_FAIL;
+	}
+	sw.out = &out;
+	int rc = peak_output_begin(&out, &ctx) == 0 ? sweep_all(&sw) : -1;
+	net_client_close(&cli);
+	(void)peak_sysinfo_finish(&si, &ctx);
+	if (peak_output_close(&out, &ctx) != 0 && rc == 0) {
+		snprintf(sw.err, sizeof sw.err, "writing the results failed");
+		rc = -1;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "netbench: %s\n", sw.err[0] ? sw.err : "measurement failed");
+		return PEAK_EXIT_FAIL;
+	}
+	return PEAK_EXIT_OK;
+}
+
+static int parse_client(int argc, char **argv, bool loopback, struct nb_opts *o)
+{
+	const struct peak_opt client_opts[] = {
+		OPT_CLIENT_COMMON(o),
+		{"host", "HOST", "server name or address (IPv4 or IPv6)", PEAK_OPT_STRING, &o->host,
+		 0, 0, NULL, NULL},
+		{"port", "PORT", "server control port (default 5301)", PEAK_OPT_UINT, &o->port, 1,
+		 65535, NULL, NULL},
+	};
+	const struct peak_opt loop_opts[] = {OPT_CLIENT_COMMON(o)};
+	const struct peak_cli cli = {
+		.prog = loopback ? "netbench loopback" : "netbench client",
+		.usage = loopback ? "[options]" : "--host HOST [options]",
+		.summary = loopback ? "Measure against a netbench server started on 127.0.0.1."
+				    : "Measure against a running netbench server.",
+		.opts = loopback ? loop_opts : client_opts,
+		.nopts = loopback ? sizeof loop_opts / sizeof loop_opts[0]
+				  : sizeof client_opts / sizeof client_opts[0],
+		.common = &o->common,
+	};
+	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
+	if (st == PEAK_OPTS_EXIT)
+		return -1;
+	if (st != PEAK_OPTS_OK)
+		return PEAK_EXIT_USAGE;
+	if (!loopback && (o->host == NULL || o->host[0] == '\0'))
+		return usage_error("client: --host is required (e.g. --host 192.0.2.1)");
+	return finish_client_opts(o);
+}
+
+static void *server_thread(void *arg)
+{
+	(void)net_server_run(arg, -1);
+	return NULL;
+}
+
+static int loopback_main(struct nb_opts *o)
+{
+	char err[320];
+	const struct net_server_cfg cfg = {
+		.bind_host = "127.0.0.1",
+		.port = 0,
+		.timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5),
+		.idle_ms = 60000,
+		.max_sessions = 4,
+		.quiet = true,
+	};
+	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
+	if (srv == NULL) {
+		fprintf(stderr, "netbench: loopback server: %s\n", err);
+		return PEAK_EXIT_FAIL;
+	}
+	pthread_t tid;
+	if (pthread_create(&tid, NULL, server_thread, srv) != 0) {
+		net_server_destroy(srv);
+		fprintf(stderr, "netbench: loopback server: cannot start its thread\n");
+		return PEAK_EXIT_FAIL;
+	}
+	int rc = client_main(o, "127.0.0.1", net_server_port(srv), true);
+	net_server_stop(srv);
+	pthread_join(tid, NULL);
+	net_server_destroy(srv);
+	return rc;
+}
+
+static int server_main(int argc, char **argv)
+{
+	struct nb_opts o;
+	defaults(&o);
+	bool quiet = false;
+	const struct peak_opt opts[] = {
+		{"bind", "ADDR", "address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)",
+		 PEAK_OPT_STRING, &o.bind, 0, 0, NULL, NULL},
+		{"port", "PORT", "control port (default 5301; 0 picks a free one)", PEAK_OPT_UINT,
+		 &o.port, 0, 65535, NULL, NULL},
+		{"timeout", "SECONDS", "longest wait on a client (handshake, data; default 5)",
+		 PEAK_OPT_DOUBLE, &o.timeout_s, 0.01, 600, NULL, NULL},
+		{"idle", "SECONDS", "longest pause between two tests of a client (default 60)",
+		 PEAK_OPT_DOUBLE, &o.idle_s, 0.1, 86400, NULL, NULL},
+		{"max-sessions", "N", "concurrent clients served (default 16)", PEAK_OPT_UINT,
+		 &o.max_sessions, 1, 1024, NULL, NULL},
+		{"quiet", NULL, "no log lines on stderr", PEAK_OPT_FLAG, &quiet, 0, 0, NULL, NULL},
+	};
+	const struct peak_cli cli = {
+		.prog = "netbench server",
+		.usage = "[--bind ADDR] [--port P]",
+		.summary = "Serve netbench clients until stopped (SIGINT/SIGTERM).",
+		.opts = opts,
+		.nopts = sizeof opts / sizeof opts[0],
+	};
+	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
+	if (st == PEAK_OPTS_EXIT)
+		return PEAK_EXIT_OK;
+	if (st != PEAK_OPTS_OK)
+		return PEAK_EXIT_USAGE;
+	/* Signals arrive through a signalfd the accept loop polls: no handler state. */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	int sfd = -1;
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) == 0)
+		sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	char err[320];
+	const struct net_server_cfg cfg = {
+		.bind_host = o.bind,
+		.port = (uint16_t)o.port,
+		.timeout_ms = (uint32_t)(o.timeout_s * 1000.0 + 0.5),
+		.idle_ms = (uint32_t)(o.idle_s * 1000.0 + 0.5),
+		.max_sessions = (unsigned)o.max_sessions,
+		.quiet = quiet,
+	};
+	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
+	if (srv == NULL) {
+		fprintf(stderr, "netbench server: %s\n", err);
+		if (sfd >= 0)
+			close(sfd);
+		return PEAK_EXIT_FAIL;
+	}
+	fprintf(stderr, "netbench server: listening on %s port %u (protocol %u)\n",
+		net_server_addr(srv), (unsigned)net_server_port(srv), NET_VERSION);
+	int rc = net_server_run(srv, sfd);
+	net_server_destroy(srv);
+	if (sfd >= 0)
+		close(sfd);
+	return rc == 0 ? PEAK_EXIT_OK : PEAK_EXIT_FAIL;
+}
+
+int main(int argc, char **argv)
+{
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 2)
+		return usage_error("a mode is required: server, client or loopback (see --help)");
+	const char *mode = argv[1];
+	if (strcmp(mode, "--help") == 0 || strcmp(mode, "-h") == 0) {
+		general_usage();
+		return PEAK_EXIT_OK;
+	}
+	if (strcmp(mode, "--version") == 0) {
+		printf("netbench (peakbench) %s, protocol %u\n", peak_version(), NET_VERSION);
+		return PEAK_EXIT_OK;
+	}
+	if (strcmp(mode, "server") == 0)
+		return server_main(argc - 1, argv + 1);
+	bool loopback = strcmp(mode, "loopback") == 0;
+	if (!loopback && strcmp(mode, "client") != 0) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "unknown mode '%.40s': use server, client or loopback",
+			 mode);
+		return usage_error(msg);
+	}
+	static struct nb_opts o; /* the option table points into it */
+	defaults(&o);
+	int rc = parse_client(argc - 1, argv + 1, loopback, &o);
+	if (rc < 0)
+		return PEAK_EXIT_OK;
+	if (rc != 0)
+		return rc;
+	if (loopback)
+		return loopback_main(&o);
+	return client_main(&o, o.host, (uint16_t)o.port, false);
+}
