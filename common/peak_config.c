@@ -76,7 +76,7 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 	char *end;
 	errno = 0;
 	double v = strtod(text, &end);
-	if (end == text || *end != '\0') {
+	if (end == text || *end != '\0' || isnan(v)) {
 		(void)snprintf(err, err_len, "value '%s' for '%s' is not a number", text, key);
 		return -1;
 	}

@@ -51,7 +51,9 @@ static bool need(bool have, const char *flag, const struct peak_sysinfo *si, con
 	if (have)
 		return true;
 	if (reason && reason_len) {
-		if (os_hint && strstr(si->warnings, os_hint))
+		if (strstr(si->warnings, "ISA flags unknown"))
+			(void)snprintf(reason, reason_len, "%s unknown: no ISA flags found", flag);
+		else if (os_hint && strstr(si->warnings, os_hint))
 			(void)snprintf(reason, reason_len, "%s not enabled by the OS (XCR0)", flag);
 		else
 			(void)snprintf(reason, reason_len, "%s not reported by this CPU", flag);
