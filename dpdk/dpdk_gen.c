@@ -1,0 +1,202 @@
+/* dpdkbench generator lcore: builds UDP frames from per-flow templates, sends them in
+ * bursts, receives what comes back (the port itself in loopback, the dut's reflection in
+ * tester mode), checks per-flow sequence numbers and records sampled latencies. */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_memcpy.h>
+
+#include "dpdk_traffic.h"
+
+void dpdk_counters_add(struct dpdk_counters *dst, const struct dpdk_counters *src)
+{
+	dst->tx_pkts += src->tx_pkts;
+	dst->tx_drops += src->tx_drops;
+	dst->rx_pkts += src->rx_pkts;
+	dst->rx_bytes += src->rx_bytes;
+	dst->gaps += src->gaps;
+	dst->late += src->late;
+	dst->sum_next += src->sum_next;
+	dst->other += src->other;
+	if (src->rx_pkts && (dst->first_rx_tsc == 0 || src->first_rx_tsc < dst->first_rx_tsc))
+		dst->first_rx_tsc = src->first_rx_tsc;
+	if (src->last_rx_tsc > dst->last_rx_tsc)
+		dst->last_rx_tsc = src->last_rx_tsc;
+}
+
+void dpdk_gen_lcore_reset(struct dpdk_gen_lcore *g, const struct dpdk_gen_cfg *cfg,
+			  const uint16_t *qids, unsigned nq, uint32_t total_flows)
+{
+	g->cfg = cfg;
+	g->nq = nq;
+	g->rc = 0;
+	for (unsigned i = 0; i < nq; i++) {
+		struct dpdk_txq *q = &g->q[i];
+		q->qid = qids[i];
+		/* Flow f goes out on queue f % nqueues. */
+		q->nflows = total_flows / cfg->nqueues +
+			    (q->qid < total_flows % cfg->nqueues ? 1u : 0u);
+		q->next_k = 0;
+		q->npend = 0;
+		memset(q->seq, 0, sizeof(q->seq[0]) * q->nflows);
+	}
+	memset(&g->c, 0, sizeof(g->c));
+	dpdk_flowcheck_reset(&g->fc, total_flows);
+	peak_hist_init(&g->hist);
+}
+
+/* Chain nsegs fresh mbufs into one frame of len bytes. */
+static void chain_segments(struct rte_mbuf **segs, unsigned nsegs, uint32_t len,
+			   uint32_t seg_room)
+{
+	struct rte_mbuf *head = segs[0];
+	uint32_t left = len;
+	for (unsigned s = 0; s < nsegs; s++) {
+		uint32_t n = left < seg_room ? left : seg_room;
+		segs[s]->data_len = (uint16_t)n;
+		left -= n;
+		if (s > 0)
+			segs[s - 1]->next = segs[s];
+	}
+	head->nb_segs = (uint16_t)nsegs;
+	head->pkt_len = len;
+}
+
+/* Top the queue's pending burst up with new frames; returns how many frames it holds. */
+static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_t now,
+			   bool sample)
+{
+	const struct dpdk_gen_cfg *cfg = g->cfg;
+	unsigned need = cfg->burst - q->npend;
+	if (need == 0 || q->nflows == 0)
+		return q->npend;
+	struct rte_mbuf *segs[DPDK_MAX_BURST * 8];
+	unsigned nsegs = cfg->nsegs;
+	if (rte_pktmbuf_alloc_bulk(cfg->pool, segs, need * nsegs) != 0)
+		return q->npend;
+	uint32_t len = cfg->frame_bytes - DPDK_FCS_BYTES;
+	uint32_t nq = cfg->nqueues;
+	for (unsigned i = 0; i < need; i++) {
+		struct rte_mbuf *m = segs[i * nsegs];
+		if (cfg->minimal) {
+			m->data_len = (uint16_t)len;
+			m->pkt_len = len;
+			q->pend[q->npend++] = m;
+			continue;
+		}
+		uint32_t k = q->next_k;
+		q->next_k = k + 1 == q->nflows ? 0 : k + 1;
+		uint32_t flow = q->qid + k * nq;
+		uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
+		rte_memcpy(data, cfg->tmpl->tmpl[flow], DPDK_TEMPLATE_BYTES);
+		struct dpdk_payload *p = (struct dpdk_payload *)(data + DPDK_HDR_BYTES);
+		p->seq = q->seq[k]++;
+		if (sample && i == 0) {
+			p->flags = DPDK_FLAG_SAMPLED;
+			p->tsc = now;
+		}
+		if (nsegs == 1) {
+			m->data_len = (uint16_t)len;
+			m->pkt_len = len;
+		} else {
+			chain_segments(&segs[i * nsegs], nsegs, len, cfg->seg_room);
+		}
+		q->pend[q->npend++] = m;
+	}
+	return q->npend;
+}
+
+static void send_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, unsigned n)
+{
+	uint16_t sent = rte_eth_tx_burst(g->cfg->port_id, q->qid, q->pend, (uint16_t)n);
+	g->c.tx_pkts += sent;
+	/* Keep the rest, in order, for the next burst: per-flow order is preserved and no
+	 * sequence number is skipped because the ring or the NIC was full. */
+	if (sent < n)
+		memmove(q->pend, q->pend + sent, (n - sent) * sizeof(q->pend[0]));
+	q->npend = (uint16_t)(n - sent);
+}
+
+static unsigned receive(struct dpdk_gen_lcore *g, uint16_t qid)
+{
+	const struct dpdk_gen_cfg *cfg = g->cfg;
+	struct rte_mbuf *rx[DPDK_MAX_BURST];
+	uint16_t n = rte_eth_rx_burst(cfg->port_id, qid, rx, (uint16_t)cfg->burst);
+	if (n == 0)
+		return 0;
+	uint64_t now = rte_rdtsc();
+	if (g->c.first_rx_tsc == 0)
+		g->c.first_rx_tsc = now;
+	g->c.last_rx_tsc = now;
+	if (cfg->minimal) {
+		g->c.rx_pkts += n;
+		g->c.rx_bytes += (uint64_t)n * cfg->frame_bytes;
+		rte_pktmbuf_free_bulk(rx, n);
+		return n;
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = rx[i];
+		const struct dpdk_payload *p = dpdk_pkt_payload(m);
+		if (p == NULL || p->magic != DPDK_MAGIC || p->type != DPDK_PKT_DATA) {
+			g->c.other++;
+			continue;
+		}
+		if (!dpdk_flowcheck_seen(&g->fc, &g->c, p->flow, p->seq))
+			continue;
+		g->c.rx_bytes += m->pkt_len + DPDK_FCS_BYTES;
+		if (p->flags & DPDK_FLAG_SAMPLED)
+			peak_hist_record(&g->hist,
+					 (uint64_t)((double)(now - p->tsc) * cfg->ns_per_cycle));
+	}
+	rte_pktmbuf_free_bulk(rx, n);
+	return n;
+}
+
+static void drain(struct dpdk_gen_lcore *g)
+{
+	const struct dpdk_gen_cfg *cfg = g->cfg;
+	uint64_t start = rte_rdtsc();
+	uint64_t last = start;
+	for (;;) {
+		unsigned got = 0;
+		for (unsigned i = 0; i < g->nq; i++)
+			got += receive(g, g->q[i].qid);
+		uint64_t now = rte_rdtsc();
+		if (got)
+			last = now;
+		if (now - last > cfg->drain_idle_cycles || now - start > cfg->drain_max_cycles ||
+		    *cfg->stop)
+			break;
+	}
+}
+
+int dpdk_gen_lcore_main(void *arg)
+{
+	struct dpdk_gen_lcore *g = arg;
+	const struct dpdk_gen_cfg *cfg = g->cfg;
+	uint64_t bursts = 0;
+	for (;;) {
+		uint64_t now = rte_rdtsc();
+		if (now >= cfg->end_tsc || *cfg->stop)
+			break;
+		bool sample = cfg->sample_every && bursts % cfg->sample_every == 0;
+		bursts++;
+		for (unsigned i = 0; i < g->nq; i++) {
+			struct dpdk_txq *q = &g->q[i];
+			unsigned n = fill_burst(g, q, now, sample);
+			if (n)
+				send_burst(g, q, n);
+			(void)receive(g, q->qid);
+		}
+	}
+	/* Frames built but never accepted by the port were not sent: their sequence numbers
+	 * are the newest of their flows, so the receiver's accounting is unaffected. */
+	for (unsigned i = 0; i < g->nq; i++) {
+		struct dpdk_txq *q = &g->q[i];
+		rte_pktmbuf_free_bulk(q->pend, q->npend);
+		q->npend = 0;
+	}
+	drain(g);
+	return 0;
+}

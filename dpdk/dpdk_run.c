@@ -1,0 +1,309 @@
+/* dpdkbench sweep: for every size x flows x queues point, a warm-up then --reps timed
+ * runs on the lcores that own the queues; with a dut, each run is framed by START and
+ * STATS control exchanges. Also the dut's serving loop. */
+#include "dpdk_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "dpdk_report.h"
+#include "peak_exit.h"
+
+#define CTL_TIMEOUT_S 2.0
+#define DRAIN_IDLE_S 0.02
+#define DRAIN_MAX_S 2.0
+
+int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o,
+		    struct dpdk_port *port, const volatile sig_atomic_t *stop)
+{
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->port = port;
+	b->stop = stop;
+	b->tsc_hz = rte_get_tsc_hz();
+	b->lcore_ids[b->nlcores++] = rte_get_main_lcore();
+	/* rte_get_next_lcore() rather than RTE_LCORE_FOREACH_WORKER, whose -1 start trips
+	 * -Wsign-conversion. */
+	for (unsigned id = rte_get_next_lcore((unsigned)rte_get_main_lcore(), 1, 0);
+	     id < RTE_MAX_LCORE; id = rte_get_next_lcore(id, 1, 0))
+		b->lcore_ids[b->nlcores++] = id;
+	b->tmpl.tmpl = calloc(DPDK_MAX_FLOWS, DPDK_TEMPLATE_BYTES);
+	if (b->tmpl.tmpl == NULL)
+		goto oom;
+	if (o->role != DPDK_ROLE_DUT) {
+		for (unsigned i = 0; i < b->nlcores; i++) {
+			b->gen[i] = rte_zmalloc("pb_gen", sizeof(struct dpdk_gen_lcore),
+						RTE_CACHE_LINE_SIZE);
+			if (b->gen[i] == NULL)
+				goto oom;
+		}
+	}
+	b->ctl.port_id = port->port_id;
+	b->ctl.nqueues = port->nqueues;
+	b->ctl.pool = port->pool;
+	b->ctl.stop = stop;
+	b->ctl.addrs.src_mac = port->mac;
+	/* Until the dut answers HELLO: broadcast (the loopback port sends to itself). */
+	if (o->role == DPDK_ROLE_TESTER)
+		memset(&b->ctl.addrs.dst_mac, 0xff, sizeof(b->ctl.addrs.dst_mac));
+	else
+		b->ctl.addrs.dst_mac = port->mac;
+	return 0;
+oom:
+	(void)snprintf(b->err, sizeof(b->err), "out of memory for per-lcore state");
+	dpdk_bench_free(b);
+	return -1;
+}
+
+void dpdk_bench_free(struct dpdk_bench *b)
+{
+	for (unsigned i = 0; i < b->nlcores; i++) {
+		rte_free(b->gen[i]);
+		b->gen[i] = NULL;
+	}
+	free(b->tmpl.tmpl);
+	b->tmpl.tmpl = NULL;
+}
+
+static int ctl(struct dpdk_bench *b, enum dpdk_pkt_type req, enum dpdk_pkt_type want,
+	       struct dpdk_ctl_body *body, const char *what)
+{
+	struct dpdk_ctl_body reply;
+	body->version = DPDK_PROTO_VERSION;
+	if (dpdk_ctl_call(&b->ctl, req, body, want, &reply, NULL, CTL_TIMEOUT_S) != 0) {
+		if (*b->stop)
+			(void)snprintf(b->err, sizeof(b->err), "interrupted");
+		else
+			(void)snprintf(b->err, sizeof(b->err),
+				       "the dut did not answer %s within %.0f s", what, CTL_TIMEOUT_S);
+		return PEAK_EXIT_FAIL;
+	}
+	*body = reply;
+	return 0;
+}
+
+/* One timed run of a point on its lcores; counters and latency merged into rep/hist. */
+static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double time_s,
+		    struct dpdk_rep *rep, struct peak_hist *hist)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->tsc_hz = b->tsc_hz;
+	if (b->with_dut) {
+		struct dpdk_ctl_body body = {
+			.epoch = ++b->epoch,
+			.mode = pt->bi ? DPDK_DUT_REFLECT : DPDK_DUT_SINK,
+			.flows = pt->flows,
+		};
+		int rc = ctl(b, DPDK_CTL_START, DPDK_CTL_START_ACK, &body, "START");
+		if (rc)
+			return rc;
+	}
+	struct dpdk_gen_cfg cfg = {
+		.port_id = b->port->port_id,
+		.nqueues = (uint16_t)pt->queues,
+		.pool = b->port->pool,
+		.tmpl = &b->tmpl,
+		.frame_bytes = pt->size,
+		.seg_room = b->port->seg_room,
+		.nsegs = dpdk_pkt_nsegs(pt->size, b->port->seg_room),
+		.burst = (unsigned)b->o->burst,
+		.sample_every = (unsigned)b->o->sample_every,
+		.drain_idle_cycles = (uint64_t)(DRAIN_IDLE_S * (double)b->tsc_hz),
+		.drain_max_cycles = (uint64_t)(DRAIN_MAX_S * (double)b->tsc_hz),
+		.ns_per_cycle = 1e9 / (double)b->tsc_hz,
+		.minimal = b->o->role == DPDK_ROLE_MINIMAL,
+		.stop = b->stop,
+	};
+	for (unsigned i = 0; i < pt->lcores; i++) {
+		uint16_t qids[DPDK_MAX_QUEUES];
+		unsigned nq = 0;
+		for (uint32_t q = i; q < pt->queues; q += pt->lcores)
+			qids[nq++] = (uint16_t)q;
+		dpdk_gen_lcore_reset(b->gen[i], &cfg, qids, nq, pt->flows);
+	}
+	uint64_t start = rte_rdtsc();
+	cfg.end_tsc = start + (uint64_t)(time_s * (double)b->tsc_hz);
+	for (unsigned i = 1; i < pt->lcores; i++) {
+		if (rte_eal_remote_launch(dpdk_gen_lcore_main, b->gen[i], b->lcore_ids[i]) != 0) {
+			(void)snprintf(b->err, sizeof(b->err), "cannot launch lcore %u",
+				       b->lcore_ids[i]);
+			rte_eal_mp_wait_lcore();
+			return PEAK_EXIT_FAIL;
+		}
+	}
+	(void)dpdk_gen_lcore_main(b->gen[0]);
+	rte_eal_mp_wait_lcore();
+	uint64_t gen_end = cfg.end_tsc < rte_rdtsc() ? cfg.end_tsc : rte_rdtsc();
+	rep->gen_s = (double)(gen_end - start) / (double)b->tsc_hz;
+	/* The first lcore's histogram collects the others' for this rep's median. */
+	for (unsigned i = 0; i < pt->lcores; i++) {
+		dpdk_counters_add(&rep->tst, &b->gen[i]->c);
+		if (i > 0)
+			peak_hist_merge(&b->gen[0]->hist, &b->gen[i]->hist);
+	}
+	const struct peak_hist *h = &b->gen[0]->hist;
+	rep->p50_us = h->n ? (double)peak_hist_percentile(h, 50) / 1e3 : NAN;
+	peak_hist_merge(hist, h);
+	if (b->with_dut) {
+		struct dpdk_ctl_body body = {.epoch = b->epoch};
+		int rc = ctl(b, DPDK_CTL_STATS_REQ, DPDK_CTL_STATS, &body, "STATS");
+		if (rc)
+			return rc;
+		rep->dut = body;
+		rep->has_dut = true;
+	}
+	if (*b->stop) {
+		(void)snprintf(b->err, sizeof(b->err), "interrupted");
+		return PEAK_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int run_point(struct dpdk_bench *b, const struct dpdk_point *pt, struct dpdk_report *r)
+{
+	struct dpdk_addrs addrs = {.src_mac = b->port->mac, .dst_mac = b->ctl.addrs.dst_mac};
+	dpdk_pkt_build_templates(&b->tmpl, &addrs, pt->flows, pt->size);
+	size_t nreps = (size_t)b->o->common.reps;
+	struct dpdk_rep *reps = calloc(nreps, sizeof(*reps));
+	struct peak_hist *hist = malloc(sizeof(*hist));
+	struct peak_hist *scratch = malloc(sizeof(*scratch));
+	int rc = PEAK_EXIT_FAIL;
+	if (reps == NULL || hist == NULL || scratch == NULL) {
+		(void)snprintf(b->err, sizeof(b->err), "out of memory");
+		goto out;
+	}
+	/* Warm-up: caches, mempool, the dut's lcores; not recorded. */
+	double warm_s = b->o->time_s / 4.0;
+	warm_s = warm_s < 0.05 ? 0.05 : (warm_s > 0.5 ? 0.5 : warm_s);
+	peak_hist_init(scratch);
+	struct dpdk_rep warm;
+	rc = run_once(b, pt, warm_s, &warm, scratch);
+	peak_hist_init(hist);
+	for (size_t i = 0; rc == 0 && i < nreps; i++)
+		rc = run_once(b, pt, b->o->time_s, &reps[i], hist);
+	if (rc == 0 && dpdk_report_point(r, pt, reps, nreps, hist) != 0) {
+		(void)snprintf(b->err, sizeof(b->err), "cannot write the results");
+		rc = PEAK_EXIT_FAIL;
+	}
+out:
+	free(scratch);
+	free(hist);
+	free(reps);
+	return rc;
+}
+
+static int hello(struct dpdk_bench *b)
+{
+	struct dpdk_ctl_body body = {.epoch = 0, .version = DPDK_PROTO_VERSION};
+	struct dpdk_ctl_body reply;
+	if (dpdk_ctl_call(&b->ctl, DPDK_CTL_HELLO, &body, DPDK_CTL_HELLO_ACK, &reply, &b->peer_mac,
+			  b->o->connect_timeout_s) != 0) {
+		if (*b->stop)
+			(void)snprintf(b->err, sizeof(b->err), "interrupted");
+		else
+			(void)snprintf(b->err, sizeof(b->err),
+				       "no dut answered on port %u within %.0f s (start dpdkbench "
+				       "--role dut on the other end first)",
+				       (unsigned)b->port->port_id, b->o->connect_timeout_s);
+		return PEAK_EXIT_FAIL;
+	}
+	if (reply.version != DPDK_PROTO_VERSION) {
+		(void)snprintf(b->err, sizeof(b->err), "the dut speaks protocol %u, we speak %u",
+			       (unsigned)reply.version, DPDK_PROTO_VERSION);
+		return PEAK_EXIT_FAIL;
+	}
+	b->ctl.addrs.dst_mac = b->peer_mac;
+	return 0;
+}
+
+int dpdk_bench_sweep(struct dpdk_bench *b, struct dpdk_report *r)
+{
+	const struct dpdk_bench_opts *o = b->o;
+	b->with_dut = o->role == DPDK_ROLE_TESTER;
+	if (b->with_dut) {
+		int rc = hello(b);
+		if (rc)
+			return rc;
+	}
+	int rc = 0;
+	for (size_t si = 0; rc == 0 && si < o->sizes.n; si++) {
+		for (size_t fi = 0; rc == 0 && fi < o->flows.n; fi++) {
+			for (size_t qi = 0; rc == 0 && qi < o->queues.n; qi++) {
+				struct dpdk_point pt = {
+					.size = (uint32_t)o->sizes.v[si],
+					.flows = (uint32_t)o->flows.v[fi],
+					.queues = (uint32_t)o->queues.v[qi],
+					.bi = o->bi,
+				};
+				if (pt.queues > pt.flows)
+					pt.queues = pt.flows;
+				pt.lcores = pt.queues < b->nlcores ? pt.queues : b->nlcores;
+				rc = run_point(b, &pt, r);
+			}
+		}
+	}
+	if (b->with_dut && !*b->stop) {
+		struct dpdk_ctl_body body = {.epoch = ++b->epoch};
+		(void)dpdk_ctl_call(&b->ctl, DPDK_CTL_QUIT, &body, DPDK_CTL_QUIT_ACK, NULL, NULL,
+				    CTL_TIMEOUT_S);
+	}
+	return rc;
+}
+
+int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected)
+{
+	struct dpdk_dut_shared *sh = rte_zmalloc("pb_dut", sizeof(*sh), RTE_CACHE_LINE_SIZE);
+	struct dpdk_dut_lcore *d[RTE_MAX_LCORE];
+	unsigned n = b->nlcores < b->port->nqueues ? b->nlcores : b->port->nqueues;
+	int rc = 0;
+	memset(d, 0, sizeof(d));
+	if (sh == NULL) {
+		(void)snprintf(b->err, sizeof(b->err), "out of memory");
+		return PEAK_EXIT_FAIL;
+	}
+	sh->port_id = b->port->port_id;
+	sh->tsc_hz = b->tsc_hz;
+	sh->mac = b->port->mac;
+	sh->stop = b->stop;
+	sh->nlcores = n;
+	for (unsigned i = 0; i < n; i++) {
+		d[i] = rte_zmalloc("pb_dutl", sizeof(*d[i]), RTE_CACHE_LINE_SIZE);
+		if (d[i] == NULL) {
+			(void)snprintf(b->err, sizeof(b->err), "out of memory");
+			rc = PEAK_EXIT_FAIL;
+			goto out;
+		}
+		d[i]->sh = sh;
+		d[i]->burst = (unsigned)b->o->burst;
+		for (unsigned q = i; q < b->port->nqueues; q += n)
+			d[i]->qids[d[i]->nq++] = (uint16_t)q;
+		sh->counters[i] = &d[i]->pub;
+	}
+	for (unsigned i = 1; i < n; i++) {
+		if (rte_eal_remote_launch(dpdk_dut_lcore_main, d[i], b->lcore_ids[i]) != 0) {
+			__atomic_store_n(&sh->quit, 1u, __ATOMIC_RELEASE);
+			(void)snprintf(b->err, sizeof(b->err), "cannot launch lcore %u",
+				       b->lcore_ids[i]);
+			rc = PEAK_EXIT_FAIL;
+			break;
+		}
+	}
+	if (rc == 0)
+		(void)dpdk_dut_lcore_main(d[0]);
+	rte_eal_mp_wait_lcore();
+	*frames_reflected = 0;
+	for (unsigned i = 0; i < n; i++)
+		*frames_reflected += d[i]->c.tx_pkts;
+out:
+	for (unsigned i = 0; i < n; i++)
+		rte_free(d[i]);
+	rte_free(sh);
+	return rc;
+}
