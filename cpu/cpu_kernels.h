@@ -1,0 +1,123 @@
+/* cpubench kernels: a descriptor table of register-resident throughput kernels per ISA
+ * (FMA, add+mul, integer add, integer multiply mix), each verified against a closed form. */
+#ifndef CPU_KERNELS_H
+#define CPU_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "peak_peak.h"
+
+/* Independent dependency chains per vector kernel. The chains must cover latency x ports
+ * of the busiest unit: FMA/add/mul latency 4 x 2 ports = 8 on Skylake-SP/Cascade Lake and
+ * Ice Lake, 5 x 2 = 10 for FMA on Zen 2, 3 x 4 = 12 for the add+mul kernel on Zen (two
+ * add and two mul pipes), vpmulld latency 10 x 1 per cycle = 10 (+1 for the add of the
+ * multiply mix). 12 covers them all, and 12 accumulators + 3 constants = 15 of the 16
+ * architectural xmm/ymm registers, so SSE/AVX2 code never spills inside the loop. */
+#define CPU_NACC 12
+/* Scalar integer kernels live in general-purpose registers: 8 chains + 2 constants + the
+ * loop counter fit in the 14 GPRs left when the frame pointer is kept (sanitizer builds).
+ * 8 covers 4 ALUs x latency 1 (add) and 1 multiplier x latency 3+1 (imul + add). */
+#define CPU_NACC_GPR 8
+#define CPU_VEC_MAX_BYTES 64
+/* Dependent steps per loop iteration of a frequency chain. */
+#define CPU_CHAIN_STEPS 16
+
+enum cpu_kind {
+	CPU_KIND_FMA,     /* x = x*2 - 1, then x = x*0.5 + 0.5: identity pair, 2 flops each */
+	CPU_KIND_ADDMUL,  /* half the chains x + 1, x - 1; half x * 2, x * 0.5: 1 flop each */
+	CPU_KIND_IADD,    /* x += c1, x += c2 (wrapping): 1 op each */
+	CPU_KIND_IMULMIX, /* x = x * a + b (wrapping LCG step): 2 ops each */
+};
+
+enum cpu_elem { CPU_F32, CPU_F64, CPU_I32, CPU_I64 };
+enum cpu_test { CPU_TEST_FLOPS, CPU_TEST_IOPS };
+
+/* Which dependent chain measures the clock under this kernel's load. */
+enum cpu_chain {
+	CPU_CHAIN_NONE,
+	CPU_CHAIN_SCALAR_FP, /* addsd, latency uarch.fp_add_latency */
+	CPU_CHAIN_SSE_FP,    /* addpd xmm */
+	CPU_CHAIN_AVX_FP,    /* vaddpd ymm */
+	CPU_CHAIN_AVX512_FP, /* vaddpd zmm */
+	CPU_CHAIN_SCALAR_INT, /* imul r64, latency uarch.imul_latency */
+	CPU_CHAIN_SSE_INT,   /* paddq xmm, latency 1 */
+	CPU_CHAIN_AVX2_INT,  /* vpaddq ymm, latency 1 */
+	CPU_CHAIN_AVX512_INT, /* vpaddq zmm, latency 1 */
+};
+
+/* Constants read at run time so the compiler cannot fold the chains; their values depend
+ * on the kernel's kind (cpu_consts_init). */
+struct cpu_consts {
+	double f64[3]; /* fma: 2, -1, 0.5; addmul: 1, 2, 0.5 */
+	float f32[3];
+	uint64_t u64[2]; /* iadd: c1, c2; imulmix: a, b */
+	uint32_t u32[2];
+};
+
+/* One thread's accumulators: nacc vectors of `lanes` elements each, vector k lane j at
+ * index k * lanes + j. */
+struct cpu_acc {
+	_Alignas(64) union {
+		double f64[CPU_NACC * CPU_VEC_MAX_BYTES / 8];
+		float f32[CPU_NACC * CPU_VEC_MAX_BYTES / 4];
+		uint64_t u64[CPU_NACC * CPU_VEC_MAX_BYTES / 8];
+		uint32_t u32[CPU_NACC * CPU_VEC_MAX_BYTES / 4];
+	} v;
+};
+
+typedef void (*cpu_run_fn)(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters);
+typedef bool (*cpu_supported_fn)(char *reason, size_t reason_len);
+
+struct cpu_kernel {
+	const char *name; /* the result's variant: "avx512_dp_fma" */
+	enum cpu_test test;
+	enum peak_isa isa;
+	enum cpu_kind kind;
+	enum cpu_elem elem;
+	unsigned lanes;  /* elements per vector (1 for scalar) */
+	unsigned nacc;   /* independent chains */
+	unsigned steps;  /* dependent steps per chain per loop iteration (even) */
+	cpu_supported_fn supported;
+	cpu_run_fn run;  /* NULL when no instruction exists (reason in supported) */
+	enum cpu_chain chain;
+};
+
+extern const struct cpu_kernel cpu_kernels[];
+extern const size_t cpu_nkernels;
+
+/* Operations (flops or integer ops) one call with iters = 1 performs in one thread. */
+double cpu_kernel_ops_per_iter(const struct cpu_kernel *k);
+/* Peak operations per cycle per core for this kernel on that micro-architecture; NAN
+ * when the table cannot say (64-bit lane multiplies). */
+double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u);
+/* True when the kernel can run here; otherwise reason says why. Honors the test hook
+ * PEAKBENCH_TEST_PRETEND_MISSING=isa[,isa] (docs/cpu.md). */
+bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reason_len);
+/* True when the ISA itself can run here (its widest feature: fma is not needed for sse). */
+bool cpu_isa_supported(enum peak_isa isa, char *reason, size_t reason_len);
+/* "sp", "dp", "i32", "i64". */
+const char *cpu_elem_name(enum cpu_elem e);
+
+/* Closed forms (cpu_verify.c). */
+void cpu_consts_init(const struct cpu_kernel *k, struct cpu_consts *c);
+/* Initial accumulator values, distinct per chain and lane. */
+void cpu_acc_init(const struct cpu_kernel *k, struct cpu_acc *acc);
+/* 0 when every lane equals its closed form after `iters` iterations; else -1 and the first
+ * wrong lane in err. */
+int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
+		   const struct cpu_consts *c, uint64_t iters, char *err, size_t err_len);
+/* x after n steps of x = x * a + b modulo 2^64 (or 2^32), in O(log n). */
+uint64_t cpu_affine_pow_u64(uint64_t x, uint64_t a, uint64_t b, uint64_t n);
+uint32_t cpu_affine_pow_u32(uint32_t x, uint32_t a, uint32_t b, uint64_t n);
+
+/* Frequency chains: run iters x CPU_CHAIN_STEPS dependent steps, return a value the
+ * caller checks with cpu_chain_expected (so the chain cannot be skipped). */
+uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters);
+uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters);
+/* Latency of one step in cycles for this micro-architecture. */
+unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u);
+const char *cpu_chain_name(enum cpu_chain chain);
+
+#endif

@@ -1,0 +1,189 @@
+/* cpubench's harness: calibrate, warm up and time one kernel on a thread team, verify
+ * every run against the closed form, and measure the clock under that kernel's ISA. */
+#include "cpu_measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peak_calib.h"
+#include "peak_sysinfo.h"
+
+#define MAX_THREADS 1024
+
+struct run_ctx {
+	const struct cpu_kernel *k;
+	struct cpu_consts consts;
+	struct cpu_acc *acc; /* one per thread */
+	unsigned nthreads;
+	struct peak_team *team;
+	uint64_t iters;
+	uint64_t chain_iters;
+	uint64_t *chain_out; /* one per thread */
+	char *err;
+	size_t err_len;
+};
+
+static int kernel_worker(void *arg, unsigned idx, unsigned n)
+{
+	struct run_ctx *r = arg;
+	(void)n;
+	r->k->run(&r->acc[idx], &r->consts, r->iters);
+	return 0;
+}
+
+static int chain_worker(void *arg, unsigned idx, unsigned n)
+{
+	struct run_ctx *r = arg;
+	(void)n;
+	r->chain_out[idx] = cpu_chain_run(r->k->chain, r->chain_iters);
+	return 0;
+}
+
+/* One timed, verified run of `iters` iterations on every thread. */
+static int timed_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
+{
+	struct run_ctx *r = arg;
+	for (unsigned i = 0; i < r->nthreads; i++)
+		cpu_acc_init(r->k, &r->acc[i]);
+	r->iters = iters;
+	if (peak_team_run(r->team, kernel_worker, r, elapsed_ns, NULL) != 0) {
+		snprintf(r->err, r->err_len, "%s: a worker failed", r->k->name);
+		return -1;
+	}
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		char why[256];
+		if (cpu_acc_verify(r->k, &r->acc[i], &r->consts, iters, why, sizeof why) != 0) {
+			snprintf(r->err, r->err_len, "verification failed on thread %u: %s", i, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The clock under this ISA's load, measured right after a repetition while the core still
+ * runs at that ISA's licence: every thread runs the dependent chain of the kernel's ISA
+ * (CPU_CHAIN_*), best of five short runs per thread (a preempted run only looks slower),
+ * mean over threads. */
+static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
+{
+	uint64_t thread_ns[MAX_THREADS];
+	double best[MAX_THREADS] = {0};
+	for (int t = 0; t < 5; t++) {
+		if (peak_team_run(r->team, chain_worker, r, NULL, thread_ns) != 0) {
+			snprintf(r->err, r->err_len, "%s: frequency chain failed", r->k->name);
+			return -1;
+		}
+		uint64_t want = cpu_chain_expected(r->k->chain, r->chain_iters);
+		for (unsigned i = 0; i < r->nthreads; i++) {
+			if (r->chain_out[i] != want) {
+				snprintf(r->err, r->err_len, "%s chain gave %llu, expected %llu",
+					 cpu_chain_name(r->k->chain),
+					 (unsigned long long)r->chain_out[i], (unsigned long long)want);
+				return -1;
+			}
+			double cycles = (double)r->chain_iters * CPU_CHAIN_STEPS * latency;
+			double g = thread_ns[i] ? cycles / (double)thread_ns[i] : 0;
+			if (g > best[i])
+				best[i] = g;
+		}
+	}
+	/* Oversubscribed, threads share cores and a run is stretched by the others' time
+	 * slices: the fastest thread (one that ran undisturbed) is the clock then. */
+	bool shared = peak_team_oversubscribed(r->team);
+	double sum = 0, max = 0;
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		sum += best[i];
+		if (best[i] > max)
+			max = best[i];
+	}
+	*ghz = shared ? max : sum / r->nthreads;
+	return 0;
+}
+
+static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts *o,
+		      unsigned nthreads, struct peak_team *team, double steal_pct,
+		      struct cpu_point *p)
+{
+	bool flops = k->test == CPU_TEST_FLOPS;
+	struct peak_result *rr = &p->rate_row, *fr = &p->freq_row;
+
+	peak_result_init(rr, "cpu", flops ? "flops" : "iops", k->name, flops ? "flops" : "iops_int",
+			 flops ? "GFLOPS" : "GIOPS");
+	peak_result_init(fr, "cpu", "frequency", k->name, "frequency", "GHz");
+	rr->threads = fr->threads = nthreads;
+	peak_result_set_samples(rr, p->rate, o->reps);
+	peak_result_set_samples(fr, p->ghz, o->reps);
+
+	unsigned cores_used = nthreads < o->cores ? nthreads : o->cores;
+	double per_cycle = cpu_kernel_ops_per_cycle(k, o->uarch);
+	rr->theoretical = cores_used * fr->summary.mean * per_cycle;
+	if (!isfinite(rr->theoretical))
+		peak_result_flag(rr, "no_peak");
+	if (peak_team_oversubscribed(team)) {
+		peak_result_flag(rr, "oversubscribed");
+		peak_result_flag(fr, "oversubscribed");
+	}
+	if (!peak_team_pinned(team))
+		peak_result_flag(rr, "unpinned");
+	if (steal_pct > 1.0) {
+		peak_result_flag(rr, "steal");
+		peak_result_flag(fr, "steal");
+	}
+	peak_result_finish(rr);
+	peak_result_finish(fr);
+}
+
+int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
+		const struct cpu_measure_opts *o, struct cpu_point *p)
+{
+	unsigned n = peak_team_size(team);
+	struct run_ctx r = {.k = k, .nthreads = n, .team = team, .err = p->err,
+			    .err_len = sizeof p->err};
+	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
+	int rc = -1;
+
+	p->err[0] = '\0';
+	if (n == 0 || n > MAX_THREADS || o->reps == 0 || o->reps > CPU_MAX_REPS) {
+		snprintf(p->err, sizeof p->err, "bad thread count or repetitions");
+		return -1;
+	}
+	cpu_consts_init(k, &r.consts);
+	r.acc = aligned_alloc(64, n * sizeof *r.acc);
+	r.chain_out = calloc(n, sizeof *r.chain_out);
+	if (!r.acc || !r.chain_out) {
+		snprintf(p->err, sizeof p->err, "out of memory");
+		goto out;
+	}
+	unsigned latency = cpu_chain_latency(k->chain, o->uarch);
+	double ghz = o->ghz_hint > 0.1 ? o->ghz_hint : 3.0;
+	/* About 3 ms per chain run: long next to the clock's resolution, short next to the
+	 * time the core keeps its AVX licence. */
+	r.chain_iters = (uint64_t)(0.003 * ghz * 1e9 / (CPU_CHAIN_STEPS * (double)latency)) + 1;
+
+	(void)peak_sysinfo_ticks("", &steal0, &total0);
+	if (peak_calib_iterations(timed_run, &r, o->min_time_s, 16, UINT64_C(1) << 40,
+				  &p->iters) != 0)
+		goto out;
+	uint64_t ns = 0;
+	if (timed_run(&r, p->iters, &ns) != 0) /* warm-up */
+		goto out;
+	double ops = cpu_kernel_ops_per_iter(k) * (double)p->iters * n;
+	for (unsigned i = 0; i < o->reps; i++) {
+		if (timed_run(&r, p->iters, &ns) != 0)
+			goto out;
+		p->rate[i] = ns ? ops / (double)ns : 0; /* ops per ns = G ops per s */
+		if (chain_ghz(&r, latency, &p->ghz[i]) != 0)
+			goto out;
+	}
+	double steal_pct = 0;
+	if (peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0)
+		steal_pct = 100.0 * (double)(steal1 - steal0) / (double)(total1 - total0);
+	fill_rows(k, o, n, team, steal_pct, p);
+	rc = 0;
+out:
+	free(r.chain_out);
+	free(r.acc);
+	return rc;
+}

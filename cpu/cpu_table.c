@@ -1,0 +1,264 @@
+/* The cpubench descriptor table: every kernel with its ISA, precision, work per iteration,
+ * run-time support check and frequency chain. Kernels an ISA cannot express stay in the
+ * table with the reason, so they are reported rather than silently missing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_kernels_impl.h"
+
+static bool unsupported(char *reason, size_t reason_len, const char *what)
+{
+	snprintf(reason, reason_len, "%s", what);
+	return false;
+}
+
+/* __builtin_cpu_supports checks cpuid and, for AVX and AVX-512, that the OS saves the
+ * wide registers (XGETBV). */
+static bool sup_always(char *reason, size_t reason_len)
+{
+	(void)reason, (void)reason_len;
+	return true;
+}
+
+static bool sup_fma(char *reason, size_t reason_len)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx") && __builtin_cpu_supports("fma"))
+		return true;
+	return unsupported(reason, reason_len, "CPU or OS lacks FMA3 (vfmadd231sd)");
+}
+
+static bool sup_sse41(char *reason, size_t reason_len)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("sse4.1"))
+		return true;
+	return unsupported(reason, reason_len, "CPU lacks SSE4.1 (pmulld)");
+}
+
+static bool sup_avx(char *reason, size_t reason_len)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx"))
+		return true;
+	return unsupported(reason, reason_len, "CPU or OS lacks AVX");
+}
+
+static bool sup_avx2(char *reason, size_t reason_len)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
+		return true;
+	return unsupported(reason, reason_len, "CPU or OS lacks AVX2");
+}
+
+static bool sup_avx2_fma(char *reason, size_t reason_len)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return true;
+	return unsupported(reason, reason_len, "CPU or OS lacks AVX2 with FMA3");
+}
+
+static bool sup_avx512f(char *reason, size_t reason_len)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		return true;
+	return unsupported(reason, reason_len, "CPU or OS lacks AVX-512F");
+}
+
+static bool sup_avx512dq(char *reason, size_t reason_len)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+		return true;
+	return unsupported(reason, reason_len, "CPU or OS lacks AVX-512DQ (vpmullq)");
+}
+
+static bool sup_no_mul64(char *reason, size_t reason_len)
+{
+	return unsupported(reason, reason_len,
+			   "no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mulmix");
+}
+
+#define K(nm, tst, is, kd, el, ln, na, st, sup, fn, ch)                                           \
+	{.name = nm, .test = tst, .isa = is, .kind = kd, .elem = el, .lanes = ln, .nacc = na,      \
+	 .steps = st, .supported = sup, .run = fn, .chain = ch}
+#define FL CPU_TEST_FLOPS
+#define IO CPU_TEST_IOPS
+
+const struct cpu_kernel cpu_kernels[] = {
+	/* flops */
+	K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, 2, sup_fma,
+	  cpu_k_scalar_sp_fma, CPU_CHAIN_SCALAR_FP),
+	K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, 2, sup_fma,
+	  cpu_k_scalar_dp_fma, CPU_CHAIN_SCALAR_FP),
+	K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, 2,
+	  sup_always, cpu_k_scalar_sp_addmul, CPU_CHAIN_SCALAR_FP),
+	K("scalar_dp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F64, 1, CPU_NACC, 2,
+	  sup_always, cpu_k_scalar_dp_addmul, CPU_CHAIN_SCALAR_FP),
+	K("sse_sp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, 2, sup_always,
+	  cpu_k_sse_sp_addmul, CPU_CHAIN_SSE_FP),
+	K("sse_dp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, 2, sup_always,
+	  cpu_k_sse_dp_addmul, CPU_CHAIN_SSE_FP),
+	K("avx_sp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F32, 8, CPU_NACC, 2, sup_avx,
+	  cpu_k_avx_sp_addmul, CPU_CHAIN_AVX_FP),
+	K("avx_dp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F64, 4, CPU_NACC, 2, sup_avx,
+	  cpu_k_avx_dp_addmul, CPU_CHAIN_AVX_FP),
+	K("avx2_sp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F32, 8, CPU_NACC, 2, sup_avx2_fma,
+	  cpu_k_avx2_sp_fma, CPU_CHAIN_AVX_FP),
+	K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, 2, sup_avx2_fma,
+	  cpu_k_avx2_dp_fma, CPU_CHAIN_AVX_FP),
+	K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, 2,
+	  sup_avx512f, cpu_k_avx512_sp_fma, CPU_CHAIN_AVX512_FP),
+	K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, 2,
+	  sup_avx512f, cpu_k_avx512_dp_fma, CPU_CHAIN_AVX512_FP),
+	/* integer ops */
+	K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, 4,
+	  sup_always, cpu_k_scalar_i32_add, CPU_CHAIN_SCALAR_INT),
+	K("scalar_i64_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I64, 1, CPU_NACC_GPR, 4,
+	  sup_always, cpu_k_scalar_i64_add, CPU_CHAIN_SCALAR_INT),
+	K("scalar_i32_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I32, 1, CPU_NACC_GPR, 2,
+	  sup_always, cpu_k_scalar_i32_mulmix, CPU_CHAIN_SCALAR_INT),
+	K("scalar_i64_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I64, 1, CPU_NACC_GPR, 2,
+	  sup_always, cpu_k_scalar_i64_mulmix, CPU_CHAIN_SCALAR_INT),
+	K("sse_i32_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, 2, sup_always,
+	  cpu_k_sse_i32_add, CPU_CHAIN_SSE_INT),
+	K("sse_i64_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, 2, sup_always,
+	  cpu_k_sse_i64_add, CPU_CHAIN_SSE_INT),
+	K("sse_i32_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I32, 4, CPU_NACC, 2, sup_sse41,
+	  cpu_k_sse_i32_mulmix, CPU_CHAIN_SSE_INT),
+	K("sse_i64_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I64, 2, CPU_NACC, 2,
+	  sup_no_mul64, NULL, CPU_CHAIN_SSE_INT),
+	K("avx2_i32_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
+	  cpu_k_avx2_i32_add, CPU_CHAIN_AVX2_INT),
+	K("avx2_i64_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I64, 4, CPU_NACC, 2, sup_avx2,
+	  cpu_k_avx2_i64_add, CPU_CHAIN_AVX2_INT),
+	K("avx2_i32_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
+	  cpu_k_avx2_i32_mulmix, CPU_CHAIN_AVX2_INT),
+	K("avx2_i64_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I64, 4, CPU_NACC, 2,
+	  sup_no_mul64, NULL, CPU_CHAIN_AVX2_INT),
+	K("avx512_i32_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I32, 16, CPU_NACC, 2,
+	  sup_avx512f, cpu_k_avx512_i32_add, CPU_CHAIN_AVX512_INT),
+	K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, 2,
+	  sup_avx512f, cpu_k_avx512_i64_add, CPU_CHAIN_AVX512_INT),
+	K("avx512_i32_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I32, 16, CPU_NACC, 2,
+	  sup_avx512f, cpu_k_avx512_i32_mulmix, CPU_CHAIN_AVX512_INT),
+	K("avx512_i64_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I64, 8, CPU_NACC, 2,
+	  sup_avx512dq, cpu_k_avx512_i64_mulmix, CPU_CHAIN_AVX512_INT),
+};
+const size_t cpu_nkernels = sizeof cpu_kernels / sizeof cpu_kernels[0];
+
+double cpu_kernel_ops_per_iter(const struct cpu_kernel *k)
+{
+	unsigned per_step = (k->kind == CPU_KIND_FMA || k->kind == CPU_KIND_IMULMIX) ? 2 : 1;
+	return (double)k->nacc * k->steps * k->lanes * per_step;
+}
+
+static unsigned lane_bits(const struct cpu_kernel *k)
+{
+	return k->elem == CPU_F32 || k->elem == CPU_I32 ? 32 : 64;
+}
+
+/* FMA: libpeak's lanes x 2 x FMA units for avx2/avx512; scalar FMA is one lane per FMA
+ * unit. Add+mul: lanes x 2 x add+mul pairs per cycle. Integer add: the vector/ALU add
+ * ports. Multiply mix (one multiply and one add per step): bounded by the multiplier,
+ * 2 ops per multiply; imul r32/r64 issues one per cycle on every x86-64 since Core 2 and
+ * K8, vpmulld as the table's vec_int_mul_units (512-bit scaled like 512-bit FMAs). The
+ * table has no 64-bit lane multiply rate: vpmullq rows carry no theoretical peak. */
+double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u)
+{
+	enum peak_precision prec = k->elem == CPU_F32 ? PEAK_PREC_SP : PEAK_PREC_DP;
+	unsigned bits = k->lanes * lane_bits(k);
+	unsigned pipe = u->pipe_bits ? u->pipe_bits : 128;
+	double width = bits <= pipe ? 1.0 : (double)pipe / bits;
+	double v = NAN;
+
+	switch (k->kind) {
+	case CPU_KIND_FMA:
+		v = k->isa == PEAK_ISA_SCALAR ? 2.0 * u->fma_units
+					      : peak_cpu_flops_per_cycle(u, k->isa, prec);
+		break;
+	case CPU_KIND_ADDMUL:
+		v = peak_cpu_addmul_flops_per_cycle(u, k->isa, prec);
+		break;
+	case CPU_KIND_IADD:
+		v = peak_cpu_int_ops_per_cycle(u, k->isa, lane_bits(k));
+		break;
+	case CPU_KIND_IMULMIX:
+		if (k->isa == PEAK_ISA_SCALAR)
+			v = 2.0;
+		else if (k->elem == CPU_I32 && k->isa == PEAK_ISA_AVX512)
+			v = u->fma_units ? 2.0 * k->lanes * u->vec_int_mul_units * u->fma512_units /
+						   u->fma_units
+					 : NAN;
+		else if (k->elem == CPU_I32)
+			v = 2.0 * k->lanes * u->vec_int_mul_units * width;
+		break;
+	}
+	return isfinite(v) && v > 0 ? v : NAN;
+}
+
+const char *cpu_elem_name(enum cpu_elem e)
+{
+	switch (e) {
+	case CPU_F32: return "sp";
+	case CPU_F64: return "dp";
+	case CPU_I32: return "i32";
+	case CPU_I64: return "i64";
+	}
+	return "?";
+}
+
+static const char *isa_token(enum peak_isa isa)
+{
+	static const char *const names[PEAK_ISA_COUNT] = {"scalar", "sse", "avx", "avx2", "avx512"};
+	return (unsigned)isa < PEAK_ISA_COUNT ? names[isa] : "?";
+}
+
+/* Test hook: PEAKBENCH_TEST_PRETEND_MISSING=avx512[,avx2...] makes those ISAs unsupported,
+ * so the exit-3 path is tested on a CPU that has everything. */
+static bool pretend_missing(enum peak_isa isa)
+{
+	const char *env = getenv("PEAKBENCH_TEST_PRETEND_MISSING");
+	if (!env || !*env)
+		return false;
+	const char *want = isa_token(isa);
+	size_t len = strlen(want);
+	for (const char *p = env; *p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == len && strncmp(p, want, len) == 0)
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+bool cpu_isa_supported(enum peak_isa isa, char *reason, size_t reason_len)
+{
+	if (pretend_missing(isa))
+		return unsupported(reason, reason_len,
+				   "pretending it is missing (PEAKBENCH_TEST_PRETEND_MISSING)");
+	switch (isa) {
+	case PEAK_ISA_SCALAR:
+	case PEAK_ISA_SSE: return sup_always(reason, reason_len);
+	case PEAK_ISA_AVX: return sup_avx(reason, reason_len);
+	case PEAK_ISA_AVX2: return sup_avx2(reason, reason_len);
+	case PEAK_ISA_AVX512: return sup_avx512f(reason, reason_len);
+	case PEAK_ISA_COUNT: break;
+	}
+	return unsupported(reason, reason_len, "unknown ISA");
+}
+
+bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reason_len)
+{
+	if (!cpu_isa_supported(k->isa, reason, reason_len))
+		return false;
+	return k->supported(reason, reason_len) && k->run;
+}

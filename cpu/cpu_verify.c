@@ -1,0 +1,219 @@
+/* Closed forms for every cpubench kernel: starting values, the constants, and the value
+ * each lane must hold after n iterations. A kernel whose lanes differ fails the run. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cpu_kernels_impl.h"
+
+/* FMA: f(x) = 2x - 1 and g(y) = y/2 + 1/2 undo each other exactly for the small integers
+ * the chains start from, in both precisions, so after any number of iterations every
+ * lane is back at its start; a missing, doubled or wrong operation breaks that.
+ * Add+mul: (x + 1) - 1 and (x * 2) * 0.5 are exact identities too.
+ * Integers wrap modulo 2^w, so their closed forms also check the iteration count:
+ * x0 + n (steps / 2) (c1 + c2) for the adds, and the (n steps)-th power of the affine
+ * map x -> a x + b for the multiply mix. */
+void cpu_consts_init(const struct cpu_kernel *k, struct cpu_consts *c)
+{
+	if (k->kind == CPU_KIND_ADDMUL) {
+		c->f64[0] = 1.0, c->f64[1] = 2.0, c->f64[2] = 0.5;
+		c->f32[0] = 1.0f, c->f32[1] = 2.0f, c->f32[2] = 0.5f;
+	} else {
+		c->f64[0] = 2.0, c->f64[1] = -1.0, c->f64[2] = 0.5;
+		c->f32[0] = 2.0f, c->f32[1] = -1.0f, c->f32[2] = 0.5f;
+	}
+	if (k->kind == CPU_KIND_IMULMIX) {
+		c->u64[0] = 6364136223846793005ull; /* Knuth's MMIX LCG: odd multiplier */
+		c->u64[1] = 1442695040888963407ull;
+		c->u32[0] = 1664525u; /* Numerical Recipes LCG */
+		c->u32[1] = 1013904223u;
+	} else {
+		c->u64[0] = 0x9E3779B97F4A7C15ull; /* large: the sums wrap quickly */
+		c->u64[1] = 0xD1B54A32D192ED03ull;
+		c->u32[0] = 0x9E3779B9u;
+		c->u32[1] = 0x7F4A7C15u;
+	}
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+static size_t acc_count(const struct cpu_kernel *k)
+{
+	return (size_t)k->nacc * k->lanes;
+}
+
+/* Floating-point lanes start at 1, 2, 3, ... (exact in both precisions and through 2x - 1);
+ * integer lanes at pseudo-random values. */
+void cpu_acc_init(const struct cpu_kernel *k, struct cpu_acc *acc)
+{
+	size_t n = acc_count(k);
+	for (size_t i = 0; i < n; i++) {
+		switch (k->elem) {
+		case CPU_F64: acc->v.f64[i] = (double)(i + 1); break;
+		case CPU_F32: acc->v.f32[i] = (float)(i + 1); break;
+		case CPU_I64: acc->v.u64[i] = mix64(i); break;
+		case CPU_I32: acc->v.u32[i] = (uint32_t)mix64(i); break;
+		}
+	}
+}
+
+uint64_t cpu_affine_pow_u64(uint64_t x, uint64_t a, uint64_t b, uint64_t n)
+{
+	/* (A, B) is the map x -> A x + B applied so far; square (a, b) as n halves. */
+	uint64_t ra = 1, rb = 0;
+	while (n) {
+		if (n & 1) {
+			ra = a * ra;
+			rb = a * rb + b;
+		}
+		b = a * b + b;
+		a = a * a;
+		n >>= 1;
+	}
+	return ra * x + rb;
+}
+
+uint32_t cpu_affine_pow_u32(uint32_t x, uint32_t a, uint32_t b, uint64_t n)
+{
+	uint32_t ra = 1, rb = 0;
+	while (n) {
+		if (n & 1) {
+			ra = a * ra;
+			rb = a * rb + b;
+		}
+		b = a * b + b;
+		a = a * a;
+		n >>= 1;
+	}
+	return ra * x + rb;
+}
+
+static uint64_t expected_u64(const struct cpu_kernel *k, const struct cpu_consts *c, uint64_t x0,
+			     uint64_t iters)
+{
+	uint64_t pairs = iters * (k->steps / 2);
+	if (k->kind == CPU_KIND_IADD)
+		return x0 + pairs * (c->u64[0] + c->u64[1]);
+	return cpu_affine_pow_u64(x0, c->u64[0], c->u64[1], iters * k->steps);
+}
+
+static uint32_t expected_u32(const struct cpu_kernel *k, const struct cpu_consts *c, uint32_t x0,
+			     uint64_t iters)
+{
+	uint64_t pairs = iters * (k->steps / 2);
+	if (k->kind == CPU_KIND_IADD)
+		return (uint32_t)(x0 + (uint32_t)pairs * (uint32_t)(c->u32[0] + c->u32[1]));
+	return cpu_affine_pow_u32(x0, c->u32[0], c->u32[1], iters * k->steps);
+}
+
+int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
+		   const struct cpu_consts *c, uint64_t iters, char *err, size_t err_len)
+{
+	struct cpu_acc start;
+	cpu_acc_init(k, &start);
+	size_t n = acc_count(k);
+	for (size_t i = 0; i < n; i++) {
+		unsigned chain = (unsigned)(i / k->lanes), lane = (unsigned)(i % k->lanes);
+		char got[40], want[40];
+		bool ok = true;
+		switch (k->elem) {
+		case CPU_F64:
+			ok = acc->v.f64[i] == start.v.f64[i];
+			snprintf(got, sizeof got, "%.17g", acc->v.f64[i]);
+			snprintf(want, sizeof want, "%.17g", start.v.f64[i]);
+			break;
+		case CPU_F32:
+			ok = acc->v.f32[i] == start.v.f32[i];
+			snprintf(got, sizeof got, "%.9g", (double)acc->v.f32[i]);
+			snprintf(want, sizeof want, "%.9g", (double)start.v.f32[i]);
+			break;
+		case CPU_I64: {
+			uint64_t e = expected_u64(k, c, start.v.u64[i], iters);
+			ok = acc->v.u64[i] == e;
+			snprintf(got, sizeof got, "0x%016" PRIx64, acc->v.u64[i]);
+			snprintf(want, sizeof want, "0x%016" PRIx64, e);
+			break;
+		}
+		case CPU_I32: {
+			uint32_t e = expected_u32(k, c, start.v.u32[i], iters);
+			ok = acc->v.u32[i] == e;
+			snprintf(got, sizeof got, "0x%08" PRIx32, acc->v.u32[i]);
+			snprintf(want, sizeof want, "0x%08" PRIx32, e);
+			break;
+		}
+		}
+		if (!ok) {
+			snprintf(err, err_len, "%s: chain %u lane %u holds %s, closed form %s after %" PRIu64
+				 " iterations", k->name, chain, lane, got, want, iters);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- frequency chains ---- */
+
+uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
+{
+	switch (chain) {
+	case CPU_CHAIN_SCALAR_FP: return cpu_chain_scalar_fp(iters);
+	case CPU_CHAIN_SSE_FP: return cpu_chain_sse_fp(iters);
+	case CPU_CHAIN_AVX_FP: return cpu_chain_avx_fp(iters);
+	case CPU_CHAIN_AVX512_FP: return cpu_chain_avx512_fp(iters);
+	case CPU_CHAIN_SCALAR_INT: return cpu_chain_scalar_int(iters);
+	case CPU_CHAIN_SSE_INT: return cpu_chain_sse_int(iters);
+	case CPU_CHAIN_AVX2_INT: return cpu_chain_avx2_int(iters);
+	case CPU_CHAIN_AVX512_INT: return cpu_chain_avx512_int(iters);
+	case CPU_CHAIN_NONE: break;
+	}
+	return 0;
+}
+
+uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters)
+{
+	if (chain == CPU_CHAIN_SCALAR_INT)
+		return cpu_affine_pow_u64(1, CPU_CHAIN_IMUL_FACTOR, 0, iters * CPU_CHAIN_STEPS);
+	if (chain == CPU_CHAIN_NONE)
+		return 0;
+	return iters * CPU_CHAIN_STEPS;
+}
+
+/* Vector integer adds have a latency of one cycle on every x86-64 core with SSE2;
+ * floating-point adds of every width have the scalar add's latency (4 on Skylake, 3 on
+ * Zen), which the micro-architecture table gives. */
+unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
+{
+	switch (chain) {
+	case CPU_CHAIN_SCALAR_FP:
+	case CPU_CHAIN_SSE_FP:
+	case CPU_CHAIN_AVX_FP:
+	case CPU_CHAIN_AVX512_FP: return u->fp_add_latency ? u->fp_add_latency : 4;
+	case CPU_CHAIN_SCALAR_INT: return u->imul_latency ? u->imul_latency : 3;
+	case CPU_CHAIN_SSE_INT:
+	case CPU_CHAIN_AVX2_INT:
+	case CPU_CHAIN_AVX512_INT: return 1;
+	case CPU_CHAIN_NONE: break;
+	}
+	return 0;
+}
+
+const char *cpu_chain_name(enum cpu_chain chain)
+{
+	switch (chain) {
+	case CPU_CHAIN_SCALAR_FP: return "addsd";
+	case CPU_CHAIN_SSE_FP: return "addpd xmm";
+	case CPU_CHAIN_AVX_FP: return "vaddpd ymm";
+	case CPU_CHAIN_AVX512_FP: return "vaddpd zmm";
+	case CPU_CHAIN_SCALAR_INT: return "imul r64";
+	case CPU_CHAIN_SSE_INT: return "paddq xmm";
+	case CPU_CHAIN_AVX2_INT: return "vpaddq ymm";
+	case CPU_CHAIN_AVX512_INT: return "vpaddq zmm";
+	case CPU_CHAIN_NONE: break;
+	}
+	return "none";
+}

@@ -1,0 +1,318 @@
+/* cpubench: GFLOPS and GIOPS of register-resident kernels per ISA, precision and thread
+ * count, each verified against a closed form and held against the theoretical peak
+ * measured under that ISA's clock. Methodology: docs/cpu.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_kernels.h"
+#include "cpu_measure.h"
+#include "peak_context.h"
+#include "peak_exit.h"
+#include "peak_opts.h"
+#include "peak_peak.h"
+#include "peak_report.h"
+#include "peak_sysinfo.h"
+#include "peak_team.h"
+
+#define ISA_BIT(i) (1u << (i))
+#define ISA_ALL_BITS (ISA_BIT(PEAK_ISA_COUNT) - 1u)
+
+struct isa_sel {
+	unsigned named; /* ISAs asked for by name: unsupported ones are an error (exit 3) */
+	bool all;       /* every ISA; unsupported ones are reported and skipped */
+	bool best;      /* the widest ISA this CPU runs */
+};
+
+struct cpubench_opts {
+	struct peak_common_opts common;
+	unsigned tests;      /* bit per enum cpu_test */
+	struct isa_sel isa;
+	unsigned precisions; /* bit per enum cpu_elem (CPU_F32, CPU_F64) */
+	unsigned lanes;      /* bit per enum cpu_elem (CPU_I32, CPU_I64) */
+};
+
+/* Comma list of names into a bit mask (bit i for names[i]); "" names are skipped. */
+static int parse_names(const char *arg, const char *const *names, size_t n, unsigned *mask,
+		       char *err, size_t err_len)
+{
+	char allowed[160] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++)
+		if (names[i][0])
+			used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s%s",
+						 used ? ", " : "", names[i]);
+	*mask = 0;
+	if (!*arg) {
+		snprintf(err, err_len, "empty list (choose from %s)", allowed);
+		return -1;
+	}
+	for (const char *p = arg;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		size_t i = 0;
+		while (i < n && !(names[i][0] && strlen(names[i]) == len && !strncmp(names[i], p, len)))
+			i++;
+		if (i == n) {
+			snprintf(err, err_len, "unknown value '%.*s' (choose from %s)", (int)len, p,
+				 allowed);
+			return -1;
+		}
+		*mask |= 1u << i;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static int cb_test(const char *arg, void *dest, char *err, size_t err_len)
+{
+	static const char *const names[] = {"flops", "iops"};
+	return parse_names(arg, names, 2, dest, err, err_len);
+}
+
+static int cb_precision(const char *arg, void *dest, char *err, size_t err_len)
+{
+	static const char *const names[] = {"sp", "dp"}; /* CPU_F32, CPU_F64 */
+	return parse_names(arg, names, 2, dest, err, err_len);
+}
+
+static int cb_lanes(const char *arg, void *dest, char *err, size_t err_len)
+{
+	static const char *const names[] = {"", "", "32", "64"}; /* CPU_I32, CPU_I64 */
+	return parse_names(arg, names, 4, dest, err, err_len);
+}
+
+static int cb_isa(const char *arg, void *dest, char *err, size_t err_len)
+{
+	static const char *const names[] = {"scalar", "sse", "avx", "avx2", "avx512", "all", "best"};
+	struct isa_sel *s = dest;
+	unsigned mask;
+	if (parse_names(arg, names, 7, &mask, err, err_len) != 0)
+		return -1;
+	s->named = mask & ISA_ALL_BITS;
+	s->all = mask & ISA_BIT(PEAK_ISA_COUNT);
+	s->best = mask & ISA_BIT(PEAK_ISA_COUNT + 1);
+	return 0;
+}
+
+/* The ISAs to run. Exit 3 (with the reason on stderr) for an unsupported named ISA. */
+static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx, unsigned *isas)
+{
+	char reason[160];
+	*isas = o->isa.named;
+	for (int i = 0; i < PEAK_ISA_COUNT; i++) {
+		if (!(o->isa.named & ISA_BIT(i)) || cpu_isa_supported((enum peak_isa)i, reason,
+								      sizeof reason))
+			continue;
+		fprintf(stderr, "cpubench: --isa %s: not supported here: %s\n",
+			peak_isa_name((enum peak_isa)i), reason);
+		return PEAK_EXIT_UNSUPPORTED;
+	}
+	if (o->isa.best) {
+		for (int i = PEAK_ISA_COUNT - 1; i >= 0; i--)
+			if (cpu_isa_supported((enum peak_isa)i, reason, sizeof reason)) {
+				*isas |= ISA_BIT(i);
+				break;
+			}
+	}
+	if (o->isa.all) {
+		for (int i = 0; i < PEAK_ISA_COUNT; i++) {
+			if (cpu_isa_supported((enum peak_isa)i, reason, sizeof reason)) {
+				*isas |= ISA_BIT(i);
+				continue;
+			}
+			char key[PEAK_CONTEXT_KEY_LEN];
+			snprintf(key, sizeof key, "cpubench.unsupported.%s", peak_isa_name((enum peak_isa)i));
+			peak_context_set_str(ctx, key, reason);
+			if (!o->common.quiet)
+				fprintf(stderr, "cpubench: skipping %s: not supported here: %s\n",
+					peak_isa_name((enum peak_isa)i), reason);
+		}
+	}
+	return PEAK_EXIT_OK;
+}
+
+static bool selected(const struct cpubench_opts *o, unsigned isas, const struct cpu_kernel *k)
+{
+	if (!(o->tests & (1u << k->test)) || !(isas & ISA_BIT(k->isa)))
+		return false;
+	return (k->test == CPU_TEST_FLOPS ? o->precisions : o->lanes) & (1u << k->elem);
+}
+
+/* Kernels to run, in table order; the selected ones this CPU cannot run go to the
+ * context as cpubench.unsupported.<variant> = reason. */
+static size_t pick_kernels(const struct cpubench_opts *o, unsigned isas, struct peak_context *ctx,
+			   const struct cpu_kernel **run, size_t *nasked)
+{
+	size_t n = 0;
+	*nasked = 0;
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		const struct cpu_kernel *k = &cpu_kernels[i];
+		char reason[160], key[PEAK_CONTEXT_KEY_LEN];
+		if (!selected(o, isas | ISA_ALL_BITS * o->isa.all, k))
+			continue;
+		(*nasked)++;
+		if (cpu_kernel_supported(k, reason, sizeof reason)) {
+			run[n++] = k;
+			continue;
+		}
+		snprintf(key, sizeof key, "cpubench.unsupported.%s", k->name);
+		peak_context_set_str(ctx, key, reason);
+	}
+	return n;
+}
+
+static void describe_run(struct peak_context *ctx, const struct peak_machine *m)
+{
+	peak_context_set_str(ctx, "cpubench.frequency_method",
+			     "after each repetition every thread runs a dependent chain of its row's "
+			     "ISA (addsd, addpd, vaddpd ymm/zmm for flops; imul r64, paddq, vpaddq "
+			     "ymm/zmm for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
+	peak_context_set_num(ctx, "cpubench.fp_add_latency_cycles",
+			     m->uarch.fp_add_latency ? m->uarch.fp_add_latency : 4);
+	peak_context_set_num(ctx, "cpubench.imul_latency_cycles",
+			     m->uarch.imul_latency ? m->uarch.imul_latency : 3);
+	peak_context_set_num(ctx, "cpubench.chains_vector", CPU_NACC);
+	peak_context_set_num(ctx, "cpubench.chains_gpr", CPU_NACC_GPR);
+	peak_context_set_str(ctx, "cpubench.verification",
+			     "every run: fp lanes back at their start (identity pairs), integer "
+			     "lanes equal to the closed form after n iterations");
+	const char *hook = getenv("PEAKBENCH_TEST_PRETEND_MISSING");
+	if (hook && *hook)
+		peak_context_set_str(ctx, "cpubench.test_pretend_missing", hook);
+}
+
+static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
+		   const struct cpu_kernel *const *ks, size_t nk, struct peak_output *out)
+{
+	static struct cpu_point point;
+	struct cpu_measure_opts mo = {
+		.min_time_s = o->common.min_time_s,
+		.reps = (unsigned)o->common.reps,
+		.cores = m->cores.value >= 1 ? (unsigned)m->cores.value : peak_team_allowed_cpus(),
+		.uarch = &m->uarch,
+		.ghz_hint = m->ghz.value,
+	};
+	size_t step = 0, steps = nk * o->common.threads.n;
+	int rc = PEAK_EXIT_OK;
+
+	for (size_t t = 0; t < o->common.threads.n; t++) {
+		unsigned nthreads = (unsigned)o->common.threads.v[t];
+		char err[256];
+		struct peak_team *team = peak_team_create(nthreads, true, err, sizeof err);
+		if (!team) {
+			fprintf(stderr, "cpubench: --threads %u: %s\n", nthreads, err);
+			return PEAK_EXIT_FAIL;
+		}
+		for (size_t i = 0; i < nk; i++) {
+			if (!o->common.quiet)
+				fprintf(stderr, "cpubench: [%zu/%zu] %s, %u thread%s\n", ++step, steps,
+					ks[i]->name, nthreads, nthreads == 1 ? "" : "s");
+			if (cpu_measure(ks[i], team, &mo, &point) != 0) {
+				fprintf(stderr, "cpubench: %s, %u threads: %s\n", ks[i]->name, nthreads,
+					point.err);
+				rc = PEAK_EXIT_FAIL;
+				continue;
+			}
+			if (peak_output_record(out, &point.rate_row) != 0 ||
+			    peak_output_record(out, &point.freq_row) != 0)
+				rc = PEAK_EXIT_FAIL;
+		}
+		peak_team_destroy(team);
+	}
+	return rc;
+}
+
+static int load_config(struct peak_config *cfg)
+{
+	char err[512];
+	peak_config_init(cfg);
+	if (peak_config_load_default(cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "cpubench: peaks.conf: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct cpubench_opts o;
+	peak_opts_common_defaults(&o.common);
+	o.tests = 3u;
+	o.isa.all = true;
+	o.precisions = (1u << CPU_F32) | (1u << CPU_F64);
+	o.lanes = (1u << CPU_I32) | (1u << CPU_I64);
+	const struct peak_opt table[] = {
+		{"test", "LIST", "flops, iops (default flops,iops)", PEAK_OPT_CALLBACK, &o.tests, 0, 0,
+		 NULL, cb_test},
+		{"isa", "LIST", "scalar, sse, avx, avx2, avx512, all or best (default all)",
+		 PEAK_OPT_CALLBACK, &o.isa, 0, 0, NULL, cb_isa},
+		{"precision", "LIST", "flops kernels: sp, dp (default sp,dp)", PEAK_OPT_CALLBACK,
+		 &o.precisions, 0, 0, NULL, cb_precision},
+		{"lanes", "LIST", "iops kernels: integer lane bits 32, 64 (default 32,64)",
+		 PEAK_OPT_CALLBACK, &o.lanes, 0, 0, NULL, cb_lanes},
+		PEAK_OPTS_COMMON(&o.common),
+	};
+	const struct peak_cli cli = {
+		.prog = "cpubench",
+		.usage = "[options]",
+		.summary = "GFLOPS and GIOPS of verified register-resident kernels per ISA, precision "
+			   "and thread count, against the peak at the clock measured under each ISA.",
+		.opts = table,
+		.nopts = sizeof table / sizeof table[0],
+		.common = &o.common,
+	};
+	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
+	if (st == PEAK_OPTS_EXIT)
+		return PEAK_EXIT_OK;
+	if (st != PEAK_OPTS_OK)
+		return PEAK_EXIT_USAGE;
+
+	static struct peak_context ctx;
+	peak_context_init(&ctx);
+	unsigned isas;
+	int rc = resolve_isas(&o, &ctx, &isas);
+	if (rc != PEAK_EXIT_OK)
+		return rc;
+	static const struct cpu_kernel *ks[64];
+	size_t nasked, nk = pick_kernels(&o, isas, &ctx, ks, &nasked);
+	if (nasked == 0) {
+		fprintf(stderr, "cpubench: --test: no kernel matches this --test/--isa/--precision/"
+				"--lanes selection (avx has flops kernels only)\n");
+		return PEAK_EXIT_USAGE;
+	}
+	if (nk == 0) {
+		fprintf(stderr, "cpubench: --isa: no selected kernel runs here (see "
+				"cpubench.unsupported.* in the context)\n");
+		return PEAK_EXIT_UNSUPPORTED;
+	}
+
+	static struct peak_config cfg;
+	static struct peak_sysinfo si;
+	static struct peak_machine m;
+	if (load_config(&cfg) != 0)
+		return PEAK_EXIT_USAGE;
+	peak_sysinfo_collect(&si, "");
+	peak_sysinfo_to_context(&si, &ctx);
+	peak_machine_init(&m, &si, &cfg, "");
+	peak_machine_to_context(&m, &ctx);
+	describe_run(&ctx, &m);
+
+	struct peak_output out;
+	char err[512];
+	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
+		fprintf(stderr, "cpubench: --output: %s\n", err);
+		return PEAK_EXIT_USAGE;
+	}
+	rc = peak_output_begin(&out, &ctx) == 0 ? PEAK_EXIT_OK : PEAK_EXIT_FAIL;
+	if (rc == PEAK_EXIT_OK)
+		rc = run_all(&o, &m, ks, nk, &out);
+	(void)peak_sysinfo_finish(&si, &ctx);
+	if (peak_output_close(&out, &ctx) != 0) {
+		fprintf(stderr, "cpubench: --output: writing %s failed\n",
+			o.common.output ? o.common.output : "stdout");
+		return PEAK_EXIT_FAIL;
+	}
+	return rc;
+}

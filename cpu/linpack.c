@@ -1,0 +1,296 @@
+/* linpack: GFLOPS of a dense solve (OpenBLAS LAPACKE_dgesv) at the HPL problem size,
+ * with the HPL scaled residual checked, against the AVX-512 and AVX2 peaks. Methodology:
+ * docs/cpu.md. */
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_kernels.h"
+#include "linpack_solve.h"
+#include "peak_context.h"
+#include "peak_exit.h"
+#include "peak_opts.h"
+#include "peak_peak.h"
+#include "peak_report.h"
+#include "peak_sysinfo.h"
+#include "peak_team.h"
+#include "peak_time.h"
+
+#define MAX_REPS 1000
+#define CALIB_N 2000
+#define SEED 0x5EEDull
+
+struct linpack_opts {
+	struct peak_common_opts common;
+	uint64_t n;        /* 0: automatic */
+	double max_time_s; /* cap of one solve when n is automatic */
+	bool corrupt;      /* test hook: PEAKBENCH_TEST_CORRUPT_SOLVE */
+};
+
+struct linpack_env {
+	struct peak_sysinfo si;
+	struct peak_machine m;
+	struct peak_context ctx;
+	enum peak_isa wide;   /* widest FMA ISA here (avx512 or avx2), or scalar */
+	double worst_residual;
+};
+
+/* Clock under the load of the ISA's vector adds, on this thread, right after a solve
+ * (the core still holds that ISA's licence): best of five ~3 ms chains. */
+static double chain_ghz(enum cpu_chain chain, const struct peak_machine *m)
+{
+	unsigned lat = cpu_chain_latency(chain, &m->uarch);
+	double hint = m->ghz.value > 0.1 ? m->ghz.value : 3.0, best = 0;
+	uint64_t iters = (uint64_t)(0.003 * hint * 1e9 / (CPU_CHAIN_STEPS * (double)lat)) + 1;
+	for (int t = 0; t < 5; t++) {
+		uint64_t t0 = peak_time_now_ns();
+		uint64_t got = cpu_chain_run(chain, iters);
+		uint64_t ns = peak_time_now_ns() - t0;
+		if (got != cpu_chain_expected(chain, iters) || ns == 0)
+			return NAN;
+		best = fmax(best, (double)iters * CPU_CHAIN_STEPS * lat / (double)ns);
+	}
+	return best;
+}
+
+/* One solve with its residual check; exit code on failure (message printed). */
+static int solve_checked(struct linpack_env *e, struct linpack_system *s, bool corrupt,
+			 unsigned threads, struct linpack_solve *r)
+{
+	if (linpack_run(s, SEED, corrupt, r) != 0 || r->info != 0) {
+		fprintf(stderr, "linpack: dgesv failed at N=%zu (info %d: %s)\n", s->n, r->info,
+			r->info > 0 ? "singular matrix" : "bad argument");
+		return PEAK_EXIT_FAIL;
+	}
+	e->worst_residual = fmax(e->worst_residual, r->scaled_residual);
+	if (!(r->scaled_residual <= LINPACK_RESIDUAL_THRESHOLD)) {
+		fprintf(stderr, "linpack: residual check failed: scaled residual %.3g > %g at N=%zu, "
+				"%u threads\n", r->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, s->n,
+			threads);
+		return PEAK_EXIT_FAIL;
+	}
+	return PEAK_EXIT_OK;
+}
+
+/* Order n: --n, else the HPL rule (80% of available memory) capped so that one solve at
+ * the slowest thread count of the list should last at most --max-time, from a small
+ * calibration solve at each thread count (which also warms OpenBLAS's thread pool). */
+static int choose_n(struct linpack_env *e, const struct linpack_opts *o, size_t *n_out)
+{
+	double avail = (double)e->si.mem_available_bytes;
+	size_t n_mem = (size_t)sqrt(0.8 * avail / 8.0);
+	size_t n0 = o->n ? (o->n < 1000 ? o->n : 1000) : (n_mem < CALIB_N ? n_mem : CALIB_N);
+	double slowest = INFINITY;
+	struct linpack_system s;
+	int rc = PEAK_EXIT_OK;
+
+	if (linpack_alloc(&s, n0) != 0) {
+		fprintf(stderr, "linpack: out of memory for the calibration solve (N=%zu)\n", n0);
+		return PEAK_EXIT_FAIL;
+	}
+	for (size_t t = 0; t < o->common.threads.n && rc == PEAK_EXIT_OK; t++) {
+		struct linpack_solve r;
+		openblas_set_num_threads((int)o->common.threads.v[t]);
+		rc = solve_checked(e, &s, false, (unsigned)o->common.threads.v[t], &r);
+		slowest = fmin(slowest, r.gflops);
+	}
+	linpack_free(&s);
+	if (rc != PEAK_EXIT_OK)
+		return rc;
+	if (o->n) {
+		*n_out = (size_t)o->n;
+		peak_context_set_str(&e->ctx, "linpack.n_source", "--n");
+	} else {
+		/* 2/3 n^3 flops at the calibration rate (larger n runs faster: conservative). */
+		size_t n_time = (size_t)cbrt(1.5 * o->max_time_s * slowest * 1e9);
+		size_t n = n_time < n_mem ? n_time : n_mem;
+		n = n / 8 * 8;
+		*n_out = n < 64 ? 64 : n;
+		peak_context_set_str(&e->ctx, "linpack.n_source",
+				     n_time < n_mem ? "--max-time (calibration solve)"
+						    : "HPL rule sqrt(0.8 x available / 8)");
+	}
+	peak_context_set_num(&e->ctx, "linpack.n", (double)*n_out);
+	peak_context_set_num(&e->ctx, "linpack.n_hpl_rule", (double)n_mem);
+	peak_context_set_num(&e->ctx, "linpack.calibration_gflops", slowest);
+	return PEAK_EXIT_OK;
+}
+
+static void fill_row(struct peak_result *row, const char *variant, unsigned threads,
+		     const double *samples, unsigned reps, double theoretical, unsigned cores)
+{
+	peak_result_init(row, "cpu", "linpack", variant, "flops", "GFLOPS");
+	row->threads = threads;
+	peak_result_set_samples(row, samples, reps);
+	row->theoretical = theoretical;
+	if (threads > cores)
+		peak_result_flag(row, "oversubscribed");
+	peak_result_finish(row);
+}
+
+/* Every repetition of one thread count, then its rows: "dgesv" against the widest FMA
+ * ISA's peak and, when that is AVX-512, "dgesv_vs_avx2" (same samples) against AVX2's. */
+static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct linpack_system *s,
+		     unsigned threads, struct peak_output *out)
+{
+	static double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
+	unsigned reps = (unsigned)o->common.reps;
+	double worst = 0;
+	openblas_set_num_threads((int)threads);
+	for (unsigned i = 0; i < reps; i++) {
+		struct linpack_solve r;
+		if (!o->common.quiet)
+			fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u/%u\n", s->n, threads,
+				threads == 1 ? "" : "s", i + 1, reps);
+		int rc = solve_checked(e, s, o->corrupt, threads, &r);
+		if (rc != PEAK_EXIT_OK)
+			return rc;
+		gflops[i] = r.gflops;
+		worst = fmax(worst, r.scaled_residual);
+		ghz_wide[i] = chain_ghz(e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP
+								: CPU_CHAIN_AVX_FP, &e->m);
+		ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, &e->m);
+	}
+	char key[PEAK_CONTEXT_KEY_LEN];
+	snprintf(key, sizeof key, "linpack.t%u.scaled_residual", threads);
+	peak_context_set_num(&e->ctx, key, worst);
+
+	struct peak_summary fw, fa;
+	peak_stats_summarize(ghz_wide, reps, &fw);
+	peak_stats_summarize(ghz_avx2, reps, &fa);
+	unsigned cores = e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
+	unsigned used = threads < cores ? threads : cores;
+	struct peak_result row;
+	double peak = e->wide == PEAK_ISA_SCALAR
+			      ? NAN
+			      : peak_cpu_gflops(&e->m.uarch, e->wide, PEAK_PREC_DP, used, fw.mean);
+	fill_row(&row, "dgesv", threads, gflops, reps, peak, cores);
+	snprintf(key, sizeof key, "linpack.t%u.ghz_%s", threads, peak_isa_name(e->wide));
+	peak_context_set_num(&e->ctx, key, fw.mean);
+	if (peak_output_record(out, &row) != 0)
+		return PEAK_EXIT_FAIL;
+	if (e->wide != PEAK_ISA_AVX512)
+		return PEAK_EXIT_OK;
+	snprintf(key, sizeof key, "linpack.t%u.ghz_avx2", threads);
+	peak_context_set_num(&e->ctx, key, fa.mean);
+	peak = peak_cpu_gflops(&e->m.uarch, PEAK_ISA_AVX2, PEAK_PREC_DP, used, fa.mean);
+	fill_row(&row, "dgesv_vs_avx2", threads, gflops, reps, peak, cores);
+	peak_result_flag(&row, "same_run_as_dgesv");
+	return peak_output_record(out, &row) != 0 ? PEAK_EXIT_FAIL : PEAK_EXIT_OK;
+}
+
+static void describe(struct linpack_env *e, const struct linpack_opts *o)
+{
+	char reason[160];
+	e->wide = cpu_isa_supported(PEAK_ISA_AVX512, reason, sizeof reason) ? PEAK_ISA_AVX512
+		  : cpu_isa_supported(PEAK_ISA_AVX2, reason, sizeof reason) ? PEAK_ISA_AVX2
+									     : PEAK_ISA_SCALAR;
+	peak_context_set_str(&e->ctx, "openblas.corename", openblas_get_corename());
+	peak_context_set_str(&e->ctx, "openblas.config", openblas_get_config());
+	peak_context_set_num(&e->ctx, "openblas.num_procs", openblas_get_num_procs());
+	peak_context_set_num(&e->ctx, "openblas.threads_default", openblas_get_num_threads());
+	const char *ct = getenv("OPENBLAS_CORETYPE");
+	peak_context_set_str(&e->ctx, "openblas.coretype_env", ct ? ct : "(unset)");
+	peak_context_set_str(&e->ctx, "linpack.gflops_formula", "(2/3 N^3 + 2 N^2) / dgesv time");
+	peak_context_set_str(&e->ctx, "linpack.residual",
+			     "||Ax-b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) N), eps = 2^-53");
+	peak_context_set_num(&e->ctx, "linpack.residual_threshold", LINPACK_RESIDUAL_THRESHOLD);
+	peak_context_set_str(&e->ctx, "linpack.theoretical",
+			     "dgesv: widest FMA ISA (avx512 here if present) x cores used x GHz "
+			     "of its vector-add chain after each solve; dgesv_vs_avx2: AVX2 peak");
+	if (o->corrupt)
+		peak_context_set_bool(&e->ctx, "linpack.test_corrupt_solve", true);
+}
+
+static int run(struct linpack_env *e, const struct linpack_opts *o, struct peak_output *out)
+{
+	size_t n;
+	int rc = choose_n(e, o, &n);
+	if (rc != PEAK_EXIT_OK)
+		return rc;
+	struct linpack_system s;
+	if (linpack_alloc(&s, n) != 0) {
+		fprintf(stderr, "linpack: --n %zu: cannot allocate %.1f GB\n", n,
+			(double)linpack_bytes(n) / 1e9);
+		return PEAK_EXIT_FAIL;
+	}
+	for (size_t t = 0; t < o->common.threads.n && rc == PEAK_EXIT_OK; t++)
+		rc = run_point(e, o, &s, (unsigned)o->common.threads.v[t], out);
+	linpack_free(&s);
+	peak_context_set_num(&e->ctx, "linpack.scaled_residual_max", e->worst_residual);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct linpack_opts o;
+	static struct linpack_env e;
+	static struct peak_config cfg;
+	peak_opts_common_defaults(&o.common);
+	o.common.threads.n = 0; /* not given: OpenBLAS's default thread count */
+	o.max_time_s = 20.0;
+	const struct peak_opt table[] = {
+		{"n", "N", "matrix order (default: HPL rule sqrt(0.8 x available RAM / 8), capped by "
+			   "--max-time)", PEAK_OPT_UINT, &o.n, 1, 1000000, NULL, NULL},
+		{"max-time", "SECONDS", "longest expected solve when N is automatic (default 20)",
+		 PEAK_OPT_DOUBLE, &o.max_time_s, 0.001, 86400, NULL, NULL},
+		PEAK_OPTS_COMMON(&o.common),
+	};
+	const struct peak_cli cli = {
+		.prog = "linpack",
+		.usage = "[options]",
+		.summary = "GFLOPS of OpenBLAS LAPACKE_dgesv at the HPL problem size, residual checked "
+			   "(--threads sets OpenBLAS's threads; --min-time is not used).",
+		.opts = table,
+		.nopts = sizeof table / sizeof table[0],
+		.common = &o.common,
+	};
+	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
+	if (st == PEAK_OPTS_EXIT)
+		return PEAK_EXIT_OK;
+	if (st != PEAK_OPTS_OK)
+		return PEAK_EXIT_USAGE;
+	const char *hook = getenv("PEAKBENCH_TEST_CORRUPT_SOLVE");
+	o.corrupt = hook && *hook && strcmp(hook, "0") != 0;
+
+	char err[512];
+	peak_config_init(&cfg);
+	if (peak_config_load_default(&cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "linpack: peaks.conf: %s\n", err);
+		return PEAK_EXIT_USAGE;
+	}
+	peak_sysinfo_collect(&e.si, "");
+	if (o.n && linpack_bytes(o.n) > e.si.mem_available_bytes) {
+		fprintf(stderr, "linpack: --n %llu: needs %.1f GB, only %.1f GB available\n",
+			(unsigned long long)o.n, (double)linpack_bytes(o.n) / 1e9,
+			(double)e.si.mem_available_bytes / 1e9);
+		return PEAK_EXIT_USAGE;
+	}
+	if (o.common.threads.n == 0) {
+		o.common.threads.n = 1;
+		o.common.threads.v[0] = (uint64_t)openblas_get_num_threads();
+	}
+	peak_context_init(&e.ctx);
+	peak_sysinfo_to_context(&e.si, &e.ctx);
+	peak_machine_init(&e.m, &e.si, &cfg, "");
+	peak_machine_to_context(&e.m, &e.ctx);
+	describe(&e, &o);
+
+	struct peak_output out;
+	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
+		fprintf(stderr, "linpack: --output: %s\n", err);
+		return PEAK_EXIT_USAGE;
+	}
+	int rc = peak_output_begin(&out, &e.ctx) == 0 ? PEAK_EXIT_OK : PEAK_EXIT_FAIL;
+	if (rc == PEAK_EXIT_OK)
+		rc = run(&e, &o, &out);
+	(void)peak_sysinfo_finish(&e.si, &e.ctx);
+	if (peak_output_close(&out, &e.ctx) != 0 && rc == PEAK_EXIT_OK) {
+		fprintf(stderr, "linpack: --output: writing %s failed\n",
+			o.common.output ? o.common.output : "stdout");
+		return PEAK_EXIT_FAIL;
+	}
+	return rc;
+}
