@@ -1,0 +1,468 @@
+#!/usr/bin/env bash
+# run_all.sh: the whole peakbench protocol in one command. Builds if needed, runs every
+# suite that is built (or --only some), the reference tools, then the charts and the
+# report, into results/<timestamp>/. Progress and ETA on stderr.
+set -u -o pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
+
+usage() {
+	cat <<'EOF'
+Usage: ./run_all.sh [options]
+Run the peakbench protocol (the PA1 protocol by default: 1/2/4/8 threads, every block
+size, 3 repetitions) and write results/<timestamp>/ with CSV, JSON, charts and report.md.
+
+Options:
+  --quick            reduced plan that finishes in a few minutes
+  --only LIST        suites to run: cpu,memory,disk,network,dpdk (default: all built)
+  --reps N           repetitions per point (default 3)
+  --threads LIST     thread counts (default 1,2,4,8; --quick: 1,2)
+  --min-time S       shortest repetition, passed to every benchmark
+  --out DIR          results folder (default results/<timestamp>)
+  --disk-dir DIR     directory for diskbench's and fio's test files (default: under --out)
+  --peer HOST        also run netbench against a `netbench server` on HOST (two-node part)
+  --build-dir DIR    use binaries from DIR (default build/, built with `make`)
+  --no-build         do not run make; use what is already built
+  --no-baselines     skip the reference tools (fio, iperf3, sockperf, hpcc, likwid-bench)
+  --no-charts        skip gnuplot
+  --tiny             tiny sizes for tests (implies --quick; numbers are meaningless)
+  --dry-run          print the plan with the estimated time and run nothing
+  -h, --help         this help
+
+Exit status: 0 when every step ran (skipped steps included), 1 when a step failed,
+2 on a usage error.
+EOF
+}
+
+usage_error() {
+	echo "run_all.sh: $1 (see ./run_all.sh --help)" >&2
+	exit 2
+}
+
+# ---------------------------------------------------------------- options
+QUICK=0 TINY=0 DRY=0 BUILD=1 BASELINES=1 CHARTS=1
+ONLY="" REPS="" THREADS="" MIN_TIME="" OUT="" DISK_DIR="" PEER="" BUILD_DIR=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) QUICK=1 ;;
+	--tiny) TINY=1 QUICK=1 ;;
+	--dry-run) DRY=1 ;;
+	--no-build) BUILD=0 ;;
+	--no-baselines) BASELINES=0 ;;
+	--no-charts) CHARTS=0 ;;
+	--only | --reps | --threads | --min-time | --out | --disk-dir | --peer | --build-dir)
+		if [ $# -lt 2 ] || [ -z "$2" ]; then usage_error "$1 needs a value"; fi
+		case $1 in
+		--only) ONLY=$2 ;;
+		--reps) REPS=$2 ;;
+		--threads) THREADS=$2 ;;
+		--min-time) MIN_TIME=$2 ;;
+		--out) OUT=$2 ;;
+		--disk-dir) DISK_DIR=$2 ;;
+		--peer) PEER=$2 ;;
+		--build-dir) BUILD_DIR=$2 ;;
+		esac
+		shift
+		;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*) usage_error "unknown option '$1'" ;;
+	esac
+	shift
+done
+
+ALL_SUITES="cpu memory disk network dpdk"
+if [ -n "$ONLY" ]; then
+	for s in ${ONLY//,/ }; do
+		case " $ALL_SUITES " in
+		*" $s "*) ;;
+		*) usage_error "--only: unknown suite '$s' (cpu,memory,disk,network,dpdk)" ;;
+		esac
+	done
+	SUITES=" ${ONLY//,/ } "
+else
+	SUITES=" $ALL_SUITES "
+fi
+if [ -n "$REPS" ]; then
+	if ! [[ $REPS =~ ^[1-9][0-9]{0,3}$ ]] || [ "$REPS" -gt 1000 ]; then
+		usage_error "--reps: '$REPS' is not a count from 1 to 1000"
+	fi
+else
+	REPS=3
+fi
+if [ -n "$THREADS" ]; then
+	[[ $THREADS =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
+		usage_error "--threads: '$THREADS' is not a list like 1,2,4,8"
+elif [ "$QUICK" = 1 ]; then
+	THREADS=1,2
+else
+	THREADS=1,2,4,8
+fi
+if [ -n "$MIN_TIME" ]; then
+	if ! [[ $MIN_TIME =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] ||
+		[ "$(awk -v t="$MIN_TIME" 'BEGIN { print (t > 0 && t <= 3600) }')" != 1 ]; then
+		usage_error "--min-time: '$MIN_TIME' is not a number of seconds in (0, 3600]"
+	fi
+fi
+[ -z "$PEER" ] || [[ $PEER =~ ^[A-Za-z0-9.:_-]+$ ]] || usage_error "--peer: '$PEER' is not a host name or address"
+
+want() { case $SUITES in *" $1 "*) return 0 ;; esac; return 1; }
+MAX_THREADS=${THREADS##*,}
+NTHREADS=$(echo "$THREADS" | tr ',' '\n' | wc -l)
+
+# ---------------------------------------------------------------- the results folder
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+[ -n "$OUT" ] || OUT="$ROOT/results/$STAMP"
+[ -n "$BUILD_DIR" ] || BUILD_DIR="$ROOT/build"
+case $BUILD_DIR in /*) ;; *) BUILD_DIR="$PWD/$BUILD_DIR" ;; esac
+case $OUT in /*) ;; *) OUT="$PWD/$OUT" ;; esac
+
+# ---------------------------------------------------------------- the plan
+# Each step: suite, name, estimated seconds, kind (bench|baseline|post), binary, output
+# base name, then the command as a %q-quoted string (exactly what commands.txt shows).
+STEP_SUITE=() STEP_NAME=() STEP_EST=() STEP_KIND=() STEP_BIN=() STEP_OUTF=() STEP_CMD=()
+
+plan() {
+	local suite=$1 name=$2 est=$3 kind=$4 bin=$5 outf=$6
+	shift 6
+	STEP_SUITE+=("$suite") STEP_NAME+=("$name") STEP_EST+=("$est") STEP_KIND+=("$kind")
+	STEP_BIN+=("$bin") STEP_OUTF+=("$outf")
+	local q="" a
+	for a in "$@"; do q+="$(shquote "$a") "; done
+	STEP_CMD+=("${q% }")
+}
+
+# One word for a shell command line: bare when safe, else single-quoted.
+shquote() {
+	if [[ $1 =~ ^[A-Za-z0-9_./:,=+@%-]+$ ]]; then
+		printf '%s' "$1"
+	else
+		printf "'%s'" "${1//\'/\'\\\'\'}"
+	fi
+}
+
+# Common flags for every benchmark binary.
+common_flags() {
+	COMMON=(--threads "$THREADS" --reps "$REPS" --quiet)
+	[ -z "$MIN_TIME" ] || COMMON+=(--min-time "$MIN_TIME")
+}
+common_flags
+
+# Estimated seconds of a sweep: points x (reps + 1 warm-up) x seconds per repetition.
+est() { awk -v p="$1" -v r="$REPS" -v s="$2" 'BEGIN { printf "%d", p * (r + 1) * s + 1 }'; }
+
+build_plan() {
+	local rep_s=0.3
+	[ -z "$MIN_TIME" ] || rep_s=$(awk -v t="$MIN_TIME" 'BEGIN{print t * 1.5}')
+
+	plan info peakinfo 5 bench peakinfo peakinfo peakinfo --quiet
+
+	if want cpu; then
+		plan cpu cpubench "$(est $((20 * NTHREADS)) "$rep_s")" bench cpubench cpu-cpubench \
+			cpubench --test flops,iops --isa all --precision sp,dp "${COMMON[@]}"
+		local lp=(--max-time 60)
+		[ "$QUICK" = 0 ] || lp=(--max-time 5)
+		[ "$TINY" = 0 ] || lp=(--n 200)
+		plan cpu linpack "$(est 1 "${lp[1]}")" bench linpack cpu-linpack linpack "${lp[@]}" \
+			--threads "$MAX_THREADS" --reps "$REPS" --quiet
+	fi
+
+	if want memory; then
+		local size=1GiB blocks=8B,8KiB,8MiB,80MiB sweep=4KiB:1GiB
+		if [ "$TINY" = 1 ]; then
+			size=16MiB blocks=8B,8KiB,1MiB sweep=4KiB:16MiB:1
+		elif [ "$QUICK" = 1 ]; then
+			size=256MiB blocks=8B,8KiB,8MiB,80MiB sweep=4KiB:256MiB:2
+		fi
+		plan memory membench "$(est $((8 * 4 * NTHREADS)) "$rep_s")" bench membench memory-membench \
+			membench --test all --block "$blocks" --size "$size" --sweep "$sweep" "${COMMON[@]}"
+	fi
+
+	if want disk; then
+		local fsize=1GiB dblocks=8B,4KiB,8KiB,8MiB,80MiB
+		if [ "$TINY" = 1 ]; then
+			fsize=8MiB dblocks=4KiB,1MiB
+		elif [ "$QUICK" = 1 ]; then
+			fsize=256MiB dblocks=4KiB,1MiB,8MiB
+		fi
+		plan disk diskbench "$(est $((5 * 5 * 2 * NTHREADS)) "$rep_s")" bench diskbench disk-diskbench \
+			diskbench --dir "${DISK_DIR:-$OUT/disk-tmp}" --file-size "$fsize" --test all \
+			--block "$dblocks" "${COMMON[@]}"
+	fi
+
+	if want network; then
+		local bytes=1GiB
+		[ "$QUICK" = 0 ] || bytes=128MiB
+		[ "$TINY" = 0 ] || bytes=1MiB
+		plan network netbench "$(est $((4 * NTHREADS)) 1)" bench netbench network-netbench \
+			netbench loopback --test all --buffer 64KiB --bytes "$bytes" "${COMMON[@]}"
+		if [ -n "$PEER" ]; then
+			plan network "netbench --peer $PEER" "$(est $((4 * NTHREADS)) 2)" bench netbench \
+				network-remote netbench client --host "$PEER" --test all --buffer 64KiB \
+				--bytes "$bytes" "${COMMON[@]}"
+		fi
+	fi
+
+	if want dpdk; then
+		local sizes=64,1500,9000 flows=1,8,32,256 t=1
+		[ "$QUICK" = 0 ] || flows=1,32 t=0.5
+		[ "$TINY" = 0 ] || sizes=64 flows=1 t=0.1
+		plan dpdk dpdkbench "$(est $((3 * 4)) "$t")" bench dpdkbench dpdk-dpdkbench \
+			dpdkbench --no-huge --no-pci --vdev=net_ring0 -- --role loopback --sizes "$sizes" \
+			--flows "$flows" --time "$t" --reps "$REPS"
+	fi
+
+	if [ "$BASELINES" = 1 ]; then
+		local mode=full b
+		[ "$QUICK" = 0 ] || mode=quick
+		[ "$TINY" = 0 ] || mode=tiny
+		for b in hpcc likwid fio iozone iperf3 sockperf; do
+			local bs
+			case $b in
+			hpcc | likwid) bs=cpu,memory ;;
+			fio | iozone) bs=disk ;;
+			*) bs=network ;;
+			esac
+			local any=0 s
+			for s in ${bs//,/ }; do want "$s" && any=1; done
+			[ "$any" = 1 ] || continue
+			local be=20
+			case $mode:$b in
+			full:hpcc) be=120 ;; full:fio) be=60 ;; full:iozone) be=60 ;;
+			quick:*) be=15 ;;
+			esac
+			local extra=()
+			[ "$b" != fio ] && [ "$b" != iozone ] || extra=(--dir "${DISK_DIR:-$OUT/disk-tmp}")
+			plan baseline "$b" "$be" baseline "$ROOT/scripts/baseline/$b.sh" "baseline-$b" \
+				"scripts/baseline/$b.sh" --mode "$mode" --threads "$THREADS" \
+				--raw "$OUT/raw" "${extra[@]}"
+		done
+	fi
+	[ "$CHARTS" = 0 ] || plan post charts 10 post "$ROOT/scripts/plot.sh" charts scripts/plot.sh "$OUT"
+	plan post report 2 post "$ROOT/scripts/report.sh" report scripts/report.sh "$OUT"
+}
+
+# ---------------------------------------------------------------- helpers
+find_bin() {
+	local name=$1 f
+	[ -d "$BUILD_DIR" ] || return 1
+	f=$(find "$BUILD_DIR" -name "$name" -type f -perm -u+x -not -path '*/CMakeFiles/*' 2>/dev/null |
+		sort | head -n 1)
+	[ -n "$f" ] || return 1
+	printf '%s\n' "$f"
+}
+
+now_s() { date +%s; }
+START_S=$(now_s)
+
+progress() {
+	local i=$1 n=$2 what=$3 done_est=$4 left_est=$5 el eta
+	el=$(($(now_s) - START_S))
+	if [ "$done_est" -gt 0 ] && [ "$el" -gt 0 ]; then
+		eta=$(awk -v e="$el" -v d="$done_est" -v l="$left_est" 'BEGIN{printf "%d", l * e / d}')
+	else
+		eta=$left_est
+	fi
+	printf '[%d/%d] %-34s elapsed %s, ETA %s\n' "$i" "$n" "$what" \
+		"$(peak_fmt_duration "$el")" "$(peak_fmt_duration "$eta")" >&2
+}
+
+# status.tsv: step, suite, status (ok|failed|skipped|not_built), seconds, reason.
+record() {
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5//$'\t'/ }" >>"$OUT/status.tsv"
+}
+
+last_line() { [ -s "$1" ] && grep -v '^[[:space:]]*$' "$1" | tail -n 1; }
+
+# Results JSON -> schema CSV (with header); without jq the step wrote CSV itself.
+json_to_csv() {
+	{
+		echo "$PEAK_CSV_HEADER"
+		jq -r "$PEAK_JQ_TO_CSV" "$1"
+	} >"$2"
+}
+
+run_bench() {
+	local i=$1 bin=$2 outf=$3 cmd=("${@:4}") path rc fmt
+	if ! path=$(find_bin "$bin"); then
+		if [ "$bin" = dpdkbench ] && ! pkg-config --exists libdpdk 2>/dev/null; then
+			LAST_REASON="not built (libdpdk not found)"
+		else
+			LAST_REASON="not built ($bin not found under $BUILD_DIR)"
+		fi
+		return 3
+	fi
+	fmt=json
+	peak_have jq || fmt=csv
+	cmd[0]=$path
+	# dpdkbench: our flags come after the EAL's "--".
+	"${cmd[@]}" --format "$fmt" --output "$OUT/raw/$outf.$fmt" >"$OUT/logs/$outf.out" \
+		2>"$OUT/logs/$outf.err"
+	rc=$?
+	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
+	if [ "$rc" -eq 0 ] && [ "$fmt" = json ]; then
+		json_to_csv "$OUT/raw/$outf.json" "$OUT/raw/$outf.csv" || {
+			LAST_REASON="$outf.json is not valid JSON"
+			rc=1
+		}
+	fi
+	return "$rc"
+}
+
+run_baseline() {
+	local outf=$1 script=$2 cmd=("${@:3}") rc
+	cmd[0]=$script
+	if [ ! -x "$script" ]; then
+		LAST_REASON="${script#"$ROOT"/} not present"
+		return 3
+	fi
+	"${cmd[@]}" >"$OUT/raw/$outf.csv" 2>"$OUT/logs/$outf.err"
+	rc=$?
+	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
+	return "$rc"
+}
+
+# Merge the raw per-step files of one suite into <suite>.csv and <suite>.json.
+merge_suite() {
+	local suite=$1 f csvs=() jsons=()
+	for f in "$OUT"/raw/"$suite"-*.csv "$OUT"/raw/"$suite".csv; do
+		[ -s "$f" ] && csvs+=("$f")
+	done
+	[ ${#csvs[@]} -gt 0 ] || return 0
+	{
+		echo "$PEAK_CSV_HEADER"
+		for f in "${csvs[@]}"; do tail -n +2 "$f"; done
+	} >"$OUT/$suite.csv"
+	for f in "$OUT"/raw/"$suite"-*.json; do
+		[ -s "$f" ] && jsons+=("$f")
+	done
+	if [ ${#jsons[@]} -gt 0 ] && peak_have jq; then
+		jq -s '{context: .[0].context, results: (map(.results) | add)}' "${jsons[@]}" \
+			>"$OUT/$suite.json"
+	fi
+}
+
+merge_baselines() {
+	local f any=0
+	{
+		echo "$PEAK_CSV_HEADER"
+		for f in "$OUT"/raw/baseline-*.csv; do
+			[ -s "$f" ] || continue
+			any=1
+			grep -v '^suite,test,' "$f"
+		done
+	} >"$OUT/baseline.csv.tmp"
+	if [ "$any" = 1 ]; then mv "$OUT/baseline.csv.tmp" "$OUT/baseline.csv"; else rm -f "$OUT/baseline.csv.tmp"; fi
+}
+
+write_context() {
+	local src="$OUT/raw/peakinfo.json"
+	if [ -s "$src" ] && peak_have jq; then
+		jq '.context' "$src" >"$OUT/context.json"
+		# peakinfo's peaks are theoretical figures, not a suite: keep them as peaks.csv.
+		json_to_csv "$src" "$OUT/peaks.csv"
+	elif [ -s "$OUT/raw/peakinfo.csv" ]; then
+		cp "$OUT/raw/peakinfo.csv" "$OUT/peaks.csv"
+	fi
+}
+
+# ---------------------------------------------------------------- main
+build_plan
+N=${#STEP_NAME[@]}
+TOTAL_EST=0
+for e in "${STEP_EST[@]}"; do TOTAL_EST=$((TOTAL_EST + e)); done
+
+if [ "$DRY" = 1 ]; then
+	printf 'peakbench plan: %d steps, estimated %s (threads %s, reps %s%s)\n' "$N" \
+		"$(peak_fmt_duration "$TOTAL_EST")" "$THREADS" "$REPS" \
+		"$([ "$QUICK" = 1 ] && echo ', quick')"
+	printf 'results: %s\n' "$OUT"
+	for ((i = 0; i < N; i++)); do
+		printf '%2d. %-8s %-22s ~%-7s %s\n' $((i + 1)) "${STEP_SUITE[i]}" "${STEP_NAME[i]}" \
+			"$(peak_fmt_duration "${STEP_EST[i]}")" "${STEP_CMD[i]}"
+	done
+	exit 0
+fi
+
+if [ "$BUILD" = 1 ]; then
+	echo "run_all.sh: building (make)" >&2
+	if [ -f "$ROOT/Makefile" ]; then
+		make -C "$ROOT" >&2 || { echo "run_all.sh: make failed; fix the build and rerun" >&2; exit 1; }
+	else
+		{ cmake -S "$ROOT" -B "$BUILD_DIR" && cmake --build "$BUILD_DIR" -j "$(nproc)"; } >&2 ||
+			{ echo "run_all.sh: the build failed; fix it and rerun" >&2; exit 1; }
+	fi
+fi
+
+mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
+: >"$OUT/status.tsv"
+{
+	echo "# peakbench run_all.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) in $ROOT"
+	echo "# build dir: $BUILD_DIR; results: $OUT"
+} >"$OUT/commands.txt"
+peak_have jq || echo "run_all.sh: jq not found: writing CSV only (scripts/deps.sh installs jq)" >&2
+
+FAILED=0 DONE_EST=0
+for ((i = 0; i < N; i++)); do
+	left=$((TOTAL_EST - DONE_EST))
+	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" "$left"
+	eval "cmd=(${STEP_CMD[i]})"
+	# shellcheck disable=SC2154  # cmd is set by eval
+	t0=$(now_s)
+	LAST_REASON=""
+	case ${STEP_KIND[i]} in
+	bench)
+		[ "${STEP_SUITE[i]}" != disk ] || mkdir -p "${DISK_DIR:-$OUT/disk-tmp}"
+		run_bench "$i" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
+		rc=$?
+		;;
+	baseline)
+		[ "${STEP_NAME[i]}" != fio ] || mkdir -p "${DISK_DIR:-$OUT/disk-tmp}"
+		mkdir -p "$OUT/raw"
+		run_baseline "${STEP_OUTF[i]}" "${STEP_BIN[i]}" "${cmd[@]}"
+		rc=$?
+		;;
+	post)
+		if [ "${STEP_NAME[i]}" = report ] || [ "${STEP_NAME[i]}" = charts ]; then
+			for s in cpu memory disk network dpdk; do merge_suite "$s"; done
+			merge_baselines
+			write_context
+		fi
+		if [ -x "${STEP_BIN[i]}" ]; then
+			"${STEP_BIN[i]}" "$OUT" >"$OUT/logs/${STEP_OUTF[i]}.out" 2>"$OUT/logs/${STEP_OUTF[i]}.err"
+			rc=$?
+			LAST_REASON=$(last_line "$OUT/logs/${STEP_OUTF[i]}.err")
+		else
+			rc=3 LAST_REASON="${STEP_BIN[i]#"$ROOT"/} not present"
+		fi
+		;;
+	esac
+	secs=$(($(now_s) - t0))
+	echo "${STEP_OUTF[i]}: ${STEP_CMD[i]}" >>"$OUT/commands.txt"
+	if [ "$rc" -eq 0 ]; then
+		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" ok "$secs" ""
+	elif [ "$rc" -eq 3 ]; then
+		st=skipped
+		case $LAST_REASON in "not built"*) st=not_built ;; esac
+		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" "$st" "$secs" "$LAST_REASON"
+		echo "    ${STEP_NAME[i]}: ${LAST_REASON:-skipped (no reason given)}" >&2
+	else
+		FAILED=$((FAILED + 1))
+		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" failed "$secs" "exit $rc: $LAST_REASON"
+		echo "    ${STEP_NAME[i]}: FAILED (exit $rc): ${LAST_REASON:-see $OUT/logs/}" >&2
+	fi
+	DONE_EST=$((DONE_EST + STEP_EST[i]))
+done
+rm -rf "$OUT/disk-tmp"
+
+el=$(($(now_s) - START_S))
+if [ "$FAILED" -gt 0 ]; then
+	echo "run_all.sh: $FAILED step(s) failed in $(peak_fmt_duration "$el"); see $OUT/status.tsv and $OUT/logs/" >&2
+	exit 1
+fi
+echo "run_all.sh: done in $(peak_fmt_duration "$el"): $OUT/report.md" >&2
+exit 0
