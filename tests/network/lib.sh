@@ -1,0 +1,80 @@
+# Shared helpers for netbench's script tests (sourced). Every server started here is
+# recorded and killed on exit; every wait is bounded.
+NB=$1
+CHECK=$2
+tmp=$(mktemp -d) || exit 1
+PIDS=""
+
+cleanup() {
+	for p in $PIDS; do
+		kill -CONT "$p" 2>/dev/null
+		kill -9 "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	[ -n "${EXTRA_CLEANUP:-}" ] && eval "$EXTRA_CLEANUP"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+	echo "FAIL: $*" >&2
+	for f in "$tmp"/*.log "$tmp"/*.err; do
+		[ -f "$f" ] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }
+	done
+	exit 1
+}
+
+# start_server NAME [prefix command...] -- [server args...]: sets PORT and SERVER_PID.
+start_server() {
+	local name=$1
+	shift
+	local pre=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		pre+=("$1")
+		shift
+	done
+	shift
+	"${pre[@]}" "$NB" server --port 0 "$@" 2>"$tmp/$name.log" &
+	SERVER_PID=$!
+	PIDS="$PIDS $SERVER_PID"
+	PORT=""
+	for _ in $(seq 1 100); do
+		PORT=$(sed -n 's/.* port \([0-9][0-9]*\) (protocol.*/\1/p' "$tmp/$name.log")
+		[ -n "$PORT" ] && return 0
+		kill -0 "$SERVER_PID" 2>/dev/null || fail "server $name exited: $(cat "$tmp/$name.log")"
+		sleep 0.05
+	done
+	fail "server $name did not report its port"
+}
+
+# expect_exit CODE MAXSECONDS NAME command...: exit code, one stderr line, bounded time.
+expect_exit() {
+	local want=$1 max=$2 name=$3
+	shift 3
+	local t0 t1 rc
+	t0=$(date +%s%N)
+	timeout 60 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+	rc=$?
+	t1=$(date +%s%N)
+	[ "$rc" -eq "$want" ] || fail "$name: exit $rc, expected $want"
+	[ "$(wc -l <"$tmp/$name.err")" -eq 1 ] || fail "$name: expected one line on stderr"
+	[ $(((t1 - t0) / 1000000)) -le $((max * 1000)) ] || fail "$name: took more than ${max}s"
+	echo "ok: $name: exit $rc: $(cat "$tmp/$name.err")"
+}
+
+# run_client NAME [prefix...] -- client args: a tiny run of every test, validated as CSV.
+run_client() {
+	local name=$1
+	shift
+	local pre=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		pre+=("$1")
+		shift
+	done
+	shift
+	timeout 60 "${pre[@]}" "$NB" client --quiet --time 0.05 --reps 1 --warmup 5 --timeout 3 \
+		--format csv --output "$tmp/$name.csv" "$@" 2>"$tmp/$name.err" ||
+		fail "$name: client exited $?"
+	"$CHECK" csv "$tmp/$name.csv" || fail "$name: CSV does not validate"
+	echo "ok: $name: $(($(wc -l <"$tmp/$name.csv") - 1)) rows"
+}
