@@ -481,7 +481,8 @@ int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struc
 	}
 	if (measure(&run, team, out, e) != 0)
 		goto out;
-	out->verified = true;
+	/* Reads are always checked (each slot's last block); writes only under --verify. */
+	out->verified = !disk_test_writes(pt->test) || poison;
 	if (poison && !disk_stop_signal()) {
 		if (check_written(&run, region * pt->threads, out->time_based, e) != 0 ||
 		    disk_layout(f, pat, false, e) != 0)

@@ -69,14 +69,11 @@ struct bench {
 
 static void defaults(struct disk_opts *o)
 {
-	static const uint64_t blocks[] = {8, 4096, 8192, 8u << 20, 80u << 20};
 	memset(o, 0, sizeof(*o));
 	peak_opts_common_defaults(&o->common);
 	o->file_size = 1ull << 30;
 	for (size_t i = 0; test_choices[i]; i++)
 		o->tests.v[o->tests.n++] = test_choices[i];
-	for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
-		o->blocks.v[o->blocks.n++] = blocks[i];
 	o->iodepth = 32;
 	o->direct = "auto";
 }
@@ -137,6 +134,12 @@ static int parse(struct bench *b, int argc, char **argv)
 		fprintf(stderr, "diskbench: --file-size: %llu is not a multiple of 4KiB\n",
 			(unsigned long long)o->file_size);
 		return PEAK_EXIT_USAGE;
+	}
+	if (o->blocks.n == 0) { /* the PA1 sizes that fit in the file */
+		static const uint64_t blocks[] = {8, 4096, 8192, 8u << 20, 80u << 20};
+		for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+			if (blocks[i] <= o->file_size)
+				o->blocks.v[o->blocks.n++] = blocks[i];
 	}
 	for (size_t i = 0; i < o->blocks.n; i++) {
 		if (o->blocks.v[i] > o->file_size) {
@@ -267,7 +270,8 @@ static struct peak_team *team_for(struct bench *b, size_t idx, unsigned threads,
 {
 	if (!b->teams[idx]) {
 		char err[256];
-		b->teams[idx] = peak_team_create(threads, true, err, sizeof(err));
+		/* Not pinned: I/O threads sleep in the kernel, and fio does not pin either. */
+		b->teams[idx] = peak_team_create(threads, false, err, sizeof(err));
 		if (!b->teams[idx]) {
 			snprintf(e->msg, sizeof(e->msg), "--threads %u: %s", threads, err);
 			e->exit_code = PEAK_EXIT_FAIL;
@@ -457,17 +461,22 @@ static int write_results(struct bench *b, struct peak_output *out, double steal_
 	return rc;
 }
 
+/* The file goes first: nothing after this point can leave it behind. */
 static void teardown(struct bench *b)
 {
+	disk_file_cleanup(&b->file);
 	for (size_t i = 0; i < PEAK_LIST_MAX; i++)
 		if (b->teams[i])
 			peak_team_destroy(b->teams[i]);
-	for (size_t i = 0; i < b->store.n; i++)
-		free(b->store.samples[i]);
-	free(b->store.rows);
-	free(b->store.samples);
 	disk_pattern_free(&b->pat);
-	disk_file_cleanup(&b->file);
+}
+
+static void free_rows(struct row_store *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->samples[i]);
+	free(s->rows);
+	free(s->samples);
 }
 
 int main(int argc, char **argv)
@@ -502,10 +511,9 @@ int main(int argc, char **argv)
 	peak_machine_init(&b.m, &b.si, &cfg, "");
 	peak_context_init(&b.ctx);
 	rc = prepare(&b, &e);
-	if (rc == 0) {
-		add_context(&b);
+	add_context(&b);
+	if (rc == 0)
 		rc = sweep(&b, &e);
-	}
 	int sig = disk_stop_signal();
 	double steal = peak_sysinfo_finish(&b.si, &b.ctx);
 	if (rc == 0 && !sig && b.o.keep)
@@ -520,6 +528,7 @@ int main(int argc, char **argv)
 			e.exit_code = PEAK_EXIT_FAIL;
 		rc = -1;
 	}
+	free_rows(&b.store);
 	if (sig)
 		disk_signals_reraise(sig);
 	return rc == 0 ? PEAK_EXIT_OK : e.exit_code;

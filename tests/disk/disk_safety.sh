@@ -1,0 +1,186 @@
+#!/bin/sh
+# diskbench integration tests at tiny sizes: data reads back, its file is gone after every
+# way of ending, nothing else in --dir is touched, symlinks are not followed.
+# Usage: disk_safety.sh CASE DISKBENCH WORKDIR   (WORKDIR: under the build tree)
+# Exit 0 pass, 1 fail, 77 skipped (with the reason on stdout).
+set -u
+case_name=$1
+bin=$2
+work=$3/$case_name
+tiny="--file-size 4MiB --reps 1 --min-time 0.01 --quiet"
+
+fail() {
+	echo "FAIL ($case_name): $*"
+	exit 1
+}
+
+# A private, empty directory for this case.
+rm -rf "$work"
+mkdir -p "$work/dir" || fail "cannot create $work/dir"
+dir=$work/dir
+
+# Nothing but the listed names may be left in the directory.
+assert_only() {
+	left=$(cd "$dir" && find . -mindepth 1 | sort | tr '\n' ' ')
+	[ "$left" = "$1" ] || fail "directory holds '$left', expected '$1'"
+}
+
+# Run diskbench; store its exit code in rc and stderr in $work/err.
+run() {
+	# shellcheck disable=SC2086 # $tiny is a list of words
+	"$bin" --dir "$dir" $tiny "$@" >"$work/out" 2>"$work/err"
+	rc=$?
+}
+
+case $case_name in
+readback)
+	# Every test on both engines; --verify poisons the file before each write test and
+	# checks every block afterwards, and checks every read block.
+	for engine in psync uring; do
+		run --engine "$engine" --test all --block 4KiB,64KiB,8B --verify --format csv
+		[ "$rc" -eq 0 ] || fail "--engine $engine --verify exited $rc: $(cat "$work/err")"
+		rows=$(grep -c "^disk," "$work/out")
+		[ "$rows" -ge 15 ] || fail "only $rows rows for $engine"
+		if grep -q unverified "$work/out"; then
+			fail "rows flagged unverified: $(grep unverified "$work/out" | head -3)"
+		fi
+	done
+	assert_only ""
+	;;
+cleanup_normal)
+	run --engine psync --test seq_write,rand_read --block 4KiB
+	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
+	assert_only ""
+	;;
+cleanup_error)
+	# The file is created, then the run is refused (no block can use O_DIRECT): exit 3.
+	run --engine psync --block 8B --direct on
+	[ "$rc" -eq 3 ] || fail "expected exit 3, got $rc: $(cat "$work/err")"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "expected one line on stderr: $(cat "$work/err")"
+	assert_only ""
+	;;
+cleanup_default_dir)
+	# Without --dir: a private temp dir under $TMPDIR, removed with the file.
+	mkdir -p "$work/tmp"
+	TMPDIR=$work/tmp "$bin" --file-size 4MiB --reps 1 --min-time 0.01 --quiet --engine psync \
+		--test seq_read --block 4KiB >/dev/null 2>"$work/err" || fail "exited $?: $(cat "$work/err")"
+	[ -z "$(find "$work/tmp" -mindepth 1)" ] || fail "left behind: $(find "$work/tmp" -mindepth 1)"
+	;;
+cleanup_sigint | cleanup_sigterm)
+	sig=INT
+	[ "$case_name" = cleanup_sigterm ] && sig=TERM
+	"$bin" --dir "$dir" --file-size 16MiB --engine psync --test rand_read --block 4KiB \
+		--runtime 30 --reps 3 --quiet >/dev/null 2>"$work/err" &
+	pid=$!
+	# Wait until the file exists (and the run is under way), then interrupt it.
+	i=0
+	while [ -z "$(find "$dir" -name '.peakbench-*' 2>/dev/null)" ]; do
+		i=$((i + 1))
+		[ "$i" -lt 200 ] || { kill -9 "$pid"; fail "no file appeared in $dir"; }
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -s "$sig" "$pid"
+	i=0
+	while kill -0 "$pid" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -lt 200 ] || { kill -9 "$pid"; fail "still running 10 s after SIG$sig"; }
+		sleep 0.05
+	done
+	wait "$pid"
+	rc=$?
+	want=130
+	[ "$sig" = TERM ] && want=143
+	[ "$rc" -eq "$want" ] || fail "exit status $rc after SIG$sig, expected $want (killed by the signal)"
+	assert_only ""
+	;;
+preexisting)
+	# Files (one named like ours), a subdirectory and a hard link stay byte for byte.
+	head -c 65536 /dev/urandom >"$dir/data.bin"
+	head -c 4096 /dev/urandom >"$dir/.peakbench-1-0000000000000000"
+	mkdir "$dir/sub" && echo keep >"$dir/sub/file"
+	ln "$dir/data.bin" "$dir/hardlink"
+	before=$(cd "$dir" && find . -type f -exec sha256sum {} + | sort)
+	run --engine psync,uring --test seq_write,rand_write,seq_rw --block 4KiB,8B
+	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
+	after=$(cd "$dir" && find . -type f -exec sha256sum {} + | sort)
+	[ "$before" = "$after" ] || fail "existing files changed"
+	assert_only "./.peakbench-1-0000000000000000 ./data.bin ./hardlink ./sub ./sub/file "
+	;;
+symlinks)
+	# --dir itself a symlink: refused with one line, the target untouched.
+	mkdir "$work/real"
+	echo victim >"$work/real/victim"
+	ln -s "$work/real" "$work/linkdir"
+	# shellcheck disable=SC2086 # $tiny is a list of words
+	"$bin" --dir "$work/linkdir" $tiny >/dev/null 2>"$work/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "--dir symlink: exit $rc, expected 2"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "--dir symlink: not one line: $(cat "$work/err")"
+	grep -q "symbolic link" "$work/err" || fail "--dir symlink: message: $(cat "$work/err")"
+	[ "$(ls -A "$work/real")" = victim ] || fail "target dir changed"
+	# Symlinks planted in --dir (to a file, dangling, and named like ours) are left alone.
+	ln -s "$work/real/victim" "$dir/.peakbench-planted"
+	ln -s "$work/real/created" "$dir/.peakbench-dangling"
+	ln -s "$work/real/victim" "$dir/.peakbench-$$-0000000000000000"
+	run --engine psync --test seq_write --block 4KiB
+	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
+	[ "$(cat "$work/real/victim")" = victim ] || fail "symlink target was written"
+	[ ! -e "$work/real/created" ] || fail "a dangling symlink was followed"
+	assert_only "./.peakbench-$$-0000000000000000 ./.peakbench-dangling ./.peakbench-planted "
+	;;
+readonly)
+	# A read-only --dir: root ignores permission bits, so use a read-only tmpfs mount.
+	mkdir -p "$work/ro"
+	if ! mount -t tmpfs -o ro,size=1m tmpfs "$work/ro" 2>/dev/null; then
+		echo "SKIP: cannot mount a read-only tmpfs here (needs root and mount rights)"
+		if [ "$(id -u)" -ne 0 ]; then
+			chmod 0500 "$work/ro"
+			# shellcheck disable=SC2086 # $tiny is a list of words
+			"$bin" --dir "$work/ro" $tiny >/dev/null 2>"$work/err"
+			rc=$?
+			[ "$rc" -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && exit 0
+			fail "non-root read-only dir: exit $rc: $(cat "$work/err")"
+		fi
+		exit 77
+	fi
+	"$bin" --dir "$work/ro" --file-size 4KiB --block 4KiB --reps 1 --min-time 0.01 --quiet \
+		>/dev/null 2>"$work/err"
+	rc=$?
+	umount "$work/ro"
+	[ "$rc" -eq 2 ] || fail "read-only dir: exit $rc, expected 2: $(cat "$work/err")"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "read-only dir: not one line: $(cat "$work/err")"
+	grep -q "not writable" "$work/err" || fail "message: $(cat "$work/err")"
+	;;
+tmpfs)
+	# tmpfs is memory, not a disk: the run works and every row says so.
+	mkdir -p "$work/mem"
+	if ! mount -t tmpfs -o size=16m tmpfs "$work/mem" 2>/dev/null; then
+		echo "SKIP: cannot mount a tmpfs here (needs root and mount rights)"
+		exit 77
+	fi
+	"$bin" --dir "$work/mem" --file-size 4MiB --reps 1 --min-time 0.01 --engine psync \
+		--block 4KiB,8B --test seq_read --format csv >"$work/out" 2>"$work/err"
+	rc=$?
+	left=$(find "$work/mem" -mindepth 1)
+	# A file larger than the tmpfs is refused with the numbers.
+	"$bin" --dir "$work/mem" --file-size 64MiB --quiet >/dev/null 2>"$work/err2"
+	rc2=$?
+	umount "$work/mem"
+	[ "$rc" -eq 0 ] || fail "tmpfs run exited $rc: $(cat "$work/err")"
+	[ -z "$left" ] || fail "left behind on tmpfs: $left"
+	grep -q "tmpfs" "$work/err" || fail "no tmpfs note on stderr"
+	n=$(grep -c '^disk,' "$work/out")
+	t=$(grep '^disk,' "$work/out" | grep -c tmpfs)
+	if [ "$n" -eq 0 ] || [ "$n" -ne "$t" ]; then
+		fail "$t of $n rows flagged tmpfs"
+	fi
+	[ "$rc2" -eq 2 ] || fail "64MiB on a 16MiB tmpfs: exit $rc2, expected 2"
+	grep -q "does not fit" "$work/err2" || fail "message: $(cat "$work/err2")"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+rm -rf "$work"
+echo "ok: $case_name"
