@@ -10,8 +10,8 @@
 #include "peak_peak.h"
 
 const char *const peak_config_keys[] = {
-	"cpu.cores", "cpu.ghz",   "cpu.fma_units", "cpu.fma512_units", "mem.channels", "mem.mts",
-	"mem.gbps",  "disk.mbps", "disk.iops",     "net.gbps",         NULL,
+    "cpu.cores", "cpu.ghz",   "cpu.fma_units", "cpu.fma512_units", "mem.channels", "mem.mts",
+    "mem.gbps",  "disk.mbps", "disk.iops",     "net.gbps",         NULL,
 };
 
 /* Keys whose value counts things and must be a whole number. */
@@ -48,7 +48,8 @@ static char *trim(char *s)
 	while (*s == ' ' || *s == '\t')
 		s++;
 	size_t n = strlen(s);
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+	while (n > 0 &&
+	       (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
 		s[--n] = '\0';
 	return s;
 }
@@ -89,7 +90,8 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		return -1;
 	}
 	if (in_list(whole_keys, key) && v != floor(v)) {
-		(void)snprintf(err, err_len, "value '%s' for '%s' must be a whole number", text, key);
+		(void)snprintf(err, err_len, "value '%s' for '%s' must be a whole number", text,
+			       key);
 		return -1;
 	}
 	size_t i;

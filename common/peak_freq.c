@@ -12,9 +12,10 @@
 /* Instructions per loop iteration: long enough that the loop's dec/jnz, which run on other
  * ports in parallel with the chain, never shorten or lengthen it. */
 #define CHAIN_UNROLL 256
-#define STR_(x) #x
-#define STR(x) STR_(x)
+#define STR_(x)      #x
+#define STR(x)       STR_(x)
 
+/* clang-format off */
 static void chain_imul(uint64_t iters)
 {
 	uint64_t x = 0x9e3779b97f4a7c15u, n = iters;
@@ -44,6 +45,8 @@ static void chain_addsd(uint64_t iters)
 			 : [y] "x"(y)
 			 : "cc");
 }
+
+/* clang-format on */
 
 static uint64_t time_chain(enum peak_freq_chain chain, uint64_t iters)
 {

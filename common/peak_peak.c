@@ -100,6 +100,7 @@ struct uarch_entry {
 	unsigned fma, fma512, vadd, vadd512, alu, vmul, fadd_lat, imul_lat, pipe, pairs;
 };
 
+/* clang-format off */
 static const struct uarch_entry uarch_table[] = {
 	/* vendor family models steppings name fma fma512 vadd vadd512 alu vmul fadd imul pipe pairs */
 	{"GenuineIntel", 6, 60, 60, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
@@ -144,6 +145,7 @@ static const struct uarch_entry uarch_table[] = {
 	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 2},
 	{"AuthenticAMD", 25, 0x60, 0xaf, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 2},
 };
+/* clang-format on */
 
 void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
 {
@@ -231,8 +233,7 @@ double peak_cpu_addmul_flops_per_cycle(const struct peak_uarch *u, enum peak_isa
 	return lanes * 2 * u->addmul_pairs * u->fma512_units / u->fma_units;
 }
 
-double peak_cpu_int_ops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
-				  unsigned lane_bits)
+double peak_cpu_int_ops_per_cycle(const struct peak_uarch *u, enum peak_isa isa, unsigned lane_bits)
 {
 	if (lane_bits != 32 && lane_bits != 64)
 		return 0;
@@ -294,8 +295,8 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 		return;
 
 	char note[96];
-	double gi = peak_freq_measure(PEAK_FREQ_IMUL, m->uarch.imul_latency, run_s, m->freq_trials,
-				      NULL);
+	double gi =
+	    peak_freq_measure(PEAK_FREQ_IMUL, m->uarch.imul_latency, run_s, m->freq_trials, NULL);
 	(void)snprintf(note, sizeof note, "imul r64 chain (latency %u) best of %u",
 		       m->uarch.imul_latency, m->freq_trials);
 	set_value(&m->ghz_imul, gi, gi > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
@@ -307,17 +308,20 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 			       m->uarch.fp_add_latency, m->uarch.name, m->freq_trials);
 		set_value(&m->ghz_addsd, gf, gf > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	} else {
-		set_value(&m->ghz_addsd, 0, PEAK_SRC_UNKNOWN, "fp add latency unknown for this uarch");
+		set_value(&m->ghz_addsd, 0, PEAK_SRC_UNKNOWN,
+			  "fp add latency unknown for this uarch");
 	}
 	if (gi > 0 && gf > 0) {
 		m->freq_spread_pct = 100.0 * fabs(gi - gf) / fmax(gi, gf);
 		if (m->freq_spread_pct <= 5.0) {
-			(void)snprintf(note, sizeof note, "mean of imul and addsd chains (%.1f%% apart)",
+			(void)snprintf(note, sizeof note,
+				       "mean of imul and addsd chains (%.1f%% apart)",
 				       m->freq_spread_pct);
 			set_value(&m->ghz, (gi + gf) / 2, PEAK_SRC_MEASURED, note);
 		} else {
 			(void)snprintf(note, sizeof note,
-				       "imul chain (addsd chain disagrees by %.1f%%)", m->freq_spread_pct);
+				       "imul chain (addsd chain disagrees by %.1f%%)",
+				       m->freq_spread_pct);
 			set_value(&m->ghz, gi, PEAK_SRC_MEASURED, note);
 		}
 	} else if (gi > 0) {
@@ -344,7 +348,8 @@ static unsigned smbios_memory(const char *root, double *mts_out)
 			continue;
 		char path[512];
 		unsigned char b[256];
-		(void)snprintf(path, sizeof path, "/sys/firmware/dmi/entries/%.200s/raw", e->d_name);
+		(void)snprintf(path, sizeof path, "/sys/firmware/dmi/entries/%.200s/raw",
+			       e->d_name);
 		long n = peak_sysinfo_read_bytes(root, path, b, sizeof b);
 		if (n < 0x17 || b[0] != 17 || b[1] > n)
 			continue;
@@ -399,8 +404,8 @@ static void machine_memory(struct peak_machine *m, const struct peak_config *cfg
 	char note[96];
 	(void)snprintf(note, sizeof note, "%g channels x %g MT/s x 8 bytes", m->mem_channels.value,
 		       m->mem_mts.value);
-	bool cfg_input = m->mem_channels.source == PEAK_SRC_CONFIG ||
-			 m->mem_mts.source == PEAK_SRC_CONFIG;
+	bool cfg_input =
+	    m->mem_channels.source == PEAK_SRC_CONFIG || m->mem_mts.source == PEAK_SRC_CONFIG;
 	set_value(&m->mem_gbps, m->mem_channels.value * m->mem_mts.value * 8 / 1000,
 		  cfg_input ? PEAK_SRC_CONFIG : PEAK_SRC_TABLE, note);
 }
@@ -455,9 +460,11 @@ static void machine_network(struct peak_machine *m, const char *root)
 	char note[96];
 	if (unknown_up[0]) {
 		(void)snprintf(m->net_iface, sizeof m->net_iface, "%s", unknown_up);
-		(void)snprintf(note, sizeof note, "%s reports no link speed: set net.gbps", unknown_up);
+		(void)snprintf(note, sizeof note, "%s reports no link speed: set net.gbps",
+			       unknown_up);
 	} else {
-		(void)snprintf(note, sizeof note, "no up interface with a link speed: set net.gbps");
+		(void)snprintf(note, sizeof note,
+			       "no up interface with a link speed: set net.gbps");
 	}
 	set_value(&m->net_gbps, 0, PEAK_SRC_UNKNOWN, note);
 }
@@ -523,9 +530,9 @@ static void value_to_context(struct peak_context *ctx, const char *key, const st
 void peak_machine_to_context(const struct peak_machine *m, struct peak_context *ctx)
 {
 	peak_context_set_str(ctx, "peak.uarch", m->uarch.name);
-	peak_context_set_str(ctx, "peak.uarch_source", m->uarch.source == PEAK_SRC_UNKNOWN
-							       ? "generic"
-							       : peak_source_name(m->uarch.source));
+	peak_context_set_str(
+	    ctx, "peak.uarch_source",
+	    m->uarch.source == PEAK_SRC_UNKNOWN ? "generic" : peak_source_name(m->uarch.source));
 	peak_context_set_num(ctx, "peak.fma_units", m->uarch.fma_units);
 	peak_context_set_num(ctx, "peak.fma512_units", m->uarch.fma512_units);
 	value_to_context(ctx, "peak.cores", &m->cores);

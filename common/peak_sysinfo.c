@@ -80,9 +80,9 @@ static void collect_hypervisor(struct peak_sysinfo *si)
 	static const struct {
 		const char *sig, *name;
 	} known[] = {
-		{"KVMKVMKVM", "kvm"},      {"Microsoft Hv", "hyperv"}, {"VMwareVMware", "vmware"},
-		{"XenVMMXenVMM", "xen"},   {"TCGTCGTCGTCG", "qemu-tcg"}, {"bhyve bhyve ", "bhyve"},
-		{" lrpepyh  vr", "parallels"}, {"ACRNACRNACRN", "acrn"}, {"QNXQVMBSQG", "qnx"},
+	    {"KVMKVMKVM", "kvm"},          {"Microsoft Hv", "hyperv"},   {"VMwareVMware", "vmware"},
+	    {"XenVMMXenVMM", "xen"},       {"TCGTCGTCGTCG", "qemu-tcg"}, {"bhyve bhyve ", "bhyve"},
+	    {" lrpepyh  vr", "parallels"}, {"ACRNACRNACRN", "acrn"},     {"QNXQVMBSQG", "qnx"},
 	};
 	unsigned r[4];
 	cpuid_regs(1, 0, r);
@@ -140,7 +140,8 @@ static void collect_isa(struct peak_sysinfo *si)
 	if (!os_avx && __builtin_cpu_supports("avx"))
 		peak_sysinfo_warn(si, "AVX reported by the CPU but not enabled by the OS (XCR0)");
 	else if (!os_avx512 && __builtin_cpu_supports("avx512f"))
-		peak_sysinfo_warn(si, "AVX-512 reported by the CPU but not enabled by the OS (XCR0)");
+		peak_sysinfo_warn(si,
+				  "AVX-512 reported by the CPU but not enabled by the OS (XCR0)");
 }
 
 static void collect_hwloc(struct peak_sysinfo *si)
@@ -166,17 +167,18 @@ static void collect_hwloc(struct peak_sysinfo *si)
 	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1ICACHE,
 						 HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
 						 HWLOC_OBJ_L4CACHE};
-	for (size_t i = 0; i < sizeof types / sizeof types[0] && si->ncaches < PEAK_MAX_CACHES; i++) {
+	for (size_t i = 0; i < sizeof types / sizeof types[0] && si->ncaches < PEAK_MAX_CACHES;
+	     i++) {
 		hwloc_obj_t o = hwloc_get_obj_by_type(topo, types[i], 0);
 		if (!o || !o->attr)
 			continue;
 		struct peak_cache c = {
-			.level = o->attr->cache.depth,
-			.type = o->attr->cache.type == HWLOC_OBJ_CACHE_DATA          ? 'd'
-				: o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION ? 'i'
-										     : 'u',
-			.size_bytes = o->attr->cache.size,
-			.line_bytes = o->attr->cache.linesize,
+		    .level = o->attr->cache.depth,
+		    .type = o->attr->cache.type == HWLOC_OBJ_CACHE_DATA          ? 'd'
+			    : o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION ? 'i'
+										 : 'u',
+		    .size_bytes = o->attr->cache.size,
+		    .line_bytes = o->attr->cache.linesize,
 		};
 		int w = o->cpuset ? hwloc_bitmap_weight(o->cpuset) : 0;
 		c.shared_by = w > 0 ? (unsigned)w : 0;
@@ -254,11 +256,12 @@ void peak_sysinfo_collect(struct peak_sysinfo *si, const char *root)
 		si->nominal_ghz = (r[0] & 0xffff) / 1000.0;
 	}
 	if (si->nominal_ghz == 0)
-		peak_sysinfo_warn(si, "nominal frequency unknown (no brand string GHz, no cpuid 0x16)");
+		peak_sysinfo_warn(si,
+				  "nominal frequency unknown (no brand string GHz, no cpuid 0x16)");
 
-	char *fields[] = {si->cpu_model, si->vendor, si->kernel, si->hypervisor,
+	char *fields[] = {si->cpu_model,   si->vendor,   si->kernel, si->hypervisor,
 			  si->clocksource, si->governor, si->thp};
-	size_t lens[] = {sizeof si->cpu_model, sizeof si->vendor, sizeof si->kernel,
+	size_t lens[] = {sizeof si->cpu_model,  sizeof si->vendor,      sizeof si->kernel,
 			 sizeof si->hypervisor, sizeof si->clocksource, sizeof si->governor,
 			 sizeof si->thp};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
@@ -297,10 +300,11 @@ static void isa_list(const struct peak_isa_flags *f, char *out, size_t len)
 		bool on;
 		const char *name;
 	} flags[] = {
-		{f->sse2, "sse2"},         {f->sse4_2, "sse4_2"},     {f->avx, "avx"},
-		{f->avx2, "avx2"},         {f->fma, "fma"},           {f->avx512f, "avx512f"},
-		{f->avx512dq, "avx512dq"}, {f->avx512bw, "avx512bw"}, {f->avx512vl, "avx512vl"},
-		{f->avx512_fp16, "avx512_fp16"},
+	    {f->sse2, "sse2"},         {f->sse4_2, "sse4_2"},
+	    {f->avx, "avx"},           {f->avx2, "avx2"},
+	    {f->fma, "fma"},           {f->avx512f, "avx512f"},
+	    {f->avx512dq, "avx512dq"}, {f->avx512bw, "avx512bw"},
+	    {f->avx512vl, "avx512vl"}, {f->avx512_fp16, "avx512_fp16"},
 	};
 	size_t used = 0;
 	out[0] = '\0';
@@ -330,7 +334,9 @@ static void caches_to_context(const struct peak_sysinfo *si, struct peak_context
 		const char *key;
 		unsigned level;
 		char type;
-	} want[] = {{"cache.l1d", 1, 'd'}, {"cache.l1i", 1, 'i'}, {"cache.l2", 2, 'u'},
+	} want[] = {{"cache.l1d", 1, 'd'},
+		    {"cache.l1i", 1, 'i'},
+		    {"cache.l2", 2, 'u'},
 		    {"cache.l3", 3, 'u'}};
 	for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
 		const struct peak_cache *found = NULL;

@@ -159,7 +159,8 @@ static void cpuinfo_field(const char *text, const char *key, char *out, size_t l
 	size_t klen = strlen(key);
 	out[0] = '\0';
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, key, klen) != 0 || (p[klen] != '\t' && p[klen] != ' ' && p[klen] != ':'))
+		if (strncmp(p, key, klen) != 0 ||
+		    (p[klen] != '\t' && p[klen] != ' ' && p[klen] != ':'))
 			continue;
 		const char *colon = strchr(p, ':');
 		const char *eol = strchr(p, '\n');
@@ -235,8 +236,8 @@ static void read_cpuinfo(struct peak_sysinfo *si, const char *root, bool *hv_fla
 	if (v[0]) {
 		*hv_flag = has_word(v, "hypervisor");
 		if (root && root[0]) {
-			/* The kernel lists avx/avx512 only when it enabled their XSAVE state, so the
-			 * flags already mean "CPU and OS". */
+			/* The kernel lists avx/avx512 only when it enabled their XSAVE state, so
+			 * the flags already mean "CPU and OS". */
 			struct peak_isa_flags *f = &si->isa;
 			f->sse2 = has_word(v, "sse2");
 			f->sse4_2 = has_word(v, "sse4_2");
@@ -262,7 +263,8 @@ static void read_cpuinfo(struct peak_sysinfo *si, const char *root, bool *hv_fla
 		if (!pkgs) {
 			unsigned maxid = 0;
 			bool any = false;
-			for (const char *p = strstr(text, "physical id"); p; p = strstr(p + 1, "physical id")) {
+			for (const char *p = strstr(text, "physical id"); p;
+			     p = strstr(p + 1, "physical id")) {
 				const char *c = strchr(p, ':');
 				if (!c)
 					break;
@@ -289,7 +291,8 @@ static void read_topology(struct peak_sysinfo *si, const char *root)
 	unsigned seen = 0, cores = 0, pkgs = 0;
 	for (unsigned cpu = 0; cpu < MAXCPU && seen < si->logical_cpus; cpu++) {
 		char path[128], buf[64];
-		(void)snprintf(path, sizeof path, CPU_SYSFS "/cpu%u/topology/physical_package_id", cpu);
+		(void)snprintf(path, sizeof path, CPU_SYSFS "/cpu%u/topology/physical_package_id",
+			       cpu);
 		if (peak_sysinfo_read(root, path, buf, sizeof buf) != 0)
 			continue;
 		long pkg = strtol(buf, NULL, 10);
@@ -369,15 +372,16 @@ static unsigned count_numa_nodes(const char *root)
 	unsigned n = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL)
-		if (strncmp(e->d_name, "node", 4) == 0 && e->d_name[4] >= '0' && e->d_name[4] <= '9')
+		if (strncmp(e->d_name, "node", 4) == 0 && e->d_name[4] >= '0' &&
+		    e->d_name[4] <= '9')
 			n++;
 	(void)closedir(d);
 	return n;
 }
 
 /* One line of sysfs into a short string field, "unknown" plus a warning when missing. */
-static void read_setting(struct peak_sysinfo *si, const char *root, const char *path,
-			 char *out, size_t len, const char *what)
+static void read_setting(struct peak_sysinfo *si, const char *root, const char *path, char *out,
+			 size_t len, const char *what)
 {
 	char buf[256];
 	if (peak_sysinfo_read(root, path, buf, sizeof buf) != 0 || !buf[0]) {

@@ -50,7 +50,8 @@ static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, c
 	} else {
 		rc = peak_config_load_default(cfg, err, sizeof err);
 		const char *env = getenv("PEAKBENCH_CONF");
-		(void)snprintf(used, used_len, "%s", env && env[0] ? env : "peaks.conf (if present)");
+		(void)snprintf(used, used_len, "%s",
+			       env && env[0] ? env : "peaks.conf (if present)");
 	}
 	if (rc != 0) {
 		fprintf(stderr, "peakinfo: --config: %s\n", err);
@@ -72,22 +73,22 @@ int main(int argc, char **argv)
 	peak_opts_common_defaults(&o.common);
 	peak_config_init(&o.sets.check);
 	const struct peak_opt table[] = {
-		PEAK_OPTS_COMMON(&o.common),
-		{"set", "KEY=VALUE", "override a peak input, e.g. mem.channels=6 (repeatable)",
-		 PEAK_OPT_CALLBACK, &o.sets, 0, 0, NULL, set_callback},
-		{"config", "FILE", "peaks file (default: $PEAKBENCH_CONF, else ./peaks.conf)",
-		 PEAK_OPT_STRING, &o.config_path, 0, 0, NULL, NULL},
-		{"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
-		 PEAK_OPT_STRING, &o.root, 0, 0, NULL, NULL},
+	    PEAK_OPTS_COMMON(&o.common),
+	    {"set", "KEY=VALUE", "override a peak input, e.g. mem.channels=6 (repeatable)",
+	     PEAK_OPT_CALLBACK, &o.sets, 0, 0, NULL, set_callback},
+	    {"config", "FILE", "peaks file (default: $PEAKBENCH_CONF, else ./peaks.conf)",
+	     PEAK_OPT_STRING, &o.config_path, 0, 0, NULL, NULL},
+	    {"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
+	     PEAK_OPT_STRING, &o.root, 0, 0, NULL, NULL},
 	};
 	const struct peak_cli cli = {
-		.prog = "peakinfo",
-		.usage = "[options]",
-		.summary = "Print this machine's context and theoretical peaks (CPU, memory, disk, "
-			   "network) with the source of every input. Overrides: docs/peaks-conf.md.",
-		.opts = table,
-		.nopts = sizeof table / sizeof table[0],
-		.common = &o.common,
+	    .prog = "peakinfo",
+	    .usage = "[options]",
+	    .summary = "Print this machine's context and theoretical peaks (CPU, memory, disk, "
+		       "network) with the source of every input. Overrides: docs/peaks-conf.md.",
+	    .opts = table,
+	    .nopts = sizeof table / sizeof table[0],
+	    .common = &o.common,
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
 		rc = peakinfo_report(&out, &si, &m, &lo);
 	(void)peak_sysinfo_finish(&si, &ctx);
 	if (peak_output_close(&out, &ctx) != 0 || rc != 0) {
-		fprintf(stderr, "peakinfo: writing %s failed\n", o.common.output ? o.common.output : "stdout");
+		fprintf(stderr, "peakinfo: writing %s failed\n",
+			o.common.output ? o.common.output : "stdout");
 		return PEAK_EXIT_FAIL;
 	}
 	return PEAK_EXIT_OK;

@@ -13,8 +13,8 @@
 /* Loopback has no link speed: its ceiling is how fast the kernel can copy the payload,
  * which a memcpy of a buffer larger than the last-level cache bounds. */
 struct peakinfo_loopback {
-	double gbps;       /* best of the runs, Gbit/s of payload copied; 0 when unknown */
-	size_t bytes;      /* copied per run */
+	double gbps;  /* best of the runs, Gbit/s of payload copied; 0 when unknown */
+	size_t bytes; /* copied per run */
 	unsigned reps;
 	unsigned char check; /* a byte of the copy, so the copy cannot be elided */
 };

@@ -212,7 +212,8 @@ int peakinfo_report(struct peak_output *out, const struct peak_sysinfo *si,
 		return -1;
 	for (int isa = 0; isa < PEAK_ISA_COUNT; isa++)
 		for (int prec = 0; prec < PEAK_PREC_COUNT; prec++)
-			if (cpu_row(out, si, m, (enum peak_isa)isa, (enum peak_precision)prec, 0) != 0)
+			if (cpu_row(out, si, m, (enum peak_isa)isa, (enum peak_precision)prec, 0) !=
+			    0)
 				return -1;
 	for (int isa = 0; isa < PEAK_ISA_COUNT; isa++)
 		for (unsigned bits = 32; bits <= 64; bits += 32)

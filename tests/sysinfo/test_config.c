@@ -55,8 +55,10 @@ static void test_bad_files(void **state)
 	assert_int_equal(peak_config_load(&cfg, PEAKS "/bad-key.conf", false, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bad-key.conf:3: unknown key 'mem.chanels'"));
 	peak_config_init(&cfg);
-	assert_int_equal(peak_config_load(&cfg, PEAKS "/bad-value.conf", false, err, sizeof err), -1);
-	assert_non_null(strstr(err, "bad-value.conf:1: value 'fast' for 'mem.mts' is not a number"));
+	assert_int_equal(peak_config_load(&cfg, PEAKS "/bad-value.conf", false, err, sizeof err),
+			 -1);
+	assert_non_null(
+	    strstr(err, "bad-value.conf:1: value 'fast' for 'mem.mts' is not a number"));
 	/* Missing: an error unless optional. */
 	peak_config_init(&cfg);
 	assert_int_equal(peak_config_load(&cfg, PEAKS "/none.conf", true, err, sizeof err), 0);
@@ -87,24 +89,25 @@ static void test_bad_lines(void **state)
 	static const struct {
 		const char *text, *reason;
 	} cases[] = {
-		{"cpu.cores 2\n", ":1: expected 'key = value'"},
-		{"\n\n= 5\n", ":3: missing key before '='"},
-		{"cpu.cores =\n", ":1: missing value for 'cpu.cores'"},
-		{"cpu.cores = 0\n", ":1: value '0' for 'cpu.cores' must be > 0"},
-		{"cpu.ghz = -1\n", ":1: value '-1' for 'cpu.ghz' must be > 0"},
-		{"cpu.ghz = 1e99\n", ":1: value '1e99' for 'cpu.ghz' is out of range"},
-		{"cpu.ghz = inf\n", ":1: value 'inf' for 'cpu.ghz' is out of range"},
-		{"cpu.ghz = nan\n", ":1: value 'nan' for 'cpu.ghz' is not a number"},
-		{"cpu.ghz = 2.5GHz\n", ":1: value '2.5GHz' for 'cpu.ghz' is not a number"},
-		{"cpu.ghz = 2 5\n", ":1: value '2 5' for 'cpu.ghz' is not a number"},
-		{"cpu.cores = 1.5\n", ":1: value '1.5' for 'cpu.cores' must be a whole number"},
-		{"# ok\nCPU.CORES = 2\n", ":2: unknown key 'CPU.CORES'"},
-		{"openblas.threads = 2\n", ":1: unknown key 'openblas.threads'"},
+	    {"cpu.cores 2\n", ":1: expected 'key = value'"},
+	    {"\n\n= 5\n", ":3: missing key before '='"},
+	    {"cpu.cores =\n", ":1: missing value for 'cpu.cores'"},
+	    {"cpu.cores = 0\n", ":1: value '0' for 'cpu.cores' must be > 0"},
+	    {"cpu.ghz = -1\n", ":1: value '-1' for 'cpu.ghz' must be > 0"},
+	    {"cpu.ghz = 1e99\n", ":1: value '1e99' for 'cpu.ghz' is out of range"},
+	    {"cpu.ghz = inf\n", ":1: value 'inf' for 'cpu.ghz' is out of range"},
+	    {"cpu.ghz = nan\n", ":1: value 'nan' for 'cpu.ghz' is not a number"},
+	    {"cpu.ghz = 2.5GHz\n", ":1: value '2.5GHz' for 'cpu.ghz' is not a number"},
+	    {"cpu.ghz = 2 5\n", ":1: value '2 5' for 'cpu.ghz' is not a number"},
+	    {"cpu.cores = 1.5\n", ":1: value '1.5' for 'cpu.cores' must be a whole number"},
+	    {"# ok\nCPU.CORES = 2\n", ":2: unknown key 'CPU.CORES'"},
+	    {"openblas.threads = 2\n", ":1: unknown key 'openblas.threads'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char err[512] = "", path[64];
 		int rc = load_text(cases[i].text, err, sizeof err, path, sizeof path);
-		if (rc != -1 || strncmp(err, path, strlen(path)) != 0 || !strstr(err, cases[i].reason))
+		if (rc != -1 || strncmp(err, path, strlen(path)) != 0 ||
+		    !strstr(err, cases[i].reason))
 			print_error("case %zu: rc %d err '%s', want '%s'\n", i, rc, err,
 				    cases[i].reason);
 		assert_int_equal(rc, -1);
@@ -114,7 +117,8 @@ static void test_bad_lines(void **state)
 	}
 	char err[512], path[64];
 	assert_int_equal(load_text("", err, sizeof err, path, sizeof path), 0);
-	assert_int_equal(load_text("# only comments\n\n   \n", err, sizeof err, path, sizeof path), 0);
+	assert_int_equal(load_text("# only comments\n\n   \n", err, sizeof err, path, sizeof path),
+			 0);
 	assert_int_equal(load_text("net.gbps = 10", err, sizeof err, path, sizeof path), 0);
 }
 
@@ -170,9 +174,9 @@ static void test_default_search(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good_file), cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_bad_lines), cmocka_unit_test(test_set),
-		cmocka_unit_test(test_default_search),
+	    cmocka_unit_test(test_good_file),      cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_bad_lines),      cmocka_unit_test(test_set),
+	    cmocka_unit_test(test_default_search),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,8 @@
 #include "peak_peak.h"
 #include "peak_sysinfo.h"
 
-static void fake_cpu(struct peak_sysinfo *si, const char *vendor, unsigned family,
-		     unsigned model, unsigned stepping)
+static void fake_cpu(struct peak_sysinfo *si, const char *vendor, unsigned family, unsigned model,
+		     unsigned stepping)
 {
 	memset(si, 0, sizeof *si);
 	(void)snprintf(si->vendor, sizeof si->vendor, "%s", vendor);
@@ -89,7 +89,8 @@ static void test_cascade_lake(void **state)
 	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_SSE, PEAK_PREC_SP), 8, 0);
 	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_SCALAR, PEAK_PREC_DP), 2, 0);
 	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_SCALAR, PEAK_PREC_SP), 2, 0);
-	assert_double_equal(peak_cpu_addmul_flops_per_cycle(&u, PEAK_ISA_AVX512, PEAK_PREC_DP), 16, 0);
+	assert_double_equal(peak_cpu_addmul_flops_per_cycle(&u, PEAK_ISA_AVX512, PEAK_PREC_DP), 16,
+			    0);
 	/* Integer adds: 4 ALUs; vector adds on 3 ports (256-bit), 2 ports (512-bit). */
 	assert_double_equal(peak_cpu_int_ops_per_cycle(&u, PEAK_ISA_SCALAR, 64), 4, 0);
 	assert_double_equal(peak_cpu_int_ops_per_cycle(&u, PEAK_ISA_SSE, 32), 12, 0);
@@ -130,7 +131,8 @@ static void test_table(void **state)
 	u = uarch_of("AuthenticAMD", 25, 0x61, 2);
 	assert_string_equal(u.name, "zen4");
 	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_AVX512, PEAK_PREC_DP), 16, 0);
-	assert_double_equal(peak_cpu_addmul_flops_per_cycle(&u, PEAK_ISA_AVX512, PEAK_PREC_DP), 16, 0);
+	assert_double_equal(peak_cpu_addmul_flops_per_cycle(&u, PEAK_ISA_AVX512, PEAK_PREC_DP), 16,
+			    0);
 	/* Unknown CPU: the conservative generic entry, marked as such. */
 	u = uarch_of("CentaurHauls", 7, 1, 0);
 	assert_string_equal(u.name, "generic");
@@ -157,9 +159,9 @@ static void test_freq_chains(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),        cmocka_unit_test(test_isa_supported),
-		cmocka_unit_test(test_cascade_lake), cmocka_unit_test(test_table),
-		cmocka_unit_test(test_freq_chains),
+	    cmocka_unit_test(test_names),        cmocka_unit_test(test_isa_supported),
+	    cmocka_unit_test(test_cascade_lake), cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_freq_chains),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

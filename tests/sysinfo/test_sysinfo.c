@@ -8,20 +8,44 @@
 #include "peak_peak.h"
 #include "peak_sysinfo.h"
 
-#define FULL PEAK_FIXTURES_DIR "/sysroot-full"
-#define SPARSE PEAK_FIXTURES_DIR "/sysroot-sparse"
+#define FULL    PEAK_FIXTURES_DIR "/sysroot-full"
+#define SPARSE  PEAK_FIXTURES_DIR "/sysroot-sparse"
 #define MISSING PEAK_FIXTURES_DIR "/no-such-root"
 
 /* Every key peak_sysinfo_to_context promises, whatever the tree holds. */
 static const char *const context_keys[] = {
-	"cpu.vendor",      "cpu.model",       "cpu.family",       "cpu.model_number",
-	"cpu.stepping",    "cpu.isa",         "cpu.logical",      "cpu.allowed",
-	"cpu.cores",       "cpu.sockets",     "cpu.ghz.nominal",  "numa.nodes",
-	"cache.l1d",       "cache.l1i",       "cache.l2",         "cache.l3",
-	"cache.line_bytes", "mem.total_bytes", "mem.available_bytes", "mem.hugepage_bytes",
-	"os.kernel",       "hypervisor",      "clocksource",      "governor",
-	"thp",             "build.compiler",  "build.cflags",     "build.type",
-	"git.revision",    "timestamp",       "clock.resolution_ns", "clock.overhead_ns",
+    "cpu.vendor",
+    "cpu.model",
+    "cpu.family",
+    "cpu.model_number",
+    "cpu.stepping",
+    "cpu.isa",
+    "cpu.logical",
+    "cpu.allowed",
+    "cpu.cores",
+    "cpu.sockets",
+    "cpu.ghz.nominal",
+    "numa.nodes",
+    "cache.l1d",
+    "cache.l1i",
+    "cache.l2",
+    "cache.l3",
+    "cache.line_bytes",
+    "mem.total_bytes",
+    "mem.available_bytes",
+    "mem.hugepage_bytes",
+    "os.kernel",
+    "hypervisor",
+    "clocksource",
+    "governor",
+    "thp",
+    "build.compiler",
+    "build.cflags",
+    "build.type",
+    "git.revision",
+    "timestamp",
+    "clock.resolution_ns",
+    "clock.overhead_ns",
 };
 
 static void assert_complete(const struct peak_context *ctx)
@@ -180,7 +204,8 @@ static void test_read_helpers(void **state)
 {
 	(void)state;
 	char buf[64];
-	assert_int_equal(peak_sysinfo_read(FULL, "/sys/devices/system/cpu/online", buf, sizeof buf), 0);
+	assert_int_equal(peak_sysinfo_read(FULL, "/sys/devices/system/cpu/online", buf, sizeof buf),
+			 0);
 	assert_string_equal(buf, "0-1"); /* newline trimmed */
 	assert_int_equal(peak_sysinfo_read(FULL, "/nope", buf, sizeof buf), -1);
 	uint64_t steal = 1, total = 1;
@@ -247,7 +272,7 @@ static void test_machine_overrides(void **state)
 	char err[256];
 	peak_sysinfo_collect(&si, FULL);
 	peak_config_init(&cfg);
-	const char *sets[] = {"cpu.ghz=3", "cpu.cores=1", "cpu.fma_units=1", "mem.mts=3200",
+	const char *sets[] = {"cpu.ghz=3",     "cpu.cores=1",    "cpu.fma_units=1", "mem.mts=3200",
 			      "disk.mbps=250", "disk.iops=3000", "net.gbps=10"};
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
 		assert_int_equal(peak_config_set(&cfg, sets[i], err, sizeof err), 0);
@@ -255,7 +280,8 @@ static void test_machine_overrides(void **state)
 	assert_int_equal(m.uarch.source, PEAK_SRC_CONFIG);
 	assert_int_equal(m.uarch.fma_units, 1);
 	assert_int_equal(m.uarch.fma512_units, 1);
-	assert_double_equal(peak_cpu_flops_per_cycle(&m.uarch, PEAK_ISA_AVX512, PEAK_PREC_DP), 16, 0);
+	assert_double_equal(peak_cpu_flops_per_cycle(&m.uarch, PEAK_ISA_AVX512, PEAK_PREC_DP), 16,
+			    0);
 	assert_double_equal(m.cores.value, 1, 0);
 	assert_int_equal(m.mem_mts.source, PEAK_SRC_CONFIG);
 	assert_int_equal(m.mem_channels.source, PEAK_SRC_TABLE);
@@ -289,11 +315,11 @@ static void test_machine_sparse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_full_tree),     cmocka_unit_test(test_sparse_tree),
-		cmocka_unit_test(test_missing_tree),  cmocka_unit_test(test_live_system),
-		cmocka_unit_test(test_cpulist),       cmocka_unit_test(test_read_helpers),
-		cmocka_unit_test(test_machine_full),  cmocka_unit_test(test_machine_overrides),
-		cmocka_unit_test(test_machine_sparse),
+	    cmocka_unit_test(test_full_tree),      cmocka_unit_test(test_sparse_tree),
+	    cmocka_unit_test(test_missing_tree),   cmocka_unit_test(test_live_system),
+	    cmocka_unit_test(test_cpulist),        cmocka_unit_test(test_read_helpers),
+	    cmocka_unit_test(test_machine_full),   cmocka_unit_test(test_machine_overrides),
+	    cmocka_unit_test(test_machine_sparse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
