@@ -101,6 +101,13 @@ int main(int argc, char **argv)
 	if (load_config(&o, &cfg, config_used, sizeof config_used) != 0)
 		return PEAK_EXIT_USAGE;
 
+	struct peak_output out;
+	char err[512];
+	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
+		fprintf(stderr, "peakinfo: %s\n", err);
+		return PEAK_EXIT_USAGE;
+	}
+
 	static struct peak_sysinfo si;
 	static struct peak_context ctx;
 	static struct peak_machine m;
@@ -120,12 +127,6 @@ int main(int argc, char **argv)
 	struct peakinfo_loopback lo;
 	peakinfo_measure_loopback(&lo);
 
-	struct peak_output out;
-	char err[512];
-	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
-		fprintf(stderr, "peakinfo: --output: %s\n", err);
-		return PEAK_EXIT_USAGE;
-	}
 	int rc = peak_output_begin(&out, &ctx);
 	if (rc == 0)
 		rc = peakinfo_report(&out, &si, &m, &lo);
