@@ -21,6 +21,7 @@ struct run_ctx {
 	uint64_t iters;
 	uint64_t chain_iters;
 	uint64_t *chain_out; /* one per thread */
+	bool corrupt;        /* test hook: damage thread 0's result before verification */
 	char *err;
 	size_t err_len;
 };
@@ -52,6 +53,8 @@ static int timed_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
 		snprintf(r->err, r->err_len, "%s: a worker failed", r->k->name);
 		return -1;
 	}
+	if (r->corrupt)
+		r->acc[0].v.u32[0] ^= 1u;
 	for (unsigned i = 0; i < r->nthreads; i++) {
 		char why[256];
 		if (cpu_acc_verify(r->k, &r->acc[i], &r->consts, iters, why, sizeof why) != 0) {
@@ -150,6 +153,7 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 		return -1;
 	}
 	cpu_consts_init(k, &r.consts);
+	r.corrupt = o->corrupt_kernel && strcmp(o->corrupt_kernel, k->name) == 0;
 	r.acc = aligned_alloc(64, n * sizeof *r.acc);
 	r.chain_out = calloc(n, sizeof *r.chain_out);
 	if (!r.acc || !r.chain_out) {

@@ -18,6 +18,7 @@ struct cpu_measure_opts {
 	unsigned cores;       /* cores this process may use (for cores used = min(threads, cores)) */
 	const struct peak_uarch *uarch;
 	double ghz_hint;      /* sizes the frequency chains; any rough value works */
+	const char *corrupt_kernel; /* test hook: flip a bit of this kernel's result */
 };
 
 /* One measured point: the rate row and the frequency row, their samples kept here. */

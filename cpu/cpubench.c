@@ -181,6 +181,9 @@ static void describe_run(struct peak_context *ctx, const struct peak_machine *m)
 	const char *hook = getenv("PEAKBENCH_TEST_PRETEND_MISSING");
 	if (hook && *hook)
 		peak_context_set_str(ctx, "cpubench.test_pretend_missing", hook);
+	hook = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL");
+	if (hook && *hook)
+		peak_context_set_str(ctx, "cpubench.test_corrupt_kernel", hook);
 }
 
 static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
@@ -193,6 +196,7 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 		.cores = m->cores.value >= 1 ? (unsigned)m->cores.value : peak_team_allowed_cpus(),
 		.uarch = &m->uarch,
 		.ghz_hint = m->ghz.value,
+		.corrupt_kernel = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL"),
 	};
 	size_t step = 0, steps = nk * o->common.threads.n;
 	int rc = PEAK_EXIT_OK;

@@ -1,0 +1,144 @@
+/* cpubench kernels: every kernel this CPU runs matches its closed form at tiny iteration
+ * counts, a damaged lane is caught, the closed forms agree with a step-by-step replay,
+ * and the frequency chains return what they must. */
+#include "peak_cmocka.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_kernels.h"
+
+static void test_every_kernel_verifies(void **state)
+{
+	(void)state;
+	static const uint64_t counts[] = {0, 1, 2, 7, 1000};
+	unsigned ran = 0;
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		const struct cpu_kernel *k = &cpu_kernels[i];
+		char reason[160], err[320];
+		if (!cpu_kernel_supported(k, reason, sizeof reason)) {
+			print_message("skip %s: %s\n", k->name, reason);
+			continue;
+		}
+		struct cpu_consts c;
+		cpu_consts_init(k, &c);
+		for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
+			struct cpu_acc acc;
+			cpu_acc_init(k, &acc);
+			k->run(&acc, &c, counts[j]);
+			if (cpu_acc_verify(k, &acc, &c, counts[j], err, sizeof err) != 0)
+				fail_msg("%s", err);
+		}
+		ran++;
+	}
+	assert_true(ran >= 8); /* scalar and SSE run on every x86-64 */
+}
+
+/* A kernel that did one bit of wrong work, or the wrong number of integer iterations,
+ * must fail. */
+static void test_damage_is_caught(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		const struct cpu_kernel *k = &cpu_kernels[i];
+		char reason[160], err[320];
+		if (!cpu_kernel_supported(k, reason, sizeof reason))
+			continue;
+		struct cpu_consts c;
+		cpu_consts_init(k, &c);
+		struct cpu_acc acc;
+		cpu_acc_init(k, &acc);
+		k->run(&acc, &c, 5);
+		size_t last = (size_t)k->nacc * k->lanes - 1;
+		struct cpu_acc bad = acc;
+		switch (k->elem) {
+		case CPU_F64: bad.v.f64[last] += 1.0; break;
+		case CPU_F32: bad.v.f32[last] += 1.0f; break;
+		case CPU_I64: bad.v.u64[last] ^= 1u; break;
+		case CPU_I32: bad.v.u32[last] ^= 1u; break;
+		}
+		assert_int_equal(cpu_acc_verify(k, &bad, &c, 5, err, sizeof err), -1);
+		assert_non_null(strstr(err, k->name));
+		if (k->test == CPU_TEST_IOPS) /* integer closed forms count iterations */
+			assert_int_equal(cpu_acc_verify(k, &acc, &c, 4, err, sizeof err), -1);
+	}
+}
+
+static void test_affine_pow_matches_replay(void **state)
+{
+	(void)state;
+	uint64_t a = 6364136223846793005ull, b = 1442695040888963407ull;
+	uint32_t a32 = 1664525u, b32 = 1013904223u;
+	for (uint64_t n = 0; n < 300; n++) {
+		uint64_t x = 12345;
+		uint32_t y = 777;
+		for (uint64_t i = 0; i < n; i++) {
+			x = x * a + b;
+			y = y * a32 + b32;
+		}
+		assert_true(cpu_affine_pow_u64(12345, a, b, n) == x);
+		assert_true(cpu_affine_pow_u32(777, a32, b32, n) == y);
+	}
+}
+
+static void test_ops_per_iter(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		const struct cpu_kernel *k = &cpu_kernels[i];
+		double per = (double)k->nacc * k->steps * k->lanes;
+		bool two = k->kind == CPU_KIND_FMA || k->kind == CPU_KIND_IMULMIX;
+		assert_double_equal(cpu_kernel_ops_per_iter(k), two ? 2 * per : per, 0);
+		assert_true(k->steps % 2 == 0); /* the closed forms pair the steps */
+		if (strcmp(k->name, "avx512_dp_fma") == 0) /* 12 chains x 2 FMAs x 8 lanes x 2 */
+			assert_double_equal(cpu_kernel_ops_per_iter(k), 384, 0);
+	}
+}
+
+static void test_chains(void **state)
+{
+	(void)state;
+	static const struct {
+		enum cpu_chain chain;
+		enum peak_isa isa;
+	} chains[] = {
+		{CPU_CHAIN_SCALAR_FP, PEAK_ISA_SCALAR}, {CPU_CHAIN_SCALAR_INT, PEAK_ISA_SCALAR},
+		{CPU_CHAIN_SSE_FP, PEAK_ISA_SSE},       {CPU_CHAIN_SSE_INT, PEAK_ISA_SSE},
+		{CPU_CHAIN_AVX_FP, PEAK_ISA_AVX},       {CPU_CHAIN_AVX2_INT, PEAK_ISA_AVX2},
+		{CPU_CHAIN_AVX512_FP, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_INT, PEAK_ISA_AVX512},
+	};
+	for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+		char reason[160];
+		if (!cpu_isa_supported(chains[i].isa, reason, sizeof reason))
+			continue;
+		for (uint64_t n = 0; n < 40; n += 13)
+			assert_true(cpu_chain_run(chains[i].chain, n) ==
+				    cpu_chain_expected(chains[i].chain, n));
+	}
+}
+
+static void test_pretend_missing(void **state)
+{
+	(void)state;
+	char reason[160];
+	assert_int_equal(setenv("PEAKBENCH_TEST_PRETEND_MISSING", "sse,avx512", 1), 0);
+	assert_false(cpu_isa_supported(PEAK_ISA_AVX512, reason, sizeof reason));
+	assert_non_null(strstr(reason, "PEAKBENCH_TEST_PRETEND_MISSING"));
+	assert_false(cpu_isa_supported(PEAK_ISA_SSE, reason, sizeof reason));
+	assert_true(cpu_isa_supported(PEAK_ISA_SCALAR, reason, sizeof reason));
+	assert_int_equal(unsetenv("PEAKBENCH_TEST_PRETEND_MISSING"), 0);
+	assert_true(cpu_isa_supported(PEAK_ISA_SSE, reason, sizeof reason));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_kernel_verifies),
+		cmocka_unit_test(test_damage_is_caught),
+		cmocka_unit_test(test_affine_pow_matches_replay),
+		cmocka_unit_test(test_ops_per_iter),
+		cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_pretend_missing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
