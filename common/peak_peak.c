@@ -97,53 +97,54 @@ struct uarch_entry {
 	const char *vendor;
 	unsigned family, model_lo, model_hi, stepping_lo, stepping_hi;
 	const char *name;
-	unsigned fma, fma512, vadd, vadd512, alu, vmul, fadd_lat, imul_lat, pipe, pairs;
+	unsigned fma, fma512, vadd, vadd512, alu, vmul, fadd_lat, imul_lat, pipe, ops, ops512;
 };
 
 /* clang-format off */
 static const struct uarch_entry uarch_table[] = {
-	/* vendor family models steppings name fma fma512 vadd vadd512 alu vmul fadd imul pipe pairs */
-	{"GenuineIntel", 6, 60, 60, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 63, 63, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 69, 70, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 61, 61, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 71, 71, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 79, 79, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 86, 86, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 78, 78, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 94, 94, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 142, 142, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 158, 158, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 165, 166, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 1},
+	/* vendor family models steppings name fma fma512 vadd vadd512 alu vmul fadd imul pipe
+	 * addmul_ops addmul512_ops */
+	{"GenuineIntel", 6, 60, 60, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 63, 63, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 69, 70, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 61, 61, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 71, 71, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 79, 79, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 86, 86, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 78, 78, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 94, 94, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 142, 142, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 158, 158, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 165, 166, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
 	/* Skylake-SP, Cascade Lake (steppings 5-7), Cooper Lake (10-11): ports 0+1 fused and
 	 * port 5 each run a 512-bit FMA; fp add latency 4 (it runs on the FMA units). */
-	{"GenuineIntel", 6, 85, 85, 5, 7, "cascadelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 85, 85, 10, 11, "cooperlake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 85, 85, 0, 15, "skylake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 106, 106, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 108, 108, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 85, 85, 5, 7, "cascadelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 85, 85, 10, 11, "cooperlake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 85, 85, 0, 15, "skylake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 106, 106, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 108, 108, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
 	/* Client Ice Lake, Tiger Lake, Rocket Lake: one 512-bit FMA (port 0+1 fused). */
-	{"GenuineIntel", 6, 125, 126, 0, 15, "icelake-client", 2, 1, 3, 2, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 140, 141, 0, 15, "tigerlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 1},
-	{"GenuineIntel", 6, 167, 167, 0, 15, "rocketlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 1},
+	{"GenuineIntel", 6, 125, 126, 0, 15, "icelake-client", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
+	{"GenuineIntel", 6, 140, 141, 0, 15, "tigerlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
+	{"GenuineIntel", 6, 167, 167, 0, 15, "rocketlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
 	/* Alder/Raptor Lake P-cores (Golden/Raptor Cove): AVX-512 fused off, dedicated fp
 	 * adders of latency 3. E-cores are slower: the peak assumes P-cores. */
-	{"GenuineIntel", 6, 151, 151, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 154, 154, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 183, 183, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 186, 186, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 191, 191, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 143, 143, 0, 15, "sapphirerapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 1},
-	{"GenuineIntel", 6, 207, 207, 0, 15, "emeraldrapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 1},
+	{"GenuineIntel", 6, 151, 151, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 154, 154, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 183, 183, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 186, 186, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 191, 191, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 143, 143, 0, 15, "sapphirerapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
+	{"GenuineIntel", 6, 207, 207, 0, 15, "emeraldrapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
 	/* Zen 1: four 128-bit FP pipes (2 FMA/mul, 2 add); 256-bit ops take two passes. */
-	{"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 2},
-	{"HygonGenuine", 24, 0x00, 0xff, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 2},
-	{"AuthenticAMD", 23, 0x30, 0xff, 0, 15, "zen2", 2, 0, 3, 0, 4, 1, 3, 3, 256, 2},
-	{"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 2},
-	{"AuthenticAMD", 25, 0x20, 0x5f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 2},
+	{"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
+	{"HygonGenuine", 24, 0x00, 0xff, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
+	{"AuthenticAMD", 23, 0x30, 0xff, 0, 15, "zen2", 2, 0, 3, 0, 4, 1, 3, 3, 256, 4, 0},
+	{"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
+	{"AuthenticAMD", 25, 0x20, 0x5f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
 	/* Zen 4: AVX-512 on the 256-bit pipes in two passes: one 512-bit FMA per cycle. */
-	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 2},
-	{"AuthenticAMD", 25, 0x60, 0xaf, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 2},
+	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 4, 2},
+	{"AuthenticAMD", 25, 0x60, 0xaf, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 4, 2},
 };
 /* clang-format on */
 
@@ -167,7 +168,8 @@ void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
 		u->fp_add_latency = e->fadd_lat;
 		u->imul_latency = e->imul_lat;
 		u->pipe_bits = e->pipe;
-		u->addmul_pairs = e->pairs;
+		u->addmul_ops = e->ops;
+		u->addmul512_ops = e->ops512;
 		return;
 	}
 	/* Conservative: one of everything, 128-bit pipes, FP add latency unknown (the FP
@@ -183,7 +185,8 @@ void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
 	u->fp_add_latency = 0;
 	u->imul_latency = 3;
 	u->pipe_bits = 128;
-	u->addmul_pairs = 1;
+	u->addmul_ops = 1;
+	u->addmul512_ops = si->isa.avx512f ? 1 : 0;
 }
 
 /* Fraction of full rate for an op of `bits` on pipes of pipe_bits. */
@@ -204,7 +207,7 @@ double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 	case PEAK_ISA_SCALAR:
 	case PEAK_ISA_SSE:
 	case PEAK_ISA_AVX:
-		/* No FMA: an add and a multiply (2 flops per lane) per pair. */
+		/* No FMA: adds and multiplies, one flop per lane each. */
 		return peak_cpu_addmul_flops_per_cycle(u, isa, prec);
 	case PEAK_ISA_AVX2:
 		return lanes * 2 * u->fma_units * width_factor(u, bits);
@@ -224,13 +227,11 @@ double peak_cpu_addmul_flops_per_cycle(const struct peak_uarch *u, enum peak_isa
 		return 0;
 	unsigned bits = peak_isa_bits(isa);
 	double lanes = isa == PEAK_ISA_SCALAR ? 1 : bits / (prec == PEAK_PREC_SP ? 32.0 : 64.0);
-	if (isa != PEAK_ISA_AVX512)
-		return lanes * 2 * u->addmul_pairs * width_factor(u, bits);
-	if (!u->fma_units)
-		return 0;
-	/* 512-bit adds and muls run where 512-bit FMAs do: Skylake-SP 2 ports = 1 pair,
-	 * Zen 4 two passes over 2 add + 2 mul pipes = 1 pair, client Ice Lake 1 port = 0.5. */
-	return lanes * 2 * u->addmul_pairs * u->fma512_units / u->fma_units;
+	/* One flop per lane per add or mul. 512-bit ops have their own rate: Skylake-SP runs
+	 * them on 2 ports, Zen 4 in two passes over its 2 add + 2 mul pipes (2 per cycle). */
+	if (isa == PEAK_ISA_AVX512)
+		return lanes * u->addmul512_ops;
+	return lanes * u->addmul_ops * width_factor(u, bits);
 }
 
 double peak_cpu_int_ops_per_cycle(const struct peak_uarch *u, enum peak_isa isa, unsigned lane_bits)
@@ -476,6 +477,7 @@ void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 	const char *r = root ? root : "";
 	peak_uarch_lookup(si, &m->uarch);
 	double x;
+	unsigned fma512_table = m->uarch.fma512_units;
 	if (cfg && peak_config_get(cfg, "cpu.fma_units", &x)) {
 		m->uarch.fma_units = (unsigned)x;
 		if (m->uarch.fma512_units || si->isa.avx512f)
@@ -486,6 +488,11 @@ void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 		m->uarch.fma512_units = (unsigned)x;
 		m->uarch.source = PEAK_SRC_CONFIG;
 	}
+	/* 512-bit adds and muls run on the 512-bit FMA pipes: scale their rate alike. */
+	if (m->uarch.fma512_units != fma512_table)
+		m->uarch.addmul512_ops =
+		    fma512_table ? m->uarch.addmul512_ops * m->uarch.fma512_units / fma512_table
+				 : m->uarch.fma512_units;
 
 	if (!config_value(cfg, "cpu.cores", &m->cores)) {
 		unsigned cores = si->allowed_cpus;

@@ -51,7 +51,9 @@ struct peak_uarch {
 	unsigned imul_latency;    /* cycles of imul r64, r64 */
 	unsigned pipe_bits;       /* width of one vector pipe: 128 on Zen 1 (256-bit ops take two
 				   * passes), 256 elsewhere; wider ops run at pipe_bits/width */
-	unsigned addmul_pairs;    /* add+mul pairs per cycle without FMA (scalar, SSE, AVX) */
+	unsigned addmul_ops;      /* FP adds + muls per cycle in a 1:1 mix without FMA (scalar,
+				   * SSE, AVX), at pipe width: Skylake 2, Alder Lake 3, Zen 4 */
+	unsigned addmul512_ops;   /* the same for 512-bit ops (0: no AVX-512) */
 };
 
 /* The micro-architecture entry for this CPU (vendor, family, model, stepping), or the
@@ -110,12 +112,12 @@ void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 
 /* Floating-point operations per cycle per core for kernels of that ISA and precision.
  * avx2 and avx512 kernels use FMA: lanes x 2 x FMA units. scalar, sse and avx are the
- * baseline x86-64 / AVX1 instruction sets without FMA: lanes x 2 x add+mul pairs per cycle.
+ * baseline x86-64 / AVX1 instruction sets without FMA: lanes x add+mul ops per cycle.
  * Ops wider than a pipe run at pipe_bits/width. 0 if the ISA is unsupported by the uarch. */
 double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 				enum peak_precision prec);
-/* Flops per cycle per core of an add+mul kernel (no FMA) at that ISA's width: lanes x 2 x
- * add+mul pairs per cycle (512-bit: scaled by fma512_units / fma_units). */
+/* Flops per cycle per core of an add+mul kernel (no FMA, adds and muls 1:1) at that ISA's
+ * width: lanes x addmul_ops (512-bit: addmul512_ops). */
 double peak_cpu_addmul_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,
 				       enum peak_precision prec);
 /* Integer adds per cycle per core on lanes of lane_bits (32 or 64) for that ISA. */

@@ -118,6 +118,8 @@ static void test_table(void **state)
 	u = uarch_of("GenuineIntel", 6, 151, 2);
 	assert_string_equal(u.name, "alderlake");
 	assert_int_equal(u.fp_add_latency, 3);
+	/* Adds on ports 1 and 5, muls on 0 and 1: 3 ops per cycle in a 1:1 mix. */
+	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_SSE, PEAK_PREC_DP), 6, 0);
 	/* Zen 1: 256-bit ops in two passes over 128-bit pipes. */
 	u = uarch_of("AuthenticAMD", 23, 1, 1);
 	assert_string_equal(u.name, "zen1");
