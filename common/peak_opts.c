@@ -369,6 +369,8 @@ void peak_opts_usage(const struct peak_cli *cli)
 	for (size_t i = 0; i < cli->nopts; i++) {
 		const struct peak_opt *o = &cli->opts[i];
 		char left[64];
+		if (o->hidden)
+			continue;
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "",
 			 o->arg ? o->arg : "");
 		printf("  %-26s %s\n", left, o->help ? o->help : "");
