@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "peak_calib.h"
 #include "peak_sysinfo.h"
@@ -22,15 +23,27 @@ struct run_ctx {
 	uint64_t chain_iters;
 	uint64_t *chain_out; /* one per thread */
 	bool corrupt;        /* test hook: damage thread 0's result before verification */
+	uint64_t *cpu_ns;    /* one per thread: CPU time the thread got during its run */
+	double cpu_share;    /* lowest CPU time / elapsed time of any thread in the last run */
 	char *err;
 	size_t err_len;
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static int kernel_worker(void *arg, unsigned idx, unsigned n)
 {
 	struct run_ctx *r = arg;
 	(void)n;
+	uint64_t t0 = thread_cpu_ns();
 	r->k->run(&r->acc[idx], &r->consts, r->iters);
+	r->cpu_ns[idx] = thread_cpu_ns() - t0;
 	return 0;
 }
 
@@ -49,10 +62,17 @@ static int timed_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cpu_acc_init(r->k, &r->acc[i]);
 	r->iters = iters;
-	if (peak_team_run(r->team, kernel_worker, r, elapsed_ns, NULL) != 0) {
+	uint64_t thread_ns[MAX_THREADS];
+	if (peak_team_run(r->team, kernel_worker, r, elapsed_ns, thread_ns) != 0) {
 		snprintf(r->err, r->err_len, "%s: a worker failed", r->k->name);
 		return -1;
 	}
+	/* Another process on our CPUs (or a sibling thread when oversubscribed) takes time
+	 * the wall clock still counts: the row is flagged "contended" below. */
+	r->cpu_share = 1.0;
+	for (unsigned i = 0; i < r->nthreads; i++)
+		if (thread_ns[i] > 0)
+			r->cpu_share = fmin(r->cpu_share, (double)r->cpu_ns[i] / (double)thread_ns[i]);
 	if (r->corrupt)
 		r->acc[0].v.u32[0] ^= 1u;
 	for (unsigned i = 0; i < r->nthreads; i++) {
@@ -107,7 +127,7 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 
 static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts *o,
 		      unsigned nthreads, struct peak_team *team, double steal_pct,
-		      struct cpu_point *p)
+		      double cpu_share, struct cpu_point *p)
 {
 	bool flops = k->test == CPU_TEST_FLOPS;
 	struct peak_result *rr = &p->rate_row, *fr = &p->freq_row;
@@ -134,6 +154,8 @@ static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts 
 		peak_result_flag(rr, "steal");
 		peak_result_flag(fr, "steal");
 	}
+	if (cpu_share < 0.97 && !peak_team_oversubscribed(team))
+		peak_result_flag(rr, "contended");
 	peak_result_finish(rr);
 	peak_result_finish(fr);
 }
@@ -156,7 +178,8 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	r.corrupt = o->corrupt_kernel && strcmp(o->corrupt_kernel, k->name) == 0;
 	r.acc = aligned_alloc(64, n * sizeof *r.acc);
 	r.chain_out = calloc(n, sizeof *r.chain_out);
-	if (!r.acc || !r.chain_out) {
+	r.cpu_ns = calloc(n, sizeof *r.cpu_ns);
+	if (!r.acc || !r.chain_out || !r.cpu_ns) {
 		snprintf(p->err, sizeof p->err, "out of memory");
 		goto out;
 	}
@@ -173,10 +196,11 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	uint64_t ns = 0;
 	if (timed_run(&r, p->iters, &ns) != 0) /* warm-up */
 		goto out;
-	double ops = cpu_kernel_ops_per_iter(k) * (double)p->iters * n;
+	double ops = cpu_kernel_ops_per_iter(k) * (double)p->iters * n, share = 1.0;
 	for (unsigned i = 0; i < o->reps; i++) {
 		if (timed_run(&r, p->iters, &ns) != 0)
 			goto out;
+		share = fmin(share, r.cpu_share);
 		p->rate[i] = ns ? ops / (double)ns : 0; /* ops per ns = G ops per s */
 		if (chain_ghz(&r, latency, &p->ghz[i]) != 0)
 			goto out;
@@ -184,9 +208,11 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	double steal_pct = 0;
 	if (peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0)
 		steal_pct = 100.0 * (double)(steal1 - steal0) / (double)(total1 - total0);
-	fill_rows(k, o, n, team, steal_pct, p);
+	p->cpu_share = share;
+	fill_rows(k, o, n, team, steal_pct, share, p);
 	rc = 0;
 out:
+	free(r.cpu_ns);
 	free(r.chain_out);
 	free(r.acc);
 	return rc;

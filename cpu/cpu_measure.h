@@ -28,6 +28,7 @@ struct cpu_point {
 	struct peak_result rate_row;
 	struct peak_result freq_row;
 	uint64_t iters;
+	double cpu_share; /* lowest CPU time / wall time of a thread over the repetitions */
 	char err[320]; /* why it failed */
 };
 

@@ -137,7 +137,9 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 {
 	static double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
 	unsigned reps = (unsigned)o->common.reps;
-	double worst = 0;
+	unsigned cores = e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
+	unsigned used = threads < cores ? threads : cores;
+	double worst = 0, share = 1.0;
 	openblas_set_num_threads((int)threads);
 	for (unsigned i = 0; i < reps; i++) {
 		struct linpack_solve r;
@@ -149,6 +151,9 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 			return rc;
 		gflops[i] = r.gflops;
 		worst = fmax(worst, r.scaled_residual);
+		/* OpenBLAS's threads should own `used` CPUs for the whole solve. */
+		if (r.seconds > 0)
+			share = fmin(share, r.cpu_seconds / (r.seconds * used));
 		ghz_wide[i] = chain_ghz(e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP
 								: CPU_CHAIN_AVX_FP, &e->m);
 		ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, &e->m);
@@ -160,13 +165,13 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 	struct peak_summary fw, fa;
 	peak_stats_summarize(ghz_wide, reps, &fw);
 	peak_stats_summarize(ghz_avx2, reps, &fa);
-	unsigned cores = e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
-	unsigned used = threads < cores ? threads : cores;
 	struct peak_result row;
 	double peak = e->wide == PEAK_ISA_SCALAR
 			      ? NAN
 			      : peak_cpu_gflops(&e->m.uarch, e->wide, PEAK_PREC_DP, used, fw.mean);
 	fill_row(&row, "dgesv", threads, gflops, reps, peak, cores);
+	if (share < 0.97)
+		peak_result_flag(&row, "contended");
 	snprintf(key, sizeof key, "linpack.t%u.ghz_%s", threads, peak_isa_name(e->wide));
 	peak_context_set_num(&e->ctx, key, fw.mean);
 	if (peak_output_record(out, &row) != 0)
@@ -178,6 +183,8 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 	peak = peak_cpu_gflops(&e->m.uarch, PEAK_ISA_AVX2, PEAK_PREC_DP, used, fa.mean);
 	fill_row(&row, "dgesv_vs_avx2", threads, gflops, reps, peak, cores);
 	peak_result_flag(&row, "same_run_as_dgesv");
+	if (share < 0.97)
+		peak_result_flag(&row, "contended");
 	return peak_output_record(out, &row) != 0 ? PEAK_EXIT_FAIL : PEAK_EXIT_OK;
 }
 
