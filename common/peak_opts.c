@@ -369,11 +369,11 @@ void peak_opts_usage(const struct peak_cli *cli)
 	for (size_t i = 0; i < cli->nopts; i++) {
 		const struct peak_opt *o = &cli->opts[i];
 		char left[64];
-		if (o->hidden)
+		if (!o->help)
 			continue;
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "",
 			 o->arg ? o->arg : "");
-		printf("  %-26s %s\n", left, o->help ? o->help : "");
+		printf("  %-26s %s\n", left, o->help);
 	}
 	printf("  %-26s %s\n  %-26s %s\n", "--help", "show this help and exit", "--version",
 	       "show the version and exit");

@@ -44,8 +44,9 @@ struct peak_opt {
 	double max;
 	const char *const *choices; /* NULL-terminated, for CHOICE and CHOICE_LIST */
 	peak_opt_callback callback;
-	bool hidden; /* for tests only: parsed, but not listed by --help */
 };
+/* An option whose help is NULL is hidden: parsed, but not listed by --help (test-only
+ * flags). */
 
 enum peak_format { PEAK_FORMAT_CONSOLE, PEAK_FORMAT_CSV, PEAK_FORMAT_JSON };
 
