@@ -216,7 +216,7 @@ static int check_memory(struct mem_run *run)
 	human(avail, a, sizeof(a));
 	const char *flag = lat == need && run->sweep.set ? "sweep" : "size";
 	fprintf(stderr,
-		"membench: --%s: the buffers need %s (%" PRIu64 " bytes) but only %s (%" PRIu64
+		"membench: --%s: buffers and random orders need %s (%" PRIu64 " bytes) but only %s (%" PRIu64
 		" bytes) is available (MemAvailable); use a smaller --%s\n",
 		flag, n, need, a, avail, flag);
 	return PEAK_EXIT_USAGE;
