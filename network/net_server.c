@@ -327,11 +327,29 @@ out:
 	free(buf);
 }
 
+/* Close without a reset: closing a socket with unread bytes sends RST, which can destroy
+ * the ERROR message we just sent before the client reads it. So stop writing, discard
+ * what the client still sends (bounded in bytes and time), then close. */
+static void linger_close(int fd)
+{
+	uint8_t sink[4096];
+	uint64_t deadline = net_deadline(200);
+	(void)shutdown(fd, SHUT_WR);
+	for (int i = 0; i < 64; i++) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		if (poll(&pfd, 1, net_ms_left(deadline)) <= 0)
+			break;
+		if (recv(fd, sink, sizeof sink, MSG_DONTWAIT) <= 0)
+			break;
+	}
+}
+
 static void *session_thread(void *p)
 {
 	struct session *ss = p;
 	struct net_server *s = ss->srv;
 	session_loop(ss);
+	linger_close(ss->fd);
 	pthread_mutex_lock(&s->lock);
 	s->session_fds[ss->slot] = -1;
 	close(ss->fd);

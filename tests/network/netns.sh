@@ -35,5 +35,5 @@ grep -q '^network,tcp_throughput,tcp,1,.*,throughput,Gbit/s,' "$tmp/twohost.csv"
 	fail "no tcp throughput row"
 grep -q 'theoretical=' "$tmp/twohost.csv" || fail "no theoretical source flag"
 
-expect_exit 1 4 unreachable ip netns exec "$A" "$NB" client --quiet --host "$NOBODY" \
+expect_exit 1 15 unreachable ip netns exec "$A" "$NB" client --quiet --host "$NOBODY" \
 	--port "$PORT" --timeout 1
