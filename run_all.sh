@@ -212,7 +212,7 @@ build_plan() {
 		[ "$QUICK" = 0 ] || flows=1,32 t=0.5
 		[ "$TINY" = 0 ] || sizes=64 flows=1 t=0.1
 		plan dpdk dpdkbench "$(est $((3 * 4)) "$t")" bench dpdkbench dpdk-dpdkbench \
-			dpdkbench --no-huge --no-pci --vdev=net_ring0 -- --role loopback --sizes "$sizes" \
+			dpdkbench --no-huge --no-pci -m 512 --file-prefix=peakbench-runall --vdev=net_ring0 -- --role loopback --sizes "$sizes" \
 			--flows "$flows" --time "$t" --reps "$REPS"
 	fi
 

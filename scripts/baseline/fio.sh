@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# fio baselines for diskbench: the same file size, block size, engine, queue depth, thread
+# count and O_DIRECT as diskbench, one fio run (--output-format=json), jobs in sequence.
+#
+# Mapping (job name TEST.ENGINE.THREADS.BLOCK; bw_bytes / 10^6 = MB/s, clat_ns / 1000 = us):
+#   seq_write  psync 1 MiB, end_fsync   -> disk seq_write psync       throughput MB/s
+#   seq_read   psync 1 MiB              -> disk seq_read  psync       throughput MB/s
+#   rand_read  psync 4 KiB, depth 1     -> disk rand_read psync       iops, throughput
+#   rand_read  io_uring 4 KiB, depth 32 -> disk rand_read uring-qd32  iops, throughput
+#   every job also gives a latency row (completion latency mean, p50/p90/p99/p99.9, us).
+# Threads are fio jobs (numjobs) on disjoint regions of one file (offset_increment), as
+# diskbench's threads are; the figures are the group's sums (group_reporting).
+set -u -o pipefail
+# shellcheck source=scripts/lib_baseline.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
+TOOL=fio
+
+# One fio JSON output -> CSV rows (needs jq).
+parse_one() {
+	jq -r --arg tool "$TOOL" '
+	def cell: if . == null then "" else tostring end;
+	def row($test; $variant; $thr; $block; $metric; $unit; $v; $p; $flags):
+		["baseline", $test, $variant, $thr, $block, $metric, $unit, 1, $v, "", $v, $v, $v,
+		 "", "", ($p[0]), ($p[1]), ($p[2]), ($p[3]), "", "", $tool, $v, $flags] | map(cell) | join(",");
+	.["fio version"] as $ver |
+	.jobs[] | select(.error == 0) |
+	(.jobname | split(".")) as $n |
+	($n[0]) as $test | ($n[1]) as $eng | ($n[2] | tonumber) as $thr | ($n[3] | tonumber) as $bs |
+	(if $eng == "io_uring" then "uring-qd" + (.["job options"].iodepth // "32") else $eng end) as $ours_eng |
+	(if ($test | test("write")) then .write else .read end) as $io |
+	($io.clat_ns.percentile // {}) as $pc |
+	"ours=disk:\($test):\($ours_eng)" as $ours |
+	"tool=\($ver);direct=1;runtime_ms=\($io.runtime)" as $info |
+	(if ($test | startswith("rand")) then
+		row($test; "fio-" + $ours_eng; $thr; $bs; "iops"; "IOPS"; $io.iops; [null, null, null, null]; "\($ours):iops;\($info)")
+	 else empty end),
+	row($test; "fio-" + $ours_eng; $thr; $bs; "throughput"; "MB/s"; ($io.bw_bytes / 1e6); [null, null, null, null]; "\($ours):throughput;\($info)"),
+	row($test; "fio-" + $ours_eng; $thr; $bs; "latency"; "us"; ($io.clat_ns.mean / 1000);
+		[($pc["50.000000"] // null), ($pc["90.000000"] // null), ($pc["99.000000"] // null), ($pc["99.900000"] // null)]
+		| map(if . == null then null else . / 1000 end); "\($ours):latency;\($info)")
+	' "$1"
+}
+
+bl_parse_args "$@"
+bl_header
+if [ "$BL_PARSE" = 1 ]; then
+	peak_have jq || { echo "fio.sh: jq is needed to read fio's JSON (scripts/deps.sh installs it)" >&2; exit 1; }
+	rc=0
+	for f in "${BL_FILES[@]}"; do
+		parse_one "$f" || { echo "fio.sh: $f is not fio JSON output" >&2; rc=1; }
+	done
+	exit "$rc"
+fi
+
+skip_all() {
+	local t
+	for t in seq_write seq_read rand_read; do peak_baseline_skip "$TOOL" "$t" throughput MB/s "$1"; done
+}
+if ! peak_have fio; then
+	skip_all "fio not installed (Debian: apt install fio)"
+	exit 0
+fi
+if ! peak_have jq; then
+	skip_all "jq not installed: fio's JSON cannot be read (scripts/deps.sh installs jq)"
+	exit 0
+fi
+
+case $BL_MODE in
+full) size_mib=1024 runtime=3 ;;
+quick) size_mib=256 runtime=1 ;;
+tiny) size_mib=16 runtime=1 ;;
+esac
+threads=${BL_THREADS//,/ }
+[ "$BL_MODE" != tiny ] || threads=1
+dir=$BL_DIR
+own_dir=0
+if [ -z "$dir" ]; then
+	dir=$(mktemp -d "${TMPDIR:-/var/tmp}/peakbench-fio.XXXXXX") || exit 1
+	own_dir=1
+fi
+mkdir -p "$dir" || exit 1
+file="$dir/peakbench-fio.$$.dat"
+cleanup() {
+	rm -f "$file"
+	[ "$own_dir" = 0 ] || rmdir "$dir" 2>/dev/null
+}
+trap cleanup EXIT
+
+uring=0
+fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
+
+args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
+	--group_reporting --randrepeat=0 --norandommap)
+for t in $threads; do
+	per=$((size_mib / t))
+	[ "$per" -ge 1 ] || per=1
+	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
+	args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync --end_fsync=1 "${common[@]}")
+	args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
+	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}")
+	if [ "$uring" = 1 ]; then
+		args+=(--name="rand_read.io_uring.$t.4096" --rw=randread --bs=4k --ioengine=io_uring
+			--iodepth=32 "${common[@]}")
+	fi
+done
+[ "$uring" = 1 ] || peak_baseline_skip "$TOOL" rand_read iops IOPS "fio here has no io_uring engine"
+
+out="$BL_RAW/fio.json"
+if ! bl_run 900 "$out" fio "${args[@]}"; then
+	echo "fio.sh: fio failed: $(grep -v '^[[:space:]]*$' "$out.err" | tail -n 1)" >&2
+	skip_all "failed: fio exited non-zero (see fio.json.err)" | sed 's/skipped: failed/failed/'
+	exit 1
+fi
+parse_one "$out" || { echo "fio.sh: cannot read $out" >&2; exit 1; }

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# HPC Challenge (hpcc) baselines: HPL for linpack, STREAM for membench's stream test.
+#
+# Mapping (from hpccoutf.txt's summary section):
+#   HPL_Tflops x 1000              -> cpu linpack dgesv (GFLOPS), threads = OpenBLAS threads
+#   SingleSTREAM_Copy/Scale/Add/Triad x 1000 (GB/s -> MB/s, decimal)
+#                                   -> memory stream copy-*/scale-*/add-*/triad-*, 1 thread
+#   StarSTREAM_* x CommWorldProcs   -> the same, threads = MPI processes (only when > 1)
+# hpcc runs one MPI process (singleton) with OPENBLAS_NUM_THREADS = the largest thread count
+# that fits the CPUs, P = Q = 1, NB = 192 and N from the mode: full 10000 (STREAM arrays of
+# 267 MB each, well above any LLC here), quick 4000 (43 MB), tiny 500. The run appends
+# "peakbench_blas_threads=T" to the saved output so the parser knows the thread count.
+set -u -o pipefail
+# shellcheck source=scripts/lib_baseline.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
+TOOL=hpcc
+
+parse_one() {
+	awk -v tool="$TOOL" "$PEAK_AWK_LIB"'
+	function row(test, variant, threads, metric, unit, value, flags,    f, i) {
+		f[1] = "baseline"; f[2] = test; f[3] = variant; f[4] = threads; f[5] = ""
+		f[6] = metric; f[7] = unit; f[8] = 1; f[9] = value; f[10] = ""
+		f[11] = value; f[12] = value; f[13] = value
+		for (i = 14; i <= 21; i++) f[i] = ""
+		f[22] = tool; f[23] = value; f[24] = flags
+		print csv_join(f, 24)
+		rows++
+	}
+	/^Begin of Summary section/ { insum = 1; next }
+	/^End of Summary section/ { insum = 0 }
+	insum && index($0, "=") { p = index($0, "="); kv[substr($0, 1, p - 1)] = substr($0, p + 1) }
+	/^peakbench_blas_threads=/ { blas = substr($0, index($0, "=") + 1) }
+	END {
+		if (kv["Success"] == "") { exit 1 }
+		procs = kv["CommWorldProcs"] + 0
+		if (blas == "") blas = procs
+		if (is_number(kv["HPL_Tflops"]) && kv["HPL_Tflops"] + 0 > 0)
+			row("linpack", "hpcc-hpl", blas * (procs > 0 ? procs : 1), "flops", "GFLOPS",
+			    kv["HPL_Tflops"] * 1000,
+			    "ours=cpu:linpack:dgesv:flops;N=" kv["HPL_N"] ";NB=" kv["HPL_NB"] ";P=" kv["HPL_nprow"] ";Q=" kv["HPL_npcol"])
+		n = split("Copy Scale Add Triad", k, " ")
+		bytes = kv["STREAM_VectorSize"] * 8
+		for (i = 1; i <= n; i++) {
+			v = kv["SingleSTREAM_" k[i]]
+			if (is_number(v) && v + 0 > 0)
+				row("stream", "hpcc-" tolower(k[i]), kv["STREAM_Threads"] + 0 > 0 ? kv["STREAM_Threads"] : 1,
+				    "throughput", "MB/s", v * 1000,
+				    "ours=memory:stream:" tolower(k[i]) "-*:throughput;array_bytes=" bytes ";single_process")
+			v = kv["StarSTREAM_" k[i]]
+			if (procs > 1 && is_number(v) && v + 0 > 0)
+				row("stream", "hpcc-star-" tolower(k[i]), procs, "throughput", "MB/s", v * 1000 * procs,
+				    "ours=memory:stream:" tolower(k[i]) "-*:throughput;array_bytes=" bytes ";star_x_procs")
+		}
+		if (rows == 0) exit 1
+	}' "$1"
+}
+
+# hpccinf.txt for one process: HPL N, NB, a 1 x 1 grid; PTRANS sizes left small.
+write_input() {
+	local n=$1 nb=$2
+	cat <<EOF
+HPLinpack benchmark input file
+Innovative Computing Laboratory, University of Tennessee
+HPL.out      output file name (if any)
+8            device out (6=stdout,7=stderr,file)
+1            # of problems sizes (N)
+$n         Ns
+1            # of NBs
+$nb          NBs
+0            PMAP process mapping (0=Row-,1=Column-major)
+1            # of process grids (P x Q)
+1            Ps
+1            Qs
+16.0         threshold
+1            # of panel fact
+2            PFACTs (0=left, 1=Crout, 2=Right)
+1            # of recursive stopping criterium
+4            NBMINs (>= 1)
+1            # of panels in recursion
+2            NDIVs
+1            # of recursive panel fact.
+1            RFACTs (0=left, 1=Crout, 2=Right)
+1            # of broadcast
+1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
+1            # of lookahead depth
+1            DEPTHs (>=0)
+2            SWAP (0=bin-exch,1=long,2=mix)
+64           swapping threshold
+0            L1 in (0=transposed,1=no-transposed) form
+0            U  in (0=transposed,1=no-transposed) form
+1            Equilibration (0=no,1=yes)
+8            memory alignment in double (> 0)
+##### This line (no. 32) is ignored (it serves as a separator). ######
+0                               Number of additional problem sizes for PTRANS
+1200 10000 30000                values of N
+0                               number of additional blocking sizes for PTRANS
+40 9 8 13 13 20 16 32 64        values of NB
+EOF
+}
+
+bl_parse_args "$@"
+bl_header
+if [ "$BL_PARSE" = 1 ]; then
+	rc=0
+	for f in "${BL_FILES[@]}"; do
+		parse_one "$f" || { echo "hpcc.sh: no hpcc summary in $f" >&2; rc=1; }
+	done
+	exit "$rc"
+fi
+
+if ! peak_have hpcc; then
+	peak_baseline_skip "$TOOL" linpack flops GFLOPS "hpcc not installed (Debian: apt install hpcc)"
+	peak_baseline_skip "$TOOL" stream throughput MB/s "hpcc not installed (Debian: apt install hpcc)"
+	exit 0
+fi
+
+case $BL_MODE in
+full) n=10000 limit=900 ;;
+quick) n=4000 limit=300 ;;
+tiny) n=500 limit=120 ;;
+esac
+threads=$(bl_max_threads)
+work=$(mktemp -d "${TMPDIR:-/tmp}/peakbench-hpcc.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+write_input "$n" 192 >"$work/hpccinf.txt"
+cp "$work/hpccinf.txt" "$BL_RAW/hpccinf.txt"
+out="$BL_RAW/hpccoutf.txt"
+echo "cd $work && OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=1 hpcc  # hpccinf.txt: N=$n NB=192 P=Q=1" >>"$BL_RAW/commands.txt"
+(cd "$work" && OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=1 timeout --kill-after=10 "$limit" hpcc) \
+	>"$BL_RAW/hpcc.stdout" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] || [ ! -s "$work/hpccoutf.txt" ]; then
+	echo "hpcc.sh: hpcc exited $rc: $(tail -n 1 "$BL_RAW/hpcc.stdout")" >&2
+	peak_csv_row baseline linpack hpcc-hpl "$threads" "" flops GFLOPS 0 "" "" "" "" "" "" "" "" "" \
+		"" "" "" "" "$TOOL" "" "failed: hpcc exited $rc"
+	exit 1
+fi
+{
+	cat "$work/hpccoutf.txt"
+	echo "peakbench_blas_threads=$threads"
+} >"$out"
+parse_one "$out" || { echo "hpcc.sh: no summary in $out" >&2; exit 1; }
