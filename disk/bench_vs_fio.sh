@@ -2,11 +2,13 @@
 # diskbench next to fio on the same jobs (same directory, file size, block, engine, depth,
 # one thread, O_DIRECT, time-based). A benchmark, not a test: run it alone, e.g.
 #   flock /tmp/peakbench-bench.lock disk/bench_vs_fio.sh BUILD/disk/diskbench DIR [SECONDS]
-# Prints one line per job: ours (MB/s, IOPS) and fio's (MB/s from bw_bytes, IOPS).
+# Prints per job the medians over ROUNDS (default 3) alternating rounds: ours (MB/s, IOPS,
+# p99) and fio's (MB/s from bw_bytes, IOPS, total-latency p99), then each round's raw figures.
 set -eu
 bin=$1
 dir=$2
 secs=${3:-10}
+rounds=${ROUNDS:-3}
 reps=3
 per_rep=$(awk "BEGIN { printf \"%.3f\", $secs / $reps }")
 command -v fio >/dev/null || { echo "fio not installed" >&2; exit 3; }
@@ -16,28 +18,44 @@ fiofile="$dir/fio-peakbench.$$"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$fiofile"' EXIT INT TERM
 
-job() { # name test fio_rw engine block_bytes depth
-	name=$1 test=$2 rw=$3 engine=$4 bs=$5 depth=$6
+# One round of one job: ours then fio. Prints "ours_mbps ours_iops ours_p99 fio_mbps fio_iops fio_p99".
+round() { # test fio_rw engine block_bytes depth
+	test=$1 rw=$2 engine=$3 bs=$4 depth=$5
 	# Plain bytes for fio: with its default kb_base=1024 it reads "MiB" as 10^6.
 	"$bin" --dir "$dir" --file-size 1GiB --test "$test" --block "$bs" --engine "$engine" \
 		--iodepth "$depth" --direct on --reps "$reps" --runtime "$per_rep" --min-time 1 \
 		--quiet --format csv --output "$tmp/ours.csv"
-	ours_mbps=$(awk -F, '$6 == "throughput" { print $9 }' "$tmp/ours.csv")
-	ours_iops=$(awk -F, '$6 == "iops" { print $9 }' "$tmp/ours.csv")
-	ours_p99=$(awk -F, '$6 == "latency" { print $18 }' "$tmp/ours.csv")
 	fioeng=$engine
 	[ "$engine" = uring ] && fioeng=io_uring
-	fio --name="$name" --filename="$fiofile" --size=1G --direct=1 --ioengine="$fioeng" \
+	fio --name="$test" --filename="$fiofile" --size=1G --direct=1 --ioengine="$fioeng" \
 		--bs="$bs" --iodepth="$depth" --rw="$rw" --numjobs=1 --time_based \
-		--runtime="$secs" --ramp_time=1 --output-format=json >"$tmp/fio.json"
+		--runtime="$secs" --ramp_time=1 --lat_percentiles=1 --output-format=json >"$tmp/fio.json"
 	dirn="read"
 	case $rw in *write*) dirn="write" ;; esac
-	fio_mbps=$(jq ".jobs[0].$dirn.bw_bytes / 1e6" "$tmp/fio.json")
-	fio_iops=$(jq ".jobs[0].$dirn.iops" "$tmp/fio.json")
-	fio_p99=$(jq ".jobs[0].$dirn.clat_ns.percentile[\"99.000000\"] / 1e3" "$tmp/fio.json")
-	printf '%-28s ours %10.1f MB/s %10.0f IOPS p99 %8.1f us | fio %10.1f MB/s %10.0f IOPS p99 %8.1f us | ratio %.3f\n' \
-		"$name" "$ours_mbps" "${ours_iops:-0}" "${ours_p99:-0}" "$fio_mbps" "$fio_iops" \
-		"$fio_p99" "$(awk "BEGIN { print $ours_mbps / $fio_mbps }")"
+	awk -F, '$6 == "throughput" { m = $9 } $6 == "iops" { i = $9 } $6 == "latency" { p = $18 }
+		END { printf "%s %s %s ", m, (i == "" ? 0 : i), p }' "$tmp/ours.csv"
+	jq -r "[.jobs[0].$dirn.bw_bytes / 1e6, .jobs[0].$dirn.iops,
+		.jobs[0].$dirn.lat_ns.percentile[\"99.000000\"] / 1e3] | @tsv" "$tmp/fio.json"
+}
+
+median() { # column number, from $tmp/rounds
+	cut -d' ' -f"$1" "$tmp/rounds" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# Rounds alternate ours and fio so background load hits both alike; medians are printed.
+job() { # name test fio_rw engine block_bytes depth
+	name=$1
+	shift
+	: >"$tmp/rounds"
+	r=0
+	while [ "$r" -lt "$rounds" ]; do
+		round "$@" | tr '\t' ' ' >>"$tmp/rounds"
+		r=$((r + 1))
+	done
+	om=$(median 1) oi=$(median 2) op=$(median 3) fm=$(median 4) fi_=$(median 5) fp=$(median 6)
+	printf '%-26s ours %8.1f MB/s %8.0f IOPS p99 %8.1f us | fio %8.1f MB/s %8.0f IOPS p99 %8.1f us | ours/fio %.3f\n' \
+		"$name" "$om" "$oi" "$op" "$fm" "$fi_" "$fp" "$(awk "BEGIN { print $om / $fm }")"
+	sed 's/^/    round: /' "$tmp/rounds"
 }
 
 date -u +"%Y-%m-%dT%H:%M:%SZ $(uname -r) $(nproc) CPUs, dir $dir"

@@ -37,10 +37,10 @@ readback)
 	# Every test on both engines; --verify poisons the file before each write test and
 	# checks every block afterwards, and checks every read block.
 	for engine in psync uring; do
-		run --engine "$engine" --test all --block 4KiB,64KiB,8B --verify --format csv
+		run --engine "$engine" --test all --block 4KiB,64KiB,8B --threads 1,2 --verify --format csv
 		[ "$rc" -eq 0 ] || fail "--engine $engine --verify exited $rc: $(cat "$work/err")"
 		rows=$(grep -c "^disk," "$work/out")
-		[ "$rows" -ge 15 ] || fail "only $rows rows for $engine"
+		[ "$rows" -ge 30 ] || fail "only $rows rows for $engine"
 		if grep -q unverified "$work/out"; then
 			fail "rows flagged unverified: $(grep unverified "$work/out" | head -3)"
 		fi
