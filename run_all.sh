@@ -406,7 +406,7 @@ mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
 } >"$OUT/commands.txt"
 peak_have jq || echo "run_all.sh: jq not found: writing CSV only (scripts/deps.sh installs jq)" >&2
 
-FAILED=0 DONE_EST=0
+FAILED=0 DONE_EST=0 MERGED=0
 for ((i = 0; i < N; i++)); do
 	left=$((TOTAL_EST - DONE_EST))
 	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" "$left"
@@ -427,10 +427,12 @@ for ((i = 0; i < N; i++)); do
 		rc=$?
 		;;
 	post)
-		if [ "${STEP_NAME[i]}" = report ] || [ "${STEP_NAME[i]}" = charts ]; then
+		if [ "$MERGED" = 0 ]; then
 			for s in cpu memory disk network dpdk; do merge_suite "$s"; done
 			merge_baselines
 			write_context
+			peak_join_baselines "$OUT"
+			MERGED=1
 		fi
 		if [ -x "${STEP_BIN[i]}" ]; then
 			"${STEP_BIN[i]}" "$OUT" >"$OUT/logs/${STEP_OUTF[i]}.out" 2>"$OUT/logs/${STEP_OUTF[i]}.err"
