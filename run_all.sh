@@ -111,7 +111,6 @@ fi
 [ -z "$PEER" ] || [[ $PEER =~ ^[A-Za-z0-9.:_-]+$ ]] || usage_error "--peer: '$PEER' is not a host name or address"
 
 want() { case $SUITES in *" $1 "*) return 0 ;; esac; return 1; }
-MAX_THREADS=${THREADS##*,}
 NTHREADS=$(echo "$THREADS" | tr ',' '\n' | wc -l)
 
 # ---------------------------------------------------------------- the results folder
@@ -167,8 +166,12 @@ build_plan() {
 		local lp=(--max-time 60)
 		[ "$QUICK" = 0 ] || lp=(--max-time 5)
 		[ "$TINY" = 0 ] || lp=(--n 200)
+		# OpenBLAS threads: the largest count that fits the CPUs (as hpcc.sh uses).
+		local lpt=1 t ncpu
+		ncpu=$(nproc 2>/dev/null || echo 1)
+		for t in ${THREADS//,/ }; do [ "$t" -le "$ncpu" ] && [ "$t" -gt "$lpt" ] && lpt=$t; done
 		plan cpu linpack "$(est 1 "${lp[1]}")" bench linpack cpu-linpack linpack "${lp[@]}" \
-			--threads "$MAX_THREADS" --reps "$REPS" --quiet
+			--threads "$lpt" --reps "$REPS" --quiet
 	fi
 
 	if want memory; then
@@ -182,8 +185,29 @@ build_plan() {
 			membench --test all --block "$blocks" --size "$size" --sweep "$sweep" "${COMMON[@]}"
 	fi
 
+	if want memory; then
+		# Bandwidth of each memory level for the roofline: reads over a buffer that fits the
+		# level (half of it per thread for private caches), every CPU reading.
+		local ncpu l1 l2 l3 lv sz dram=1GiB
+		ncpu=$(nproc 2>/dev/null || echo 1)
+		l1=$(cache_bytes 1 32768) l2=$(cache_bytes 2 1048576) l3=$(cache_bytes 3 33554432)
+		[ "$QUICK" = 0 ] || dram=256MiB
+		[ "$TINY" = 0 ] || dram=16MiB
+		for lv in L1 L2 L3 DRAM; do
+			case $lv in
+			L1) sz=$((l1 * ncpu / 2048))KiB ;;
+			L2) sz=$((l2 * ncpu / 2048))KiB ;;
+			L3) sz=$((l3 / 2048))KiB ;;
+			DRAM) sz=$dram ;;
+			esac
+			plan memory "bandwidth $lv" "$(est 1 "$rep_s")" bench membench "levels-$lv" \
+				membench --test seq_read --block 4KiB --size "$sz" --threads "$ncpu" --reps "$REPS" \
+				--quiet ${MIN_TIME:+--min-time "$MIN_TIME"}
+		done
+	fi
+
 	if want disk; then
-		local fsize=1GiB dblocks=8B,4KiB,8KiB,8MiB,80MiB
+		local fsize=1GiB dblocks=8B,4KiB,8KiB,1MiB,8MiB,80MiB
 		if [ "$TINY" = 1 ]; then
 			fsize=8MiB dblocks=4KiB,1MiB
 		elif [ "$QUICK" = 1 ]; then
@@ -244,6 +268,22 @@ build_plan() {
 	fi
 	[ "$CHARTS" = 0 ] || plan post charts 10 post "$ROOT/scripts/plot.sh" charts scripts/plot.sh "$OUT"
 	plan post report 2 post "$ROOT/scripts/report.sh" report scripts/report.sh "$OUT"
+}
+
+# Size in bytes of the level-N data (or unified) cache of CPU 0, DEFAULT when unknown.
+cache_bytes() {
+	local want=$1 def=$2 d lvl typ sz
+	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+		[ -r "$d/level" ] || continue
+		lvl=$(cat "$d/level") typ=$(cat "$d/type" 2>/dev/null) sz=$(cat "$d/size" 2>/dev/null)
+		if [ "$lvl" != "$want" ] || [ "$typ" = Instruction ]; then continue; fi
+		case $sz in
+		*K) echo $((${sz%K} * 1024)); return ;;
+		*M) echo $((${sz%M} * 1048576)); return ;;
+		[0-9]*) echo "$sz"; return ;;
+		esac
+	done
+	echo "$def"
 }
 
 # ---------------------------------------------------------------- helpers
@@ -346,6 +386,24 @@ merge_suite() {
 	fi
 }
 
+# levels-<L>.csv -> levels.csv, each row flagged level=<L> (the roofline's bandwidths).
+merge_levels() {
+	local f lv any=0
+	{
+		echo "$PEAK_CSV_HEADER"
+		for f in "$OUT"/raw/levels-*.csv; do
+			[ -s "$f" ] || continue
+			any=1
+			lv=${f##*/levels-}
+			lv=${lv%.csv}
+			awk -v lv="$lv" "$PEAK_AWK_LIB"'FNR > 1 { n = csv_split($0, f)
+				f[C_FLAGS] = (f[C_FLAGS] == "" ? "" : f[C_FLAGS] ";") "level=" lv
+				print csv_join(f, n) }' "$f"
+		done
+	} >"$OUT/levels.csv"
+	[ "$any" = 1 ] || rm -f "$OUT/levels.csv"
+}
+
 merge_baselines() {
 	local f any=0
 	{
@@ -430,6 +488,7 @@ for ((i = 0; i < N; i++)); do
 		if [ "$MERGED" = 0 ]; then
 			for s in cpu memory disk network dpdk; do merge_suite "$s"; done
 			merge_baselines
+			merge_levels
 			write_context
 			peak_join_baselines "$OUT"
 			MERGED=1
