@@ -25,6 +25,7 @@
  * through statics. Written with signals blocked, read by the handler. */
 static volatile sig_atomic_t g_stop_sig;
 static volatile sig_atomic_t g_armed;
+static volatile sig_atomic_t g_removed; /* the handler already removed the file */
 static int g_dirfd = -1;
 static char g_name[64];
 static int g_parent_fd = -1;
@@ -37,6 +38,7 @@ static void on_signal(int sig)
 		g_armed = 0;
 		if (g_name[0])
 			(void)unlinkat(g_dirfd, g_name, 0);
+		g_removed = 1;
 		if (g_dir_base[0])
 			(void)unlinkat(g_parent_fd, g_dir_base, AT_REMOVEDIR);
 	}
@@ -336,7 +338,8 @@ void disk_file_cleanup(struct disk_file *f)
 	g_armed = 0;
 	if (f->fd >= 0) {
 		(void)close(f->fd);
-		if (!f->keep)
+		/* Not again after the handler: the name could be someone else's by now. */
+		if (!f->keep && !g_removed)
 			(void)unlinkat(f->dirfd, f->name, 0);
 		f->fd = -1;
 	}
@@ -345,7 +348,7 @@ void disk_file_cleanup(struct disk_file *f)
 		f->dirfd = -1;
 	}
 	if (f->made_dir && f->parent_fd >= 0) {
-		if (!f->keep)
+		if (!f->keep && !g_removed)
 			(void)unlinkat(f->parent_fd, f->dir_base, AT_REMOVEDIR);
 		f->made_dir = false;
 	}
