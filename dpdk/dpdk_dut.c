@@ -73,6 +73,7 @@ static bool answer(struct dpdk_dut_lcore *d, struct rte_mbuf *m, const struct dp
 	case DPDK_CTL_HELLO:
 		reply = DPDK_CTL_HELLO_ACK;
 		b->version = DPDK_PROTO_VERSION;
+		b->flows = sh->nqueues; /* HELLO_ACK: the dut's queue count */
 		break;
 	case DPDK_CTL_START:
 		reply = DPDK_CTL_START_ACK;
@@ -114,6 +115,7 @@ static void check_epoch(struct dpdk_dut_lcore *d)
 	if (e == d->epoch)
 		return;
 	d->epoch = e;
+	d->epoch_flags = dpdk_epoch_flags(e);
 	d->mode = __atomic_load_n(&d->sh->mode, __ATOMIC_RELAXED);
 	memset(&d->c, 0, sizeof(d->c));
 	dpdk_flowcheck_reset(&d->fc, __atomic_load_n(&d->sh->flows, __ATOMIC_RELAXED));
@@ -144,6 +146,11 @@ static void serve_queue(struct dpdk_dut_lcore *d, uint16_t qid)
 			if (!answer(d, m, p, qid))
 				drop[ndrop++] = m;
 			check_epoch(d);
+			continue;
+		}
+		if ((p->flags & DPDK_EPOCH_MASK) != d->epoch_flags) {
+			d->c.other++; /* a straggler from an earlier run */
+			drop[ndrop++] = m;
 			continue;
 		}
 		if (!dpdk_flowcheck_seen(&d->fc, &d->c, p->flow, p->seq)) {

@@ -30,7 +30,7 @@ void dpdk_gen_lcore_reset(struct dpdk_gen_lcore *g, const struct dpdk_gen_cfg *c
 {
 	g->cfg = cfg;
 	g->nq = nq;
-	g->rc = 0;
+	g->nstash = 0;
 	for (unsigned i = 0; i < nq; i++) {
 		struct dpdk_txq *q = &g->q[i];
 		q->qid = qids[i];
@@ -73,8 +73,24 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 		return q->npend;
 	struct rte_mbuf *segs[DPDK_MAX_BURST * 8];
 	unsigned nsegs = cfg->nsegs;
-	if (rte_pktmbuf_alloc_bulk(cfg->pool, segs, need * nsegs) != 0)
-		return q->npend;
+	unsigned from_stash = 0;
+	if (nsegs == 1 && g->nstash) {
+		from_stash = need < g->nstash ? need : g->nstash;
+		g->nstash -= from_stash;
+		for (unsigned i = 0; i < from_stash; i++) {
+			struct rte_mbuf *m = g->stash[g->nstash + i];
+			m->data_off = RTE_PKTMBUF_HEADROOM;
+			m->ol_flags = 0;
+			m->packet_type = 0;
+			segs[i] = m;
+		}
+	}
+	if (from_stash < need &&
+	    rte_pktmbuf_alloc_bulk(cfg->pool, segs + from_stash, (need - from_stash) * nsegs) != 0) {
+		if (from_stash == 0)
+			return q->npend;
+		need = from_stash;
+	}
 	uint32_t len = cfg->frame_bytes - DPDK_FCS_BYTES;
 	uint32_t nq = cfg->nqueues;
 	for (unsigned i = 0; i < need; i++) {
@@ -92,8 +108,9 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 		rte_memcpy(data, cfg->tmpl->tmpl[flow], DPDK_TEMPLATE_BYTES);
 		struct dpdk_payload *p = (struct dpdk_payload *)(data + DPDK_HDR_BYTES);
 		p->seq = q->seq[k]++;
+		p->flags = cfg->epoch_flags;
 		if (sample && i == 0) {
-			p->flags = DPDK_FLAG_SAMPLED;
+			p->flags = cfg->epoch_flags | DPDK_FLAG_SAMPLED;
 			p->tsc = now;
 		}
 		if (nsegs == 1) {
@@ -135,21 +152,29 @@ static unsigned receive(struct dpdk_gen_lcore *g, uint16_t qid)
 		rte_pktmbuf_free_bulk(rx, n);
 		return n;
 	}
+	unsigned nfree = 0;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = rx[i];
 		const struct dpdk_payload *p = dpdk_pkt_payload(m);
-		if (p == NULL || p->magic != DPDK_MAGIC || p->type != DPDK_PKT_DATA) {
+		if (p != NULL && p->magic == DPDK_MAGIC && p->type == DPDK_PKT_DATA &&
+		    (p->flags & DPDK_EPOCH_MASK) == cfg->epoch_flags) {
+			if (dpdk_flowcheck_seen(&g->fc, &g->c, p->flow, p->seq)) {
+				g->c.rx_bytes += m->pkt_len + DPDK_FCS_BYTES;
+				if (p->flags & DPDK_FLAG_SAMPLED)
+					peak_hist_record(&g->hist, (uint64_t)((double)(now - p->tsc) *
+									      cfg->ns_per_cycle));
+			}
+		} else {
 			g->c.other++;
-			continue;
 		}
-		if (!dpdk_flowcheck_seen(&g->fc, &g->c, p->flow, p->seq))
-			continue;
-		g->c.rx_bytes += m->pkt_len + DPDK_FCS_BYTES;
-		if (p->flags & DPDK_FLAG_SAMPLED)
-			peak_hist_record(&g->hist,
-					 (uint64_t)((double)(now - p->tsc) * cfg->ns_per_cycle));
+		if (m->nb_segs == 1 && m->pool == cfg->pool && RTE_MBUF_DIRECT(m) &&
+		    rte_mbuf_refcnt_read(m) == 1 && g->nstash < RTE_DIM(g->stash))
+			g->stash[g->nstash++] = m;
+		else
+			rx[nfree++] = m;
 	}
-	rte_pktmbuf_free_bulk(rx, n);
+	if (nfree)
+		rte_pktmbuf_free_bulk(rx, nfree);
 	return n;
 }
 
@@ -184,10 +209,10 @@ int dpdk_gen_lcore_main(void *arg)
 		bursts++;
 		for (unsigned i = 0; i < g->nq; i++) {
 			struct dpdk_txq *q = &g->q[i];
+			(void)receive(g, q->qid);
 			unsigned n = fill_burst(g, q, now, sample);
 			if (n)
 				send_burst(g, q, n);
-			(void)receive(g, q->qid);
 		}
 	}
 	/* Frames built but never accepted by the port were not sent: their sequence numbers
@@ -198,5 +223,7 @@ int dpdk_gen_lcore_main(void *arg)
 		q->npend = 0;
 	}
 	drain(g);
+	rte_pktmbuf_free_bulk(g->stash, g->nstash);
+	g->nstash = 0;
 	return 0;
 }

@@ -36,7 +36,15 @@ enum dpdk_pkt_type {
 	DPDK_CTL_QUIT_ACK,
 };
 
+/* flags: bit 0 marks a timestamped frame; bits 1-7 carry the run's epoch (mod 128), so a
+ * frame that straggles into the next run (a dut descheduled past the drain) is set aside
+ * instead of corrupting that run's sequence accounting. */
 #define DPDK_FLAG_SAMPLED 0x1u
+#define DPDK_EPOCH_MASK 0xfeu
+static inline uint8_t dpdk_epoch_flags(uint32_t epoch)
+{
+	return (uint8_t)((epoch & 0x7fu) << 1);
+}
 
 /* 18 bytes: exactly what a 64-byte frame has after the headers. */
 struct dpdk_payload {

@@ -38,17 +38,15 @@ static void name_port(struct dpdk_port *p, const struct rte_eth_dev_info *info)
 	(void)snprintf(p->short_name, sizeof(p->short_name), "%s", s);
 }
 
-/* Pool size: descriptors of every queue, the ring/NIC in flight, per-lcore caches and
- * bursts, times the segments of the largest frame. */
+/* Pool size: rx and tx descriptors of every queue, up to 1024 frames in flight per queue
+ * (a ring PMD or a memif ring) with the segments of the largest frame, per-lcore caches
+ * and bursts. */
 static unsigned pool_size(const struct dpdk_port_req *req, unsigned nsegs)
 {
-	unsigned long n = (unsigned long)req->nqueues * (2ul * RING_DESC + RING_DESC) * nsegs +
+	unsigned long n = (unsigned long)req->nqueues * (2ul * RING_DESC + RING_DESC * nsegs) +
 			  (unsigned long)req->nlcores * (POOL_CACHE + 4ul * req->burst * nsegs) +
 			  4096ul;
-	unsigned long pow2 = 1024;
-	while (pow2 - 1 < n)
-		pow2 <<= 1;
-	return (unsigned)(pow2 - 1);
+	return (unsigned)n;
 }
 
 static int create_pool(struct dpdk_port *p, const struct dpdk_port_req *req,

@@ -19,6 +19,14 @@
 #define CTL_TIMEOUT_S 2.0
 #define DRAIN_IDLE_S 0.02
 #define DRAIN_MAX_S 2.0
+#define STATS_MAX_TRIES 100
+#define STATS_SETTLE_US 10000u
+/* QUIT: the dut stops polling when it answers and closes its port only after
+ * DUT_QUIT_HOLD_S; the tester stops polling when answered or after QUIT_TIMEOUT_S. Neither
+ * side polls a memif ring the other side is tearing down (the memif PMD can fault on a
+ * ring unmapped under it). */
+#define QUIT_TIMEOUT_S 0.5
+#define DUT_QUIT_HOLD_S 1.0
 
 int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o,
 		    struct dpdk_port *port, const volatile sig_atomic_t *stop)
@@ -89,15 +97,36 @@ static int ctl(struct dpdk_bench *b, enum dpdk_pkt_type req, enum dpdk_pkt_type 
 	return 0;
 }
 
+/* The dut's counters once they stop moving: in sink mode nothing comes back to tell the
+ * tester the dut has caught up, and a dut lcore may still be working through a queue
+ * when another one answers. */
+static int dut_stats(struct dpdk_bench *b, struct dpdk_ctl_body *out)
+{
+	uint64_t prev = UINT64_MAX;
+	for (int i = 0; i < STATS_MAX_TRIES; i++) {
+		struct dpdk_ctl_body body = {.epoch = b->epoch};
+		int rc = ctl(b, DPDK_CTL_STATS_REQ, DPDK_CTL_STATS, &body, "STATS");
+		if (rc)
+			return rc;
+		*out = body;
+		if (body.rx_pkts + body.other == prev)
+			return 0;
+		prev = body.rx_pkts + body.other;
+		rte_delay_us_sleep(STATS_SETTLE_US);
+	}
+	return 0;
+}
+
 /* One timed run of a point on its lcores; counters and latency merged into rep/hist. */
 static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double time_s,
 		    struct dpdk_rep *rep, struct peak_hist *hist)
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->tsc_hz = b->tsc_hz;
+	++b->epoch;
 	if (b->with_dut) {
 		struct dpdk_ctl_body body = {
-			.epoch = ++b->epoch,
+			.epoch = b->epoch,
 			.mode = pt->bi ? DPDK_DUT_REFLECT : DPDK_DUT_SINK,
 			.flows = pt->flows,
 		};
@@ -119,6 +148,7 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 		.drain_max_cycles = (uint64_t)(DRAIN_MAX_S * (double)b->tsc_hz),
 		.ns_per_cycle = 1e9 / (double)b->tsc_hz,
 		.minimal = b->o->role == DPDK_ROLE_MINIMAL,
+		.epoch_flags = dpdk_epoch_flags(b->epoch),
 		.stop = b->stop,
 	};
 	for (unsigned i = 0; i < pt->lcores; i++) {
@@ -152,11 +182,9 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 	rep->p50_us = h->n ? (double)peak_hist_percentile(h, 50) / 1e3 : NAN;
 	peak_hist_merge(hist, h);
 	if (b->with_dut) {
-		struct dpdk_ctl_body body = {.epoch = b->epoch};
-		int rc = ctl(b, DPDK_CTL_STATS_REQ, DPDK_CTL_STATS, &body, "STATS");
+		int rc = dut_stats(b, &rep->dut);
 		if (rc)
 			return rc;
-		rep->dut = body;
 		rep->has_dut = true;
 	}
 	if (*b->stop) {
@@ -219,6 +247,15 @@ static int hello(struct dpdk_bench *b)
 			       (unsigned)reply.version, DPDK_PROTO_VERSION);
 		return PEAK_EXIT_FAIL;
 	}
+	/* memif pairs ring i with ring i: a dut that polls rings the tester never set up
+	 * reads stale slots. NICs with RSS do not care. */
+	if (strcmp(b->port->driver, "net_memif") == 0 && reply.flows != b->port->nqueues) {
+		(void)snprintf(b->err, sizeof(b->err),
+			       "--queues: the dut has %u queues, this tester %u; over memif give both "
+			       "ends the same largest --queues",
+			       (unsigned)reply.flows, (unsigned)b->port->nqueues);
+		return PEAK_EXIT_USAGE;
+	}
 	b->ctl.addrs.dst_mac = b->peer_mac;
 	return 0;
 }
@@ -252,7 +289,7 @@ int dpdk_bench_sweep(struct dpdk_bench *b, struct dpdk_report *r)
 	if (b->with_dut && !*b->stop) {
 		struct dpdk_ctl_body body = {.epoch = ++b->epoch};
 		(void)dpdk_ctl_call(&b->ctl, DPDK_CTL_QUIT, &body, DPDK_CTL_QUIT_ACK, NULL, NULL,
-				    CTL_TIMEOUT_S);
+				    QUIT_TIMEOUT_S);
 	}
 	return rc;
 }
@@ -273,6 +310,7 @@ int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected)
 	sh->mac = b->port->mac;
 	sh->stop = b->stop;
 	sh->nlcores = n;
+	sh->nqueues = b->port->nqueues;
 	for (unsigned i = 0; i < n; i++) {
 		d[i] = rte_zmalloc("pb_dutl", sizeof(*d[i]), RTE_CACHE_LINE_SIZE);
 		if (d[i] == NULL) {
@@ -298,6 +336,8 @@ int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected)
 	if (rc == 0)
 		(void)dpdk_dut_lcore_main(d[0]);
 	rte_eal_mp_wait_lcore();
+	if (__atomic_load_n(&sh->quit, __ATOMIC_ACQUIRE))
+		rte_delay_us_sleep((unsigned)(DUT_QUIT_HOLD_S * 1e6));
 	*frames_reflected = 0;
 	for (unsigned i = 0; i < n; i++)
 		*frames_reflected += d[i]->c.tx_pkts;

@@ -28,7 +28,7 @@ struct dpdk_counters {
 	uint64_t gaps;     /* sequence numbers skipped (frames missing when seen) */
 	uint64_t late;     /* frames older than the newest seen of their flow */
 	uint64_t sum_next; /* sum over flows of (highest sequence seen + 1) */
-	uint64_t other;    /* frames that are not ours */
+	uint64_t other;    /* frames that are not ours, or from another run */
 	uint64_t first_rx_tsc;
 	uint64_t last_rx_tsc;
 } __rte_cache_aligned;
@@ -55,7 +55,7 @@ static inline void dpdk_flowcheck_reset(struct dpdk_flowcheck *fc, uint32_t nflo
 static inline bool dpdk_flowcheck_seen(struct dpdk_flowcheck *fc, struct dpdk_counters *c,
 				       uint32_t flow, uint32_t seq)
 {
-	if (flow >= fc->nflows) {
+	if (flow >= fc->nflows || flow >= DPDK_MAX_FLOWS) {
 		c->other++;
 		return false;
 	}
@@ -87,6 +87,7 @@ struct dpdk_gen_cfg {
 	uint64_t drain_max_cycles;
 	double ns_per_cycle;
 	bool minimal; /* reference loop: no content, no checks */
+	uint8_t epoch_flags; /* dpdk_epoch_flags() of this run */
 	const volatile sig_atomic_t *stop;
 };
 
@@ -106,7 +107,11 @@ struct dpdk_gen_lcore {
 	struct dpdk_counters c;
 	struct dpdk_flowcheck fc;
 	struct peak_hist hist; /* latency in ns */
-	int rc; /* 0, or -1 when mbufs ran out for the whole run */
+	/* Received single-segment mbufs kept for the next frames instead of a free and an
+	 * alloc per frame (pktgen likewise avoids rebuilding mbufs): the reference loop
+	 * (--role minimal) does not recycle. */
+	unsigned nstash;
+	struct rte_mbuf *stash[2 * DPDK_MAX_BURST];
 };
 
 /* Prepare an lcore for a run: the given queues, counters and checker reset. */
@@ -126,6 +131,7 @@ struct dpdk_dut_shared {
 	uint32_t quit; /* atomic */
 	uint64_t tsc_hz;
 	unsigned nlcores;
+	uint16_t nqueues;
 	struct dpdk_counters *counters[RTE_MAX_LCORE]; /* each lcore's published copy */
 	struct rte_ether_addr mac;
 	const volatile sig_atomic_t *stop;
@@ -137,6 +143,7 @@ struct dpdk_dut_lcore {
 	uint16_t qids[DPDK_MAX_QUEUES];
 	unsigned burst;
 	uint32_t epoch;
+	uint8_t epoch_flags;
 	uint32_t mode;
 	struct dpdk_counters c;   /* the owner's working copy */
 	struct dpdk_counters pub; /* published copy (atomic stores), read for STATS */

@@ -120,16 +120,20 @@ static uint64_t list_max(const struct peak_list *l)
 	return m;
 }
 
-static void fill_context(struct peak_context *ctx, const struct dpdk_bench_opts *o,
-			 const struct dpdk_port *p, int eal_argc, char **eal_argv)
+/* The EAL arguments as given (rte_eal_init reorders argv). */
+static void join_args(char *buf, size_t size, int argc, char **argv)
 {
-	char buf[PEAK_CONTEXT_VALUE_LEN] = "";
 	size_t len = 0;
-	for (int i = 1; i < eal_argc && len < sizeof(buf); i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i > 1 ? " " : "",
-					eal_argv[i]);
+	buf[0] = '\0';
+	for (int i = 1; i < argc && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i > 1 ? " " : "", argv[i]);
+}
+
+static void fill_context(struct peak_context *ctx, const struct dpdk_bench_opts *o,
+			 const struct dpdk_port *p, const char *eal_args)
+{
 	peak_context_set_str(ctx, "dpdk_version", rte_version());
-	peak_context_set_str(ctx, "dpdk_eal_args", buf);
+	peak_context_set_str(ctx, "dpdk_eal_args", eal_args);
 	peak_context_set_str(ctx, "dpdk_role", o->role_name);
 	peak_context_set_num(ctx, "dpdk_port", p->port_id);
 	peak_context_set_str(ctx, "dpdk_driver", p->driver);
@@ -152,8 +156,7 @@ static void fill_context(struct peak_context *ctx, const struct dpdk_bench_opts 
 }
 
 /* Loopback, minimal and tester: measure, report, close the output. */
-static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, int eal_argc,
-		   char **eal_argv)
+static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, const char *eal_args)
 {
 	struct peak_sysinfo *si = malloc(sizeof(*si));
 	struct peak_context *ctx = malloc(sizeof(*ctx));
@@ -174,7 +177,7 @@ static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, int 
 	peak_sysinfo_collect(si, "");
 	peak_context_init(ctx);
 	peak_sysinfo_to_context(si, ctx);
-	fill_context(ctx, o, port, eal_argc, eal_argv);
+	fill_context(ctx, o, port, eal_args);
 	dpdk_report_init(&rep, &out, o->role, port);
 	if (peak_output_begin(&out, ctx) != 0 || dpdk_bench_init(b, o, port, &stop_flag) != 0) {
 		fprintf(stderr, "%s: cannot start the report or the lcores\n", PROG);
@@ -185,8 +188,11 @@ static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, int 
 		fprintf(stderr, "%s: %s (%zu points measured)\n", PROG, b->err, rep.nrows);
 	if (rep.totals.bogus) {
 		fprintf(stderr, "%s: %llu frames the sequence numbers cannot explain (duplicated or "
-				"corrupted)\n",
-			PROG, (unsigned long long)rep.totals.bogus);
+				"corrupted)%s\n",
+			PROG, (unsigned long long)rep.totals.bogus,
+			strcmp(port->driver, "net_memif") == 0
+				? "; memif: give both ends bsize=9216 for jumbo frames (docs/dpdk.md)"
+				: "");
 		rc = PEAK_EXIT_FAIL;
 	}
 	dpdk_bench_free(b);
@@ -220,8 +226,8 @@ static int serve(const struct dpdk_bench_opts *o, struct dpdk_port *port)
 	if (rc != 0)
 		fprintf(stderr, "%s: %s\n", PROG, b->err);
 	else if (!o->common.quiet)
-		fprintf(stderr, "%s: dut done (%s), %llu frames reflected\n", PROG,
-			stop_flag ? "signal" : "tester said quit", (unsigned long long)reflected);
+		fprintf(stderr, "%s: dut done (%s); %llu frames reflected in the last run\n", PROG,
+			stop_flag ? "signal" : "the tester said quit", (unsigned long long)reflected);
 	dpdk_bench_free(b);
 	free(b);
 	return rc;
@@ -285,6 +291,8 @@ int main(int argc, char **argv)
 		return rc < 0 ? PEAK_EXIT_OK : rc;
 
 	int eal_argc = dashdash ? dashdash : 1;
+	char eal_args[PEAK_CONTEXT_VALUE_LEN];
+	join_args(eal_args, sizeof(eal_args), eal_argc, argv);
 	optind = 0; /* getopt state: EAL parses its own arguments next */
 	if (rte_eal_init(eal_argc, argv) < 0) {
 		fprintf(stderr, "%s: EAL init failed (%s): check the EAL arguments before --, %s\n",
@@ -307,7 +315,7 @@ int main(int argc, char **argv)
 		    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
 		    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
 			port.link_mbps = link.link_speed;
-		rc = o.role == DPDK_ROLE_DUT ? serve(&o, &port) : measure(&o, &port, eal_argc, argv);
+		rc = o.role == DPDK_ROLE_DUT ? serve(&o, &port) : measure(&o, &port, eal_args);
 	}
 	dpdk_port_close(&port);
 	(void)rte_eal_cleanup();
