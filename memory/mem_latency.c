@@ -187,6 +187,9 @@ static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_p
 {
 	struct lat_point p = {.pages = pages, .ws_bytes = ws, .seed = run->seed ^ ws};
 	struct lat_ctx c = {.team = team, .p = &p};
+	char label[32];
+	mem_progress(run, "latency %s, working set %s", mem_pages_name(pages),
+		     peak_format_size(ws, label, sizeof(label)));
 	if (peak_team_run(team, lat_team_fn, &p, NULL, NULL) != 0) {
 		p.phase = 2;
 		(void)peak_team_run(team, lat_team_fn, &p, NULL, NULL);

@@ -258,6 +258,7 @@ static int run_threads(struct mem_run *run, unsigned nthreads)
 		goto out;
 	}
 	struct st_ctx c = {.team = team, .p = &p};
+	mem_progress(run, "stream, %u threads", nthreads);
 	if (st_phase(&c, ST_SETUP) != 0) {
 		rc = mem_fail(run, PEAK_EXIT_FAIL, "stream setup: %s", st_why(&p, nthreads));
 		goto teardown;

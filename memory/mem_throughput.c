@@ -300,6 +300,8 @@ static int measure(struct mem_run *run, struct tp_ctx *c, enum mem_test test, bo
 	p->random = test_random(test);
 	p->visits = 0;
 	p->value = mem_mix64(run->seed ^ 0x5eedf111ULL ^ (uint64_t)test);
+	mem_progress(run, "%s block %s, %u threads", mem_test_names[test],
+		     peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads);
 	if (phase(c, TP_PATTERN) != 0)
 		return mem_fail(run, PEAK_EXIT_FAIL, "%s: %s", mem_test_names[test], thread_why(p));
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "membench.h"
 #include "peak_exit.h"
@@ -24,6 +25,19 @@ int mem_fail(struct mem_run *run, int code, const char *fmt, ...)
 	vsnprintf(run->error, sizeof(run->error), fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+void mem_progress(struct mem_run *run, const char *fmt, ...)
+{
+	if (run->common.quiet || !isatty(STDERR_FILENO))
+		return;
+	char line[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\r\033[Kmembench: %s", line);
+	run->progress_shown = true;
 }
 
 void mem_steal_begin(struct mem_steal *s)
@@ -287,6 +301,8 @@ int main(int argc, char **argv)
 		rc = mem_latency_run(run);
 	if (rc == 0 && run->want[MEM_T_STREAM])
 		rc = mem_stream_run(run);
+	if (run->progress_shown)
+		fprintf(stderr, "\r\033[K");
 	(void)peak_sysinfo_finish(&run->si, &run->ctx);
 	if (peak_output_close(&run->out, &run->ctx) != 0 && rc == 0)
 		rc = mem_fail(run, PEAK_EXIT_FAIL, "writing the results failed");

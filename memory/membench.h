@@ -60,6 +60,7 @@ struct mem_run {
 	/* output and the first failure (one line, for stderr) */
 	struct peak_output out;
 	char error[256];
+	bool progress_shown;
 };
 
 /* Each part returns 0, or PEAK_EXIT_FAIL / PEAK_EXIT_UNSUPPORTED with run->error set. */
@@ -85,6 +86,11 @@ void mem_steal_flag(const struct mem_steal *s, struct peak_result *r);
 
 /* Finish the record (efficiency, physics flags) and hand it to the reporter. */
 int mem_emit(struct mem_run *run, struct peak_result *r);
+
+/* One progress line on stderr, overwritten in place: only on a terminal, never with
+ * --quiet (logs and tests see nothing). */
+void mem_progress(struct mem_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Set run->error (printf style) and return code. */
 int mem_fail(struct mem_run *run, int code, const char *fmt, ...)
