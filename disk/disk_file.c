@@ -256,6 +256,12 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err
 	if (fstatvfs(f->dirfd, &sv) != 0)
 		return fail(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path, strerror(errno));
 	f->free_bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	/* ramfs and friends keep no block counts: memory is their limit. */
+	if (sv.f_blocks == 0) {
+		long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+		if (pages > 0 && page > 0)
+			f->free_bytes = (uint64_t)pages * (uint64_t)page;
+	}
 	/* Keep 5% of what is free for everyone else. */
 	if (size_bytes > f->free_bytes - f->free_bytes / 20) {
 		peak_format_size(size_bytes, need, sizeof(need));

@@ -212,8 +212,8 @@ static void row_flags(const struct bench *b, const struct disk_point *pt, struct
 {
 	if (!pt->direct)
 		peak_result_flag(r, "buffered;cache_dropped");
-	if (b->file.is_tmpfs)
-		peak_result_flag(r, "tmpfs");
+	if (b->file.is_tmpfs) /* "tmpfs" or "ramfs": memory, not a disk */
+		peak_result_flag(r, b->file.fs_type);
 	if (b->res.time_based)
 		peak_result_flag(r, "time_based");
 	if (capped)

@@ -178,6 +178,33 @@ tmpfs)
 	[ "$rc2" -eq 2 ] || fail "64MiB on a 16MiB tmpfs: exit $rc2, expected 2"
 	grep -q "does not fit" "$work/err2" || fail "message: $(cat "$work/err2")"
 	;;
+nodirect)
+	# ramfs refuses O_DIRECT (EINVAL): buffered rows with the cache dropped under
+	# --direct auto, exit 3 under --direct on; the file is gone either way.
+	mkdir -p "$work/ram"
+	if ! mount -t ramfs ramfs "$work/ram" 2>/dev/null; then
+		echo "SKIP: cannot mount a ramfs here (needs root and mount rights)"
+		exit 77
+	fi
+	"$bin" --dir "$work/ram" --file-size 4MiB --reps 1 --min-time 0.01 --engine psync \
+		--block 4KiB --test seq_read,seq_write --format csv >"$work/out" 2>"$work/err"
+	rc=$?
+	"$bin" --dir "$work/ram" --file-size 4MiB --reps 1 --min-time 0.01 --engine psync \
+		--block 4KiB --direct on --quiet >/dev/null 2>"$work/err2"
+	rc2=$?
+	left=$(find "$work/ram" -mindepth 1)
+	umount "$work/ram"
+	[ "$rc" -eq 0 ] || fail "--direct auto on ramfs exited $rc: $(cat "$work/err")"
+	grep -q "does not support O_DIRECT" "$work/err" || fail "no O_DIRECT note: $(cat "$work/err")"
+	n=$(grep -c '^disk,' "$work/out")
+	t=$(grep '^disk,' "$work/out" | grep -c 'buffered;cache_dropped')
+	if [ "$n" -eq 0 ] || [ "$n" -ne "$t" ]; then
+		fail "$t of $n rows flagged buffered;cache_dropped"
+	fi
+	[ "$rc2" -eq 3 ] || fail "--direct on on ramfs: exit $rc2, expected 3: $(cat "$work/err2")"
+	[ "$(wc -l <"$work/err2")" -eq 1 ] || fail "--direct on: not one line: $(cat "$work/err2")"
+	[ -z "$left" ] || fail "left behind on ramfs: $left"
+	;;
 *)
 	fail "unknown case"
 	;;
