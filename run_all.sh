@@ -161,8 +161,10 @@ build_plan() {
 	plan info peakinfo 5 bench peakinfo peakinfo peakinfo --quiet
 
 	if want cpu; then
+		local isa=all
+		[ "$TINY" = 0 ] || isa=best
 		plan cpu cpubench "$(est $((20 * NTHREADS)) "$rep_s")" bench cpubench cpu-cpubench \
-			cpubench --test flops,iops --isa all --precision sp,dp "${COMMON[@]}"
+			cpubench --test flops,iops --isa "$isa" --precision sp,dp "${COMMON[@]}"
 		local lp=(--max-time 60)
 		[ "$QUICK" = 0 ] || lp=(--max-time 5)
 		[ "$TINY" = 0 ] || lp=(--n 200)

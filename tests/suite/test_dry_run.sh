@@ -1,0 +1,35 @@
+#!/bin/sh
+# run_all.sh --dry-run prints the plan with an estimated time and runs nothing; --only,
+# --quick, --threads, --reps and --peer shape the plan.
+set -u
+repo=$1
+# shellcheck source=tests/suite/lib_test.sh
+. "$(dirname "$0")/lib_test.sh"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+
+plan=$("$repo/run_all.sh" --dry-run --out "$out/r") || fail "--dry-run exited $?"
+echo "$plan"
+echo "$plan" | head -n 1 | grep -Eq '^peakbench plan: [0-9]+ steps, estimated [0-9hms]+ \(threads 1,2,4,8, reps 3\)$' ||
+	fail "first line is not the plan summary"
+for s in peakinfo cpubench linpack membench diskbench netbench dpdkbench charts report; do
+	echo "$plan" | grep -q " $s " || fail "full plan lacks $s"
+done
+for b in hpcc likwid fio iozone iperf3 sockperf; do
+	echo "$plan" | grep -q "scripts/baseline/$b.sh --mode full" || fail "full plan lacks baseline $b"
+done
+echo "$plan" | grep -q -- '--file-size 1GiB' || fail "the full plan does not use a 1 GiB file"
+[ ! -e "$out/r" ] || fail "--dry-run created the results folder"
+ok "full plan"
+
+plan=$("$repo/run_all.sh" --dry-run --quick --only cpu,network --reps 2 --peer 192.0.2.1 --no-baselines) ||
+	fail "--dry-run --quick exited $?"
+echo "$plan" | grep -q 'threads 1,2, reps 2, quick' || fail "quick plan summary"
+echo "$plan" | grep -Eq ' (membench|diskbench|dpdkbench|scripts/baseline)' && fail "--only cpu,network ran other suites"
+echo "$plan" | grep -q 'netbench client --host 192.0.2.1' || fail "--peer adds the two-node step"
+echo "$plan" | grep -q 'cpubench .*--reps 2' || fail "--reps reaches the binaries"
+ok "quick plan with --only, --reps, --peer, --no-baselines"
+
+plan=$("$repo/run_all.sh" --dry-run --threads 1,3 --min-time 0.5 --only memory) || fail "exit $?"
+echo "$plan" | grep -q 'membench .*--threads 1,3 .*--min-time 0.5' || fail "--threads/--min-time reach membench"
+ok "--threads and --min-time"

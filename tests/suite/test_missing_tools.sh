@@ -1,0 +1,25 @@
+#!/bin/sh
+# With none of the reference tools on PATH, every baseline script exits 0 and prints only
+# skipped rows (n = 0, flags "skipped: <tool> not installed ..."), valid against the schema.
+set -u
+repo=$1 check=$2
+# shellcheck source=tests/suite/lib_test.sh
+. "$(dirname "$0")/lib_test.sh"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+mkdir "$out/bin"
+# A PATH with the ordinary utilities and none of the tools.
+for u in bash sh awk sed grep jq cat mktemp dirname basename nproc tr head tail timeout rm \
+	mkdir rmdir date sleep wc sort cut env printf kill; do
+	p=$(command -v "$u") || continue
+	case $p in /*) ln -s "$p" "$out/bin/$u" ;; esac
+done
+for t in hpcc likwid fio iozone iperf3 sockperf; do
+	PATH="$out/bin" "$repo/scripts/baseline/$t.sh" --mode tiny --raw "$out/raw" >"$out/$t.csv" 2>"$out/$t.err" ||
+		fail "$t.sh exited $? without its tool: $(cat "$out/$t.err")"
+	schema "$check" csv "$out/$t.csv"
+	rows=$(tail -n +2 "$out/$t.csv" | wc -l)
+	skipped=$(grep -c ',skipped: .*not installed' "$out/$t.csv")
+	if [ "$rows" -eq 0 ] || [ "$rows" -ne "$skipped" ]; then fail "$t.sh: $rows rows, $skipped skipped"; fi
+	ok "$t.sh without its tool: $rows skipped row(s)"
+done

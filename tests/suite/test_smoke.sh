@@ -1,0 +1,77 @@
+#!/bin/sh
+# The whole protocol at tiny sizes on what is built (no make, no reference tools): every
+# step ends ok, skipped or not built; every <suite>.csv/.json validates against the schema;
+# charts exist when gnuplot is installed; report.md has every expected section.
+set -u
+repo=$1 build=$2 check=$3
+# shellcheck source=tests/suite/lib_test.sh
+. "$(dirname "$0")/lib_test.sh"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+
+"$repo/run_all.sh" --tiny --reps 1 --min-time 0.01 --no-baselines --no-build --build-dir "$build" \
+	--out "$out/r" 2>"$out/progress"
+rc=$?
+cat "$out/progress"
+r="$out/r"
+[ -s "$r/status.tsv" ] || fail "no status.tsv"
+cat "$r/status.tsv"
+if awk -F'\t' '$3 == "failed" { bad = 1 } END { exit !bad }' "$r/status.tsv"; then
+	fail "a step failed: $(awk -F'\t' '$3 == "failed" { print $1 ": " $5 }' "$r/status.tsv")"
+fi
+[ "$rc" -eq 0 ] || fail "run_all.sh exited $rc with no failed step"
+grep -Eq '^\[1/[0-9]+\] info: peakinfo +elapsed [0-9hms]+, ETA [0-9hms]+$' "$out/progress" || fail "progress line format"
+
+n=0
+for s in cpu memory disk network dpdk; do
+	if [ -s "$r/$s.csv" ]; then
+		schema "$check" csv "$r/$s.csv"
+		n=$((n + 1))
+	fi
+	if [ -s "$r/$s.json" ]; then schema "$check" json "$r/$s.json"; fi
+	if [ -s "$r/$s.csv" ] && command -v jq >/dev/null 2>&1; then
+		[ -s "$r/$s.json" ] || fail "$s.csv without $s.json"
+		[ "$(tail -n +2 "$r/$s.csv" | wc -l)" -eq "$(jq '.results | length' "$r/$s.json")" ] ||
+			fail "$s.csv and $s.json hold different row counts"
+	fi
+	st=$(awk -F'\t' -v s="$s" '$2 == s { print $3; exit }' "$r/status.tsv")
+	[ "$st" != ok ] || [ -s "$r/$s.csv" ] || fail "$s ran ok but left no $s.csv"
+done
+ok "$n suite(s) produced results"
+[ ! -e "$r/baseline.csv" ] || fail "--no-baselines still wrote baseline.csv"
+[ -s "$r/commands.txt" ] || fail "no commands.txt"
+grep -q '^peakinfo: ' "$r/commands.txt" || fail "commands.txt lacks the peakinfo command"
+if awk -F'\t' '$1 == "peakinfo" && $3 == "ok" { f = 1 } END { exit !f }' "$r/status.tsv"; then
+	[ -s "$r/context.json" ] || fail "no context.json"
+	if command -v jq >/dev/null 2>&1; then jq -e '.["cpu.model"]' "$r/context.json" >/dev/null || fail "context.json lacks cpu.model"; fi
+fi
+[ ! -e "$r/disk-tmp" ] || fail "the disk test directory was left behind"
+
+if command -v gnuplot >/dev/null 2>&1 && [ "$n" -gt 0 ]; then
+	ls "$r"/charts/*.png >/dev/null 2>&1 || fail "gnuplot is installed but no chart was drawn"
+	for png in "$r"/charts/*.png; do
+		head -c 8 "$png" | od -An -c | grep -q 'P   N   G' || fail "$png is not a PNG"
+	done
+	if [ -s "$r/cpu.csv" ]; then [ -s "$r/charts/cpu_flops_dp.png" ] || fail "no cpu_flops_dp.png"; fi
+	if [ -s "$r/memory.csv" ]; then [ -s "$r/charts/memory_latency.png" ] || fail "no memory_latency.png"; fi
+	if [ -s "$r/cpu.csv" ] && [ -s "$r/levels.csv" ]; then [ -s "$r/charts/roofline.png" ] || fail "no roofline.png"; fi
+	ok "$(find "$r/charts" -name "*.png" | wc -l) charts"
+fi
+
+[ -s "$r/report.md" ] || fail "no report.md"
+for sec in '# peakbench report' '## Steps' '## Summary' '## Machine' '### Theoretical peaks and their sources' \
+	'## CPU' '## Memory' '## Disk' '## Network' '## DPDK' '## Reference tools' '## Warnings'; do
+	grep -qx "$sec" "$r/report.md" || fail "report.md lacks '$sec'"
+done
+if [ -s "$r/cpu.csv" ]; then
+	grep -q '^| Workload | Concurrency | Block size | Value (mean ± stddev, N runs) | Theoretical | Efficiency | Baseline | Baseline ratio | Notes |$' \
+		"$r/report.md" || fail "report.md lacks the PA1 table header"
+fi
+for png in "$r"/charts/*.png; do
+	[ -e "$png" ] || continue
+	grep -q "(charts/$(basename "$png"))" "$r/report.md" || fail "report.md does not show $(basename "$png")"
+done
+if ! [ -s "$r/dpdk.csv" ]; then
+	grep -q 'dpdk' "$r/report.md" || fail "report.md says nothing about dpdk"
+fi
+ok "report.md has every section"
