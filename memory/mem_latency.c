@@ -125,7 +125,8 @@ static int chase_timed(void *arg, uint64_t steps, uint64_t *ns)
 }
 
 /* Which level a working set fits in, and whether it is the first point at or past a
- * cache's size (the edge the plot marks). */
+ * cache's size (the edge the plot marks; never on the first point, which has no
+ * neighbour below it). */
 static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 			struct peak_result *r)
 {
@@ -140,7 +141,7 @@ static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 			peak_result_flag(r, in[level - 1]);
 			placed = true;
 		}
-		if (ws >= c && prev < c)
+		if (prev > 0 && ws >= c && prev < c)
 			peak_result_flag(r, edge[level - 1]);
 	}
 	if (!placed)
