@@ -88,6 +88,8 @@ static int emit(struct dpdk_report *r, const struct dpdk_point *pt, const char *
 	res.theoretical = theo;
 	if (r->port->is_virtual)
 		peak_result_flag(&res, "vdev");
+	if (r->steal_pct > 1.0)
+		peak_result_flag(&res, "steal");
 	peak_result_finish(&res);
 	return peak_output_record(r->out, &res);
 }
@@ -108,6 +110,8 @@ static int emit_latency(struct dpdk_report *r, const struct dpdk_point *pt, cons
 	res.p999 = (double)peak_hist_percentile(hist, 99.9) / 1e3;
 	if (r->port->is_virtual)
 		peak_result_flag(&res, "vdev");
+	if (r->steal_pct > 1.0)
+		peak_result_flag(&res, "steal");
 	peak_result_finish(&res);
 	return peak_output_record(r->out, &res);
 }
@@ -187,8 +191,10 @@ static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, siz
 }
 
 int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
-		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist)
+		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist,
+		      double steal_pct)
 {
+	r->steal_pct = steal_pct;
 	static const size_t cap = MAX_REPS;
 	size_t n = nreps < cap ? nreps : cap;
 	struct dir_samples *fwd = calloc(1, sizeof(*fwd));

@@ -34,6 +34,7 @@ struct dpdk_report {
 	struct dpdk_summary_row *rows;
 	size_t nrows, cap;
 	struct dpdk_totals totals;
+	double steal_pct; /* of the point being emitted: rows flagged "steal" above 1% */
 };
 
 void dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,
@@ -43,7 +44,8 @@ void dpdk_report_free(struct dpdk_report *r);
 /* Emit the rows of one point (reps measured repetitions, latency merged over them).
  * Returns 0 or -1 when the output failed. */
 int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
-		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist);
+		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist,
+		      double steal_pct);
 
 /* The seed's tables (throughput per direction; latency and loss) for the console. */
 void dpdk_report_table(const struct dpdk_report *r, FILE *f);

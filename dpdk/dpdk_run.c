@@ -15,6 +15,7 @@
 
 #include "dpdk_report.h"
 #include "peak_exit.h"
+#include "peak_sysinfo.h"
 
 #define CTL_TIMEOUT_S 2.0
 #define DRAIN_IDLE_S 0.02
@@ -210,13 +211,18 @@ static int run_point(struct dpdk_bench *b, const struct dpdk_point *pt, struct d
 	/* Warm-up: caches, mempool, the dut's lcores; not recorded. */
 	double warm_s = b->o->time_s / 4.0;
 	warm_s = warm_s < 0.05 ? 0.05 : (warm_s > 0.5 ? 0.5 : warm_s);
+	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
+	bool ticks = peak_sysinfo_ticks("", &steal0, &total0) == 0;
 	peak_hist_init(scratch);
 	struct dpdk_rep warm;
 	rc = run_once(b, pt, warm_s, &warm, scratch);
 	peak_hist_init(hist);
 	for (size_t i = 0; rc == 0 && i < nreps; i++)
 		rc = run_once(b, pt, b->o->time_s, &reps[i], hist);
-	if (rc == 0 && dpdk_report_point(r, pt, reps, nreps, hist) != 0) {
+	double steal_pct = 0;
+	if (ticks && peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0)
+		steal_pct = 100.0 * (double)(steal1 - steal0) / (double)(total1 - total0);
+	if (rc == 0 && dpdk_report_point(r, pt, reps, nreps, hist, steal_pct) != 0) {
 		(void)snprintf(b->err, sizeof(b->err), "cannot write the results");
 		rc = PEAK_EXIT_FAIL;
 	}
