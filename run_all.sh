@@ -3,6 +3,9 @@
 # suite that is built (or --only some), the reference tools, then the charts and the
 # report, into results/<timestamp>/. Progress and ETA on stderr.
 set -u -o pipefail
+# The whole script is one compound command, so bash parses it before running it: editing
+# run_all.sh (a git pull) while a long run is in progress cannot change the running one.
+{
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -30,6 +33,9 @@ Options:
   --tiny             tiny sizes for tests (implies --quick; numbers are meaningless)
   --dry-run          print the plan with the estimated time and run nothing
   -h, --help         this help
+
+Environment: PEAKBENCH_LOCK=FILE takes flock(1) on FILE around every measuring step, so
+runs that share a machine measure one at a time.
 
 Exit status: 0 when every step ran (skipped steps included), 1 when a step failed,
 2 on a usage error.
@@ -238,7 +244,7 @@ build_plan() {
 		[ "$QUICK" = 0 ] || flows=1,32 t=0.5
 		[ "$TINY" = 0 ] || sizes=64 flows=1 t=0.1
 		plan dpdk dpdkbench "$(est $((3 * 4)) "$t")" bench dpdkbench dpdk-dpdkbench \
-			dpdkbench --no-huge --no-pci -m 512 --file-prefix=peakbench-runall --vdev=net_ring0 -- --role loopback --sizes "$sizes" \
+			dpdkbench -l 0 --no-huge --no-pci -m 512 --no-shconf --no-telemetry '--log-level=*:critical' --file-prefix=peakbench-runall --vdev=net_ring0 -- --role loopback --sizes "$sizes" \
 			--flows "$flows" --time "$t" --reps "$REPS"
 	fi
 
@@ -301,14 +307,14 @@ find_bin() {
 now_s() { date +%s; }
 START_S=$(now_s)
 
+# ETA: the estimate left, scaled by how the steps so far compared with their estimates
+# (time spent measuring, not waiting for PEAKBENCH_LOCK), the scale kept within 1/4..4.
 progress() {
-	local i=$1 n=$2 what=$3 done_est=$4 left_est=$5 el eta
+	local i=$1 n=$2 what=$3 done_est=$4 left_est=$5 busy=$6 el eta
 	el=$(($(now_s) - START_S))
-	if [ "$done_est" -gt 0 ] && [ "$el" -gt 0 ]; then
-		eta=$(awk -v e="$el" -v d="$done_est" -v l="$left_est" 'BEGIN{printf "%d", l * e / d}')
-	else
-		eta=$left_est
-	fi
+	eta=$(awk -v b="$busy" -v d="$done_est" -v l="$left_est" 'BEGIN {
+		r = (d > 0 && b > 0) ? b / d : 1; if (r < 0.25) r = 0.25; if (r > 4) r = 4
+		printf "%d", l * r }')
 	printf '[%d/%d] %-34s elapsed %s, ETA %s\n' "$i" "$n" "$what" \
 		"$(peak_fmt_duration "$el")" "$(peak_fmt_duration "$eta")" >&2
 }
@@ -343,9 +349,20 @@ run_bench() {
 	cmd[0]=$path
 	# dpdkbench: our flags come after the EAL's "--".
 	"${cmd[@]}" --format "$fmt" --output "$OUT/raw/$outf.$fmt" >"$OUT/logs/$outf.out" \
-		2>"$OUT/logs/$outf.err"
+		2>"$OUT/logs/$outf.err" 9>&-
 	rc=$?
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
+	if [ "$rc" -eq 0 ] && [ "$outf" = network-remote ]; then
+		# Two-node rows: the variant names the peer, so they stand apart from loopback's.
+		if [ "$fmt" = json ]; then
+			jq --arg p "$PEER" '.results |= map(.variant += "@" + $p)' "$OUT/raw/$outf.json" \
+				>"$OUT/raw/$outf.json.tmp" && mv "$OUT/raw/$outf.json.tmp" "$OUT/raw/$outf.json"
+		else
+			awk -v p="$PEER" "$PEAK_AWK_LIB"'FNR == 1 { print; next }
+				{ n = csv_split($0, f); f[C_VARIANT] = f[C_VARIANT] "@" p; print csv_join(f, n) }' \
+				"$OUT/raw/$outf.csv" >"$OUT/raw/$outf.csv.tmp" && mv "$OUT/raw/$outf.csv.tmp" "$OUT/raw/$outf.csv"
+		fi
+	fi
 	if [ "$rc" -eq 0 ] && [ "$fmt" = json ]; then
 		json_to_csv "$OUT/raw/$outf.json" "$OUT/raw/$outf.csv" || {
 			LAST_REASON="$outf.json is not valid JSON"
@@ -362,7 +379,7 @@ run_baseline() {
 		LAST_REASON="${script#"$ROOT"/} not present"
 		return 3
 	fi
-	"${cmd[@]}" >"$OUT/raw/$outf.csv" 2>"$OUT/logs/$outf.err"
+	"${cmd[@]}" >"$OUT/raw/$outf.csv" 2>"$OUT/logs/$outf.err" 9>&-
 	rc=$?
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
 	return "$rc"
@@ -451,7 +468,7 @@ fi
 if [ "$BUILD" = 1 ]; then
 	echo "run_all.sh: building (make)" >&2
 	if [ -f "$ROOT/Makefile" ]; then
-		make -C "$ROOT" >&2 || { echo "run_all.sh: make failed; fix the build and rerun" >&2; exit 1; }
+		make -C "$ROOT" BUILD="$BUILD_DIR" >&2 || { echo "run_all.sh: make failed; fix the build and rerun" >&2; exit 1; }
 	else
 		{ cmake -S "$ROOT" -B "$BUILD_DIR" && cmake --build "$BUILD_DIR" -j "$(nproc)"; } >&2 ||
 			{ echo "run_all.sh: the build failed; fix it and rerun" >&2; exit 1; }
@@ -466,12 +483,22 @@ mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
 } >"$OUT/commands.txt"
 peak_have jq || echo "run_all.sh: jq not found: writing CSV only (scripts/deps.sh installs jq)" >&2
 
-FAILED=0 DONE_EST=0 MERGED=0
+# PEAKBENCH_LOCK=FILE: take this flock around every measuring step, so that benchmarks
+# sharing a machine run one at a time (step times exclude the wait).
+LOCKED=0
+if [ -n "${PEAKBENCH_LOCK:-}" ] && peak_have flock; then
+	exec 9>>"$PEAKBENCH_LOCK" && LOCKED=1
+fi
+lock() { [ "$LOCKED" = 0 ] || flock 9; }
+unlock() { [ "$LOCKED" = 0 ] || flock -u 9; }
+
+FAILED=0 DONE_EST=0 MERGED=0 BUSY=0
 for ((i = 0; i < N; i++)); do
 	left=$((TOTAL_EST - DONE_EST))
-	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" "$left"
+	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" "$left" "$BUSY"
 	eval "cmd=(${STEP_CMD[i]})"
 	# shellcheck disable=SC2154  # cmd is set by eval
+	[ "${STEP_KIND[i]}" = post ] || lock
 	t0=$(now_s)
 	LAST_REASON=""
 	case ${STEP_KIND[i]} in
@@ -505,6 +532,7 @@ for ((i = 0; i < N; i++)); do
 		;;
 	esac
 	secs=$(($(now_s) - t0))
+	unlock
 	echo "${STEP_OUTF[i]}: ${STEP_CMD[i]}" >>"$OUT/commands.txt"
 	if [ "$rc" -eq 0 ]; then
 		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" ok "$secs" ""
@@ -518,7 +546,7 @@ for ((i = 0; i < N; i++)); do
 		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" failed "$secs" "exit $rc: $LAST_REASON"
 		echo "    ${STEP_NAME[i]}: FAILED (exit $rc): ${LAST_REASON:-see $OUT/logs/}" >&2
 	fi
-	DONE_EST=$((DONE_EST + STEP_EST[i]))
+	DONE_EST=$((DONE_EST + STEP_EST[i])) BUSY=$((BUSY + secs))
 done
 rm -rf "$OUT/disk-tmp"
 
@@ -529,3 +557,4 @@ if [ "$FAILED" -gt 0 ]; then
 fi
 echo "run_all.sh: done in $(peak_fmt_duration "$el"): $OUT/report.md" >&2
 exit 0
+}
