@@ -270,12 +270,12 @@ int dpdk_bench_sweep(struct dpdk_bench *b, struct dpdk_report *r)
 {
 	const struct dpdk_bench_opts *o = b->o;
 	b->with_dut = o->role == DPDK_ROLE_TESTER;
-	if (b->with_dut) {
-		int rc = hello(b);
-		if (rc)
-			return rc;
-	}
 	int rc = 0;
+	if (b->with_dut) {
+		rc = hello(b);
+		if (rc == PEAK_EXIT_FAIL)
+			return rc; /* no dut: nobody to tell */
+	}
 	for (size_t si = 0; rc == 0 && si < o->sizes.n; si++) {
 		for (size_t fi = 0; rc == 0 && fi < o->flows.n; fi++) {
 			for (size_t qi = 0; rc == 0 && qi < o->queues.n; qi++) {
@@ -293,6 +293,7 @@ int dpdk_bench_sweep(struct dpdk_bench *b, struct dpdk_report *r)
 		}
 	}
 	if (b->with_dut && !*b->stop) {
+		/* Also after an error: a dut that answered HELLO should not wait forever. */
 		struct dpdk_ctl_body body = {.epoch = ++b->epoch};
 		(void)dpdk_ctl_call(&b->ctl, DPDK_CTL_QUIT, &body, DPDK_CTL_QUIT_ACK, NULL, NULL,
 				    QUIT_TIMEOUT_S);
