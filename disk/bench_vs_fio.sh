@@ -27,6 +27,9 @@ round() { # test fio_rw engine block_bytes depth
 		--quiet --format csv --output "$tmp/ours.csv"
 	fioeng=$engine
 	[ "$engine" = uring ] && fioeng=io_uring
+	# diskbench writes its file just before measuring; so does fio when its file is new.
+	# Reusing fio's old file would compare a fresh file with a stale one (host caches).
+	rm -f "$fiofile"
 	fio --name="$test" --filename="$fiofile" --size=1G --direct=1 --ioengine="$fioeng" \
 		--bs="$bs" --iodepth="$depth" --rw="$rw" --numjobs=1 --time_based \
 		--runtime="$secs" --ramp_time=1 --lat_percentiles=1 --output-format=json >"$tmp/fio.json"

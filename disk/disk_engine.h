@@ -11,8 +11,8 @@
 enum disk_dir { DISK_READ, DISK_WRITE };
 
 struct disk_completion {
-	unsigned tag;  /* the slot given to queue() */
-	int64_t res;   /* bytes transferred, or -errno */
+	unsigned tag; /* the slot given to queue() */
+	int64_t res;  /* bytes transferred, or -errno */
 };
 
 struct disk_engine_ops {

@@ -35,10 +35,10 @@ static int64_t transfer(int fd, enum disk_dir dir, void *buf, size_t len, uint64
 {
 	size_t done = 0;
 	while (done < len) {
-		ssize_t n = dir == DISK_READ
-				    ? pread(fd, (char *)buf + done, len - done, (off_t)(offset + done))
-				    : pwrite(fd, (const char *)buf + done, len - done,
-					     (off_t)(offset + done));
+		ssize_t n =
+		    dir == DISK_READ
+			? pread(fd, (char *)buf + done, len - done, (off_t)(offset + done))
+			: pwrite(fd, (const char *)buf + done, len - done, (off_t)(offset + done));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -85,12 +85,12 @@ static void psync_exit(void *state)
 }
 
 const struct disk_engine_ops disk_engine_psync = {
-	.name = "psync",
-	.max_depth = 1,
-	.available = psync_available,
-	.init = psync_init,
-	.queue = psync_queue,
-	.submit_wait = psync_submit_wait,
-	.reap = psync_reap,
-	.exit = psync_exit,
+    .name = "psync",
+    .max_depth = 1,
+    .available = psync_available,
+    .init = psync_init,
+    .queue = psync_queue,
+    .submit_wait = psync_submit_wait,
+    .reap = psync_reap,
+    .exit = psync_exit,
 };

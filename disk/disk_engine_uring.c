@@ -21,8 +21,8 @@ static bool uring_available(char *reason, size_t reason_len)
 	struct io_uring ring;
 	int rc = io_uring_queue_init(2, &ring, 0);
 	if (rc < 0) {
-		snprintf(reason, reason_len, "io_uring_setup failed (%s): the kernel disables io_uring",
-			 strerror(-rc));
+		snprintf(reason, reason_len,
+			 "io_uring_setup failed (%s): the kernel disables io_uring", strerror(-rc));
 		return false;
 	}
 	io_uring_queue_exit(&ring);
@@ -98,12 +98,12 @@ static void uring_exit(void *state)
 }
 
 const struct disk_engine_ops disk_engine_uring = {
-	.name = "uring",
-	.max_depth = 4096,
-	.available = uring_available,
-	.init = uring_init,
-	.queue = uring_queue,
-	.submit_wait = uring_submit_wait,
-	.reap = uring_reap,
-	.exit = uring_exit,
+    .name = "uring",
+    .max_depth = 4096,
+    .available = uring_available,
+    .init = uring_init,
+    .queue = uring_queue,
+    .submit_wait = uring_submit_wait,
+    .reap = uring_reap,
+    .exit = uring_exit,
 };

@@ -11,7 +11,7 @@ static bool none_available(char *reason, size_t reason_len)
 }
 
 const struct disk_engine_ops disk_engine_uring = {
-	.name = "uring",
-	.max_depth = 1,
-	.available = none_available,
+    .name = "uring",
+    .max_depth = 1,
+    .available = none_available,
 };

@@ -97,7 +97,7 @@ static void arm(const struct disk_file *f)
 }
 
 static int fail(struct disk_err *e, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int fail(struct disk_err *e, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -143,8 +143,9 @@ static int make_temp_dir(struct disk_file *f, struct disk_err *e)
 	if (!mkdtemp(tmpl)) {
 		int err = errno;
 		restore_signals(&old);
-		return fail(e, PEAK_EXIT_USAGE, "cannot create a temp directory in %s: %s; give --dir DIR",
-			    base, strerror(err));
+		return fail(e, PEAK_EXIT_USAGE,
+			    "cannot create a temp directory in %s: %s; give --dir DIR", base,
+			    strerror(err));
 	}
 	f->made_dir = true;
 	snprintf(f->dir_base, sizeof(f->dir_base), "%s", strrchr(tmpl, '/') + 1);
@@ -169,17 +170,19 @@ int disk_file_open_dir(struct disk_file *f, const char *dir, struct disk_err *e)
 		return 0;
 	switch (errno) {
 	case ENOENT:
-		return fail(e, PEAK_EXIT_USAGE, "--dir %s: no such directory; give an existing directory",
-			    dir);
-	case ELOOP:
 		return fail(e, PEAK_EXIT_USAGE,
-			    "--dir %s is a symbolic link; diskbench never follows one, give the real path",
-			    dir);
+			    "--dir %s: no such directory; give an existing directory", dir);
+	case ELOOP:
+		return fail(
+		    e, PEAK_EXIT_USAGE,
+		    "--dir %s is a symbolic link; diskbench never follows one, give the real path",
+		    dir);
 	case ENOTDIR: {
 		struct stat st;
 		if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
 			return fail(e, PEAK_EXIT_USAGE,
-				    "--dir %s is a symbolic link; diskbench never follows one, give the real path",
+				    "--dir %s is a symbolic link; diskbench never follows one, "
+				    "give the real path",
 				    dir);
 		return fail(e, PEAK_EXIT_USAGE, "--dir %s is not a directory", dir);
 	}
@@ -196,18 +199,30 @@ int disk_file_create_named(int dirfd, const char *name)
 static const char *fs_name(unsigned long magic)
 {
 	switch (magic) {
-	case 0xEF53: return "ext4";
-	case 0x58465342: return "xfs";
-	case 0x9123683E: return "btrfs";
-	case 0x01021994: return "tmpfs";
-	case 0x858458f6: return "ramfs";
-	case 0x6969: return "nfs";
-	case 0x794c7630: return "overlayfs";
-	case 0x2fc12fc1: return "zfs";
-	case 0xF2F52010: return "f2fs";
-	case 0x65735546: return "fuse";
-	case 0x4d44: return "vfat";
-	default: return "other";
+	case 0xEF53:
+		return "ext4";
+	case 0x58465342:
+		return "xfs";
+	case 0x9123683E:
+		return "btrfs";
+	case 0x01021994:
+		return "tmpfs";
+	case 0x858458f6:
+		return "ramfs";
+	case 0x6969:
+		return "nfs";
+	case 0x794c7630:
+		return "overlayfs";
+	case 0x2fc12fc1:
+		return "zfs";
+	case 0xF2F52010:
+		return "f2fs";
+	case 0x65735546:
+		return "fuse";
+	case 0x4d44:
+		return "vfat";
+	default:
+		return "other";
 	}
 }
 
@@ -254,7 +269,8 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err
 	char need[32], have[32];
 
 	if (fstatvfs(f->dirfd, &sv) != 0)
-		return fail(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path, strerror(errno));
+		return fail(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path,
+			    strerror(errno));
 	f->free_bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
 	/* ramfs and friends keep no block counts: memory is their limit. */
 	if (sv.f_blocks == 0) {
@@ -277,9 +293,11 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err
 static int create_error(struct disk_file *f, int err, struct disk_err *e)
 {
 	if (err == EROFS || err == EACCES || err == EPERM)
-		return fail(e, PEAK_EXIT_USAGE, "--dir %s is not writable (%s); give a writable directory",
-			    f->dir_path, strerror(err));
-	return fail(e, PEAK_EXIT_FAIL, "cannot create a file in %s: %s", f->dir_path, strerror(err));
+		return fail(e, PEAK_EXIT_USAGE,
+			    "--dir %s is not writable (%s); give a writable directory", f->dir_path,
+			    strerror(err));
+	return fail(e, PEAK_EXIT_FAIL, "cannot create a file in %s: %s", f->dir_path,
+		    strerror(err));
 }
 
 int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct disk_err *e)

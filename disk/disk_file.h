@@ -9,22 +9,22 @@
 #include <stdint.h>
 
 struct disk_file {
-	int dirfd;             /* directory holding the file, opened O_DIRECTORY|O_NOFOLLOW */
-	int fd;                /* the file, -1 until created */
-	char name[64];         /* unique name inside the directory */
-	char dir_path[4096];   /* for messages and the context */
-	bool made_dir;         /* we created dir_path (default temp dir): remove it too */
-	int parent_fd;         /* parent of a made dir, for unlinkat(AT_REMOVEDIR) */
-	char dir_base[64];     /* name of a made dir inside its parent */
-	bool keep;             /* --keep: leave the file (and a made dir) in place */
+	int dirfd;           /* directory holding the file, opened O_DIRECTORY|O_NOFOLLOW */
+	int fd;              /* the file, -1 until created */
+	char name[64];       /* unique name inside the directory */
+	char dir_path[4096]; /* for messages and the context */
+	bool made_dir;       /* we created dir_path (default temp dir): remove it too */
+	int parent_fd;       /* parent of a made dir, for unlinkat(AT_REMOVEDIR) */
+	char dir_base[64];   /* name of a made dir inside its parent */
+	bool keep;           /* --keep: leave the file (and a made dir) in place */
 	uint64_t size_bytes;
 	/* What the filesystem offers. */
-	bool direct_ok;        /* O_DIRECT accepted on this file */
-	bool is_tmpfs;         /* tmpfs/ramfs: the "disk" is memory */
+	bool direct_ok; /* O_DIRECT accepted on this file */
+	bool is_tmpfs;  /* tmpfs/ramfs: the "disk" is memory */
 	char fs_type[24];
-	unsigned dio_align;    /* offset and buffer alignment O_DIRECT needs (bytes) */
-	uint64_t free_bytes;   /* available to us before the file was created */
-	char device[64];       /* block device name from sysfs, "unknown" when not found */
+	unsigned dio_align;  /* offset and buffer alignment O_DIRECT needs (bytes) */
+	uint64_t free_bytes; /* available to us before the file was created */
+	char device[64];     /* block device name from sysfs, "unknown" when not found */
 };
 
 /* Errors are sorted by what the user can do: EXIT 2 for a bad --dir or --file-size,

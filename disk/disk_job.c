@@ -18,21 +18,21 @@
 struct disk_thread {
 	uint64_t region_start;
 	uint64_t region_blocks;
-	uint64_t *offsets;       /* random tests: block indices, precomputed */
+	uint64_t *offsets; /* random tests: block indices, precomputed */
 	size_t noffsets;
 	void *engine_state;
-	uint8_t *bufs;           /* depth read buffers of slot_bytes each */
+	uint8_t *bufs; /* depth read buffers of slot_bytes each */
 	size_t bufs_bytes;
 	size_t slot_bytes;
 	uint64_t *slot_start_ns;
 	uint64_t *slot_offset;
-	bool *slot_read;         /* the slot's last completed I/O was a read */
+	bool *slot_read; /* the slot's last completed I/O was a read */
 	unsigned *free_slots;
 	struct disk_completion *done;
 	struct peak_hist *hist;
 	/* One repetition's outcome. */
 	uint64_t bytes, ops, lat_sum_ns;
-	int err;                 /* -errno, or 1 for a short transfer / bad data */
+	int err; /* -errno, or 1 for a short transfer / bad data */
 	uint64_t err_offset;
 };
 
@@ -44,7 +44,7 @@ struct disk_run {
 	unsigned depth;
 	/* Stop when (issued >= min_ops and elapsed >= min_ns) or issued >= max_ops. */
 	uint64_t min_ops, min_ns, max_ops;
-	bool poisoned;           /* the file was zeroed (--verify on a write test) */
+	bool poisoned; /* the file was zeroed (--verify on a write test) */
 };
 
 const char *disk_test_name(enum disk_test t)
@@ -88,7 +88,7 @@ static int make_offsets(struct disk_thread *t, uint64_t seed)
 {
 	uint64_t state = seed;
 	size_t n = t->region_blocks <= DISK_PASS_MAX_BLOCKS ? (size_t)t->region_blocks
-							     : (size_t)DISK_PASS_MAX_BLOCKS;
+							    : (size_t)DISK_PASS_MAX_BLOCKS;
 	t->offsets = malloc(n * sizeof(*t->offsets));
 	if (!t->offsets)
 		return -ENOMEM;
@@ -149,7 +149,8 @@ static int thread_setup(void *arg, unsigned idx, unsigned n)
 		return 1;
 	}
 	peak_hist_init(t->hist);
-	if (disk_test_random(pt->test) && make_offsets(t, pt->seed ^ (0x1000193ull * (idx + 1))) != 0) {
+	if (disk_test_random(pt->test) &&
+	    make_offsets(t, pt->seed ^ (0x1000193ull * (idx + 1))) != 0) {
 		t->err = -ENOMEM;
 		return 1;
 	}
@@ -289,7 +290,7 @@ static int thread_run(void *arg, unsigned idx, unsigned n)
 }
 
 static int fail(struct disk_err *e, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int fail(struct disk_err *e, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -310,8 +311,9 @@ static int thread_error(const struct disk_run *run, struct disk_err *e)
 		if (t->err == 1)
 			return fail(e, PEAK_EXIT_FAIL,
 				    "%s: data read at offset %llu of %s/%s is not what was written",
-				    disk_test_name(run->pt->test), (unsigned long long)t->err_offset,
-				    run->file->dir_path, run->file->name);
+				    disk_test_name(run->pt->test),
+				    (unsigned long long)t->err_offset, run->file->dir_path,
+				    run->file->name);
 		return fail(e, PEAK_EXIT_FAIL, "%s (%s engine): I/O error at offset %llu: %s",
 			    disk_test_name(run->pt->test), run->pt->engine->name,
 			    (unsigned long long)t->err_offset, strerror(-t->err));
@@ -326,7 +328,8 @@ static int prepare_rep(struct disk_run *run, struct disk_err *e)
 		return fail(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
 			    run->file->dir_path, run->file->name, strerror(errno));
 	(void)posix_fadvise(run->file->fd, 0, 0,
-			    disk_test_random(run->pt->test) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+			    disk_test_random(run->pt->test) ? POSIX_FADV_RANDOM
+							    : POSIX_FADV_SEQUENTIAL);
 	return 0;
 }
 
@@ -342,8 +345,8 @@ static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elaps
 	if (disk_test_writes(run->pt->test)) {
 		uint64_t t0 = peak_time_now_ns();
 		if (fdatasync(run->file->fd) != 0)
-			return fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s", run->file->dir_path,
-				    run->file->name, strerror(errno));
+			return fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s",
+				    run->file->dir_path, run->file->name, strerror(errno));
 		team_ns += peak_time_now_ns() - t0;
 	}
 	*elapsed_ns = team_ns ? team_ns : 1;
@@ -366,7 +369,8 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 		size_t want = covered - off < step ? (size_t)(covered - off) : step;
 		ssize_t got = pread(run->file->fd, buf, want, (off_t)off);
 		if (got != (ssize_t)want) {
-			rc = fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back failed at %llu: %s",
+			rc = fail(e, PEAK_EXIT_FAIL,
+				  "--verify: reading %s/%s back failed at %llu: %s",
 				  run->file->dir_path, run->file->name, (unsigned long long)off,
 				  got < 0 ? strerror(errno) : "short read");
 			break;
@@ -376,16 +380,18 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 			if (disk_pattern_matches(run->pat, off + b, p, (size_t)bs)) {
 				matched++;
 			} else if (!partial || !all_zero(p, (size_t)bs)) {
-				rc = fail(e, PEAK_EXIT_FAIL,
-					  "--verify: %s wrote wrong data at offset %llu (%s engine)",
-					  disk_test_name(run->pt->test), (unsigned long long)(off + b),
-					  run->pt->engine->name);
+				rc =
+				    fail(e, PEAK_EXIT_FAIL,
+					 "--verify: %s wrote wrong data at offset %llu (%s engine)",
+					 disk_test_name(run->pt->test),
+					 (unsigned long long)(off + b), run->pt->engine->name);
 				break;
 			}
 		}
 	}
 	if (rc == 0 && matched == 0)
-		rc = fail(e, PEAK_EXIT_FAIL, "--verify: %s wrote nothing that reads back (%s engine)",
+		rc = fail(e, PEAK_EXIT_FAIL,
+			  "--verify: %s wrote nothing that reads back (%s engine)",
 			  disk_test_name(run->pt->test), run->pt->engine->name);
 	free(buf);
 	return rc;
@@ -457,7 +463,8 @@ int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struc
 	out->region_bytes = region;
 	out->time_based = pt->runtime_s > 0 || region / pt->block_bytes > DISK_PASS_MAX_BLOCKS;
 	if (region == 0)
-		return fail(e, PEAK_EXIT_USAGE, "--block %llu is larger than the file's share per thread",
+		return fail(e, PEAK_EXIT_USAGE,
+			    "--block %llu is larger than the file's share per thread",
 			    (unsigned long long)pt->block_bytes);
 	run.th = calloc(pt->threads, sizeof(*run.th));
 	if (!run.th)
@@ -471,8 +478,8 @@ int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struc
 		goto out;
 	run.poisoned = poison;
 	if (disk_file_set_direct(f, pt->direct) != 0) {
-		fail(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s", pt->direct ? "set" : "clear",
-		     f->dir_path, strerror(errno));
+		fail(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s",
+		     pt->direct ? "set" : "clear", f->dir_path, strerror(errno));
 		goto out;
 	}
 	if (peak_team_run(team, thread_setup, &run, NULL, NULL) != 0) {
@@ -521,8 +528,8 @@ int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, 
 			(void)disk_file_set_direct(f, false);
 			if (disk_stop_signal())
 				return fail(e, PEAK_EXIT_FAIL, "interrupted");
-			return fail(e, PEAK_EXIT_FAIL, "writing %s/%s at %llu: %s", f->dir_path, f->name,
-				    (unsigned long long)off, strerror(err));
+			return fail(e, PEAK_EXIT_FAIL, "writing %s/%s at %llu: %s", f->dir_path,
+				    f->name, (unsigned long long)off, strerror(err));
 		}
 		off += (uint64_t)w;
 	}
@@ -548,11 +555,12 @@ int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct
 	if (rc == 0 && fsum == wsum)
 		return 0;
 	if (bad == UINT64_MAX && rc != 0)
-		return fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back: %s", f->dir_path, f->name,
-			    strerror(errno));
-	return fail(e, PEAK_EXIT_FAIL,
-		    "--verify: %s/%s differs from what was written at offset %llu (checksum %016llx, "
-		    "expected %016llx)",
-		    f->dir_path, f->name, (unsigned long long)bad, (unsigned long long)fsum,
-		    (unsigned long long)wsum);
+		return fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back: %s", f->dir_path,
+			    f->name, strerror(errno));
+	return fail(
+	    e, PEAK_EXIT_FAIL,
+	    "--verify: %s/%s differs from what was written at offset %llu (checksum %016llx, "
+	    "expected %016llx)",
+	    f->dir_path, f->name, (unsigned long long)bad, (unsigned long long)fsum,
+	    (unsigned long long)wsum);
 }

@@ -27,28 +27,28 @@ bool disk_test_random(enum disk_test t);
 struct disk_point {
 	enum disk_test test;
 	const struct disk_engine_ops *engine;
-	unsigned depth;        /* I/Os in flight per thread (1 for psync) */
+	unsigned depth; /* I/Os in flight per thread (1 for psync) */
 	uint64_t block_bytes;
 	unsigned threads;
-	bool direct;           /* O_DIRECT, else buffered with the cache dropped per repetition */
+	bool direct; /* O_DIRECT, else buffered with the cache dropped per repetition */
 	unsigned reps;
-	double min_time_s;     /* shortest repetition */
-	double runtime_s;      /* > 0: every repetition lasts this long (fio time_based) */
-	uint64_t seed;         /* random offsets */
-	bool verify_writes;    /* --verify: poison the file first, then check what was written */
+	double min_time_s;  /* shortest repetition */
+	double runtime_s;   /* > 0: every repetition lasts this long (fio time_based) */
+	uint64_t seed;      /* random offsets */
+	bool verify_writes; /* --verify: poison the file first, then check what was written */
 };
 
 #define DISK_MAX_REPS 1000
 
 struct disk_point_result {
 	size_t nreps;
-	double mb_per_s[DISK_MAX_REPS];  /* decimal MB/s, reads plus writes */
+	double mb_per_s[DISK_MAX_REPS]; /* decimal MB/s, reads plus writes */
 	double iops[DISK_MAX_REPS];
-	double lat_us[DISK_MAX_REPS];    /* mean per-I/O latency of each repetition */
-	struct peak_hist hist;           /* per-I/O latency (ns) over every measured repetition */
-	uint64_t region_bytes;           /* per thread */
+	double lat_us[DISK_MAX_REPS]; /* mean per-I/O latency of each repetition */
+	struct peak_hist hist;        /* per-I/O latency (ns) over every measured repetition */
+	uint64_t region_bytes;        /* per thread */
 	bool time_based;
-	bool verified;                   /* what was read or written was checked */
+	bool verified; /* what was read or written was checked */
 	unsigned depth_used;
 };
 

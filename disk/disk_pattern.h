@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 struct disk_pattern {
-	uint8_t *buf;    /* period + span bytes, page aligned */
+	uint8_t *buf; /* period + span bytes, page aligned */
 	size_t len;
-	size_t period;   /* multiple of 4096; no repeat within 64 MiB */
+	size_t period; /* multiple of 4096; no repeat within 64 MiB */
 	uint64_t seed;
 };
 

@@ -27,8 +27,8 @@
 /* IOPS rows are written for blocks up to this size. */
 #define DISK_IOPS_MAX_BLOCK (64u << 10)
 
-static const char *const test_choices[] = {"seq_rw", "seq_read", "seq_write", "rand_read",
-					   "rand_write", NULL};
+static const char *const test_choices[] = {"seq_rw",    "seq_read",   "seq_write",
+					   "rand_read", "rand_write", NULL};
 static const char *const engine_choices[] = {"psync", "uring", NULL};
 static const char *const direct_choices[] = {"auto", "on", "off", NULL};
 
@@ -94,36 +94,38 @@ static int parse(struct bench *b, int argc, char **argv)
 {
 	struct disk_opts *o = &b->o;
 	const struct peak_opt table[] = {
-		{"dir", "DIR", "directory for the test file (default: a new temp dir under $TMPDIR or /var/tmp)",
-		 PEAK_OPT_STRING, &o->dir, 0, 0, NULL, NULL},
-		{"file-size", "SIZE", "size of the test file, a multiple of 4KiB (default 1GiB)",
-		 PEAK_OPT_SIZE, &o->file_size, 4096, 1125899906842624.0, NULL, NULL},
-		{"test", "LIST", "seq_rw, seq_read, seq_write, rand_read, rand_write or all",
-		 PEAK_OPT_CHOICE_LIST, &o->tests, 0, 0, test_choices, NULL},
-		{"block", "LIST", "block sizes (default 8B,4KiB,8KiB,8MiB,80MiB)", PEAK_OPT_SIZE_LIST,
-		 &o->blocks, 1, 1073741824.0, NULL, NULL},
-		{"engine", "LIST", "psync, uring or all (default: both when io_uring is available)",
-		 PEAK_OPT_CHOICE_LIST, &o->engines, 0, 0, engine_choices, NULL},
-		{"iodepth", "N", "I/Os in flight per thread for uring (default 32)", PEAK_OPT_UINT,
-		 &o->iodepth, 1, 4096, NULL, NULL},
-		{"direct", "MODE", "O_DIRECT: auto (when the block allows it), on (required) or off",
-		 PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
-		{"runtime", "SECONDS", "time-based: every repetition lasts this long (default: one pass)",
-		 PEAK_OPT_DOUBLE, &o->runtime_s, 0.001, 86400, NULL, NULL},
-		{"keep", NULL, "leave the test file in place at the end", PEAK_OPT_FLAG, &o->keep, 0, 0,
-		 NULL, NULL},
-		{"verify", NULL, "check every byte written and read against the pattern (slower)",
-		 PEAK_OPT_FLAG, &o->verify, 0, 0, NULL, NULL},
-		PEAK_OPTS_COMMON(&o->common),
+	    {"dir", "DIR",
+	     "directory for the test file (default: a new temp dir under $TMPDIR or /var/tmp)",
+	     PEAK_OPT_STRING, &o->dir, 0, 0, NULL, NULL},
+	    {"file-size", "SIZE", "size of the test file, a multiple of 4KiB (default 1GiB)",
+	     PEAK_OPT_SIZE, &o->file_size, 4096, 1125899906842624.0, NULL, NULL},
+	    {"test", "LIST", "seq_rw, seq_read, seq_write, rand_read, rand_write or all",
+	     PEAK_OPT_CHOICE_LIST, &o->tests, 0, 0, test_choices, NULL},
+	    {"block", "LIST", "block sizes (default 8B,4KiB,8KiB,8MiB,80MiB)", PEAK_OPT_SIZE_LIST,
+	     &o->blocks, 1, 1073741824.0, NULL, NULL},
+	    {"engine", "LIST", "psync, uring or all (default: both when io_uring is available)",
+	     PEAK_OPT_CHOICE_LIST, &o->engines, 0, 0, engine_choices, NULL},
+	    {"iodepth", "N", "I/Os in flight per thread for uring (default 32)", PEAK_OPT_UINT,
+	     &o->iodepth, 1, 4096, NULL, NULL},
+	    {"direct", "MODE", "O_DIRECT: auto (when the block allows it), on (required) or off",
+	     PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
+	    {"runtime", "SECONDS",
+	     "time-based: every repetition lasts this long (default: one pass)", PEAK_OPT_DOUBLE,
+	     &o->runtime_s, 0.001, 86400, NULL, NULL},
+	    {"keep", NULL, "leave the test file in place at the end", PEAK_OPT_FLAG, &o->keep, 0, 0,
+	     NULL, NULL},
+	    {"verify", NULL, "check every byte written and read against the pattern (slower)",
+	     PEAK_OPT_FLAG, &o->verify, 0, 0, NULL, NULL},
+	    PEAK_OPTS_COMMON(&o->common),
 	};
 	const struct peak_cli cli = {
-		.prog = "diskbench",
-		.usage = "[options]",
-		.summary = "Disk throughput (MB/s), IOPS and per-I/O latency over a file diskbench "
-			   "creates and removes itself.",
-		.opts = table,
-		.nopts = sizeof(table) / sizeof(table[0]),
-		.common = &o->common,
+	    .prog = "diskbench",
+	    .usage = "[options]",
+	    .summary = "Disk throughput (MB/s), IOPS and per-I/O latency over a file diskbench "
+		       "creates and removes itself.",
+	    .opts = table,
+	    .nopts = sizeof(table) / sizeof(table[0]),
+	    .common = &o->common,
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)
@@ -144,7 +146,8 @@ static int parse(struct bench *b, int argc, char **argv)
 	for (size_t i = 0; i < o->blocks.n; i++) {
 		if (o->blocks.v[i] > o->file_size) {
 			fprintf(stderr, "diskbench: --block %llu is larger than --file-size %llu\n",
-				(unsigned long long)o->blocks.v[i], (unsigned long long)o->file_size);
+				(unsigned long long)o->blocks.v[i],
+				(unsigned long long)o->file_size);
 			return PEAK_EXIT_USAGE;
 		}
 	}
@@ -162,8 +165,9 @@ static int pick_engines(struct bench *b)
 		b->o.engines.n = 2;
 	}
 	for (size_t i = 0; i < b->o.engines.n; i++) {
-		const struct disk_engine_ops *e =
-			strcmp(b->o.engines.v[i], "uring") == 0 ? &disk_engine_uring : &disk_engine_psync;
+		const struct disk_engine_ops *e = strcmp(b->o.engines.v[i], "uring") == 0
+						      ? &disk_engine_uring
+						      : &disk_engine_psync;
 		bool dup = false;
 		for (size_t j = 0; j < b->nengines; j++)
 			dup |= b->engines[j] == e;
@@ -241,8 +245,12 @@ static int emit_point(struct bench *b, const struct disk_point *pt, bool capped)
 		if (kind == 1 && pt->block_bytes > DISK_IOPS_MAX_BLOCK)
 			continue;
 		peak_result_init(&r, "disk", disk_test_name(pt->test), variant,
-				 kind == 0 ? "throughput" : kind == 1 ? "iops" : "latency",
-				 kind == 0 ? "MB/s" : kind == 1 ? "IOPS" : "us");
+				 kind == 0   ? "throughput"
+				 : kind == 1 ? "iops"
+					     : "latency",
+				 kind == 0   ? "MB/s"
+				 : kind == 1 ? "IOPS"
+					     : "us");
 		r.threads = pt->threads;
 		r.block_bytes = pt->block_bytes;
 		r.has_block = true;
@@ -265,8 +273,7 @@ static int emit_point(struct bench *b, const struct disk_point *pt, bool capped)
 	return 0;
 }
 
-static struct peak_team *team_for(struct bench *b, size_t idx, unsigned threads,
-				  struct disk_err *e)
+static struct peak_team *team_for(struct bench *b, size_t idx, unsigned threads, struct disk_err *e)
 {
 	if (!b->teams[idx]) {
 		char err[256];
@@ -309,8 +316,9 @@ static int run_point(struct bench *b, struct disk_point *pt, size_t team_idx, st
 		for (size_t i = 0; i < b->res.nreps; i++)
 			sum += v[i];
 		note(b, "%-10s %8s x%-2u %-5s %-8s %10.1f MB/s", disk_test_name(pt->test),
-		     peak_format_size(pt->block_bytes, bs, sizeof(bs)), pt->threads, pt->engine->name,
-		     pt->direct ? "direct" : "buffered", b->res.nreps ? sum / (double)b->res.nreps : 0.0);
+		     peak_format_size(pt->block_bytes, bs, sizeof(bs)), pt->threads,
+		     pt->engine->name, pt->direct ? "direct" : "buffered",
+		     b->res.nreps ? sum / (double)b->res.nreps : 0.0);
 	}
 	return emit_point(b, pt, capped);
 }
@@ -331,28 +339,33 @@ static int sweep(struct bench *b, struct disk_err *e)
 			bool direct = strcmp(o->direct, "off") != 0 && block_direct_ok(b, block);
 			if (strcmp(o->direct, "on") == 0 && !direct) {
 				if (!o->common.quiet)
-					note(b, "skipping --block %llu: not a multiple of the %u-byte O_DIRECT alignment",
+					note(b,
+					     "skipping --block %llu: not a multiple of the %u-byte "
+					     "O_DIRECT alignment",
 					     (unsigned long long)block, b->file.dio_align);
 				continue;
 			}
 			for (size_t th = 0; th < o->common.threads.n; th++) {
 				for (size_t en = 0; en < b->nengines; en++) {
 					struct disk_point pt = {
-						.test = test,
-						.engine = b->engines[en],
-						.depth = (unsigned)o->iodepth,
-						.block_bytes = block,
-						.threads = (unsigned)o->common.threads.v[th],
-						.direct = direct,
-						.reps = (unsigned)o->common.reps,
-						.min_time_s = o->common.min_time_s,
-						.runtime_s = o->runtime_s,
-						.seed = seed++,
-						.verify_writes = o->verify,
+					    .test = test,
+					    .engine = b->engines[en],
+					    .depth = (unsigned)o->iodepth,
+					    .block_bytes = block,
+					    .threads = (unsigned)o->common.threads.v[th],
+					    .direct = direct,
+					    .reps = (unsigned)o->common.reps,
+					    .min_time_s = o->common.min_time_s,
+					    .runtime_s = o->runtime_s,
+					    .seed = seed++,
+					    .verify_writes = o->verify,
 					};
 					if (block > o->file_size / pt.threads) {
 						if (!o->common.quiet)
-							note(b, "skipping --block %llu at %u threads: larger than each thread's share of the file",
+							note(b,
+							     "skipping --block %llu at %u threads: "
+							     "larger than each thread's share of "
+							     "the file",
 							     (unsigned long long)block, pt.threads);
 						continue;
 					}
@@ -403,7 +416,8 @@ static int prepare(struct bench *b, struct disk_err *e)
 		return -1;
 	if (!f->direct_ok && strcmp(b->o.direct, "on") == 0) {
 		snprintf(e->msg, sizeof(e->msg),
-			 "--direct on: %s (%s) does not support O_DIRECT; use --direct auto or another --dir",
+			 "--direct on: %s (%s) does not support O_DIRECT; use --direct auto or "
+			 "another --dir",
 			 f->dir_path, f->fs_type);
 		e->exit_code = PEAK_EXIT_UNSUPPORTED;
 		return -1;
@@ -414,7 +428,8 @@ static int prepare(struct bench *b, struct disk_err *e)
 			any |= block_direct_ok(b, b->o.blocks.v[i]);
 		if (!any) {
 			snprintf(e->msg, sizeof(e->msg),
-				 "--direct on: no --block is a multiple of the %u-byte O_DIRECT alignment of %s",
+				 "--direct on: no --block is a multiple of the %u-byte O_DIRECT "
+				 "alignment of %s",
 				 f->dio_align, f->dir_path);
 			e->exit_code = PEAK_EXIT_UNSUPPORTED;
 			return -1;
@@ -422,11 +437,13 @@ static int prepare(struct bench *b, struct disk_err *e)
 	}
 	if (!b->o.common.quiet) {
 		if (!f->direct_ok)
-			note(b, "%s (%s) does not support O_DIRECT: every row is buffered with the page cache dropped before each repetition",
+			note(b,
+			     "%s (%s) does not support O_DIRECT: every row is buffered with the "
+			     "page cache dropped before each repetition",
 			     f->dir_path, f->fs_type);
 		if (f->is_tmpfs)
-			note(b, "%s is on %s: the figures are memory speed, not a disk's", f->dir_path,
-			     f->fs_type);
+			note(b, "%s is on %s: the figures are memory speed, not a disk's",
+			     f->dir_path, f->fs_type);
 	}
 	for (size_t i = 0; i < b->o.blocks.n; i++)
 		if (b->o.blocks.v[i] > span)

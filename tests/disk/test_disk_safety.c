@@ -171,12 +171,14 @@ static void test_pattern_verify(void **state)
 	assert_int_equal(disk_layout(&f, &p, false, &e), 0);
 	assert_int_equal(disk_verify_file(&f, &p, &e), 0);
 	assert_int_equal(posix_memalign(&scratch, 4096, 1 << 20), 0);
-	assert_int_equal(disk_pattern_verify_fd(&p, f.fd, size, scratch, 1 << 20, &bad, &fsum, &wsum), 0);
+	assert_int_equal(
+	    disk_pattern_verify_fd(&p, f.fd, size, scratch, 1 << 20, &bad, &fsum, &wsum), 0);
 	assert_true(fsum == wsum);
 	/* One flipped byte is found where it is. */
 	uint8_t byte = (uint8_t)(*disk_pattern_at(&p, 1234567) ^ 0x40);
 	assert_int_equal(pwrite(f.fd, &byte, 1, 1234567), 1);
-	assert_int_equal(disk_pattern_verify_fd(&p, f.fd, size, scratch, 1 << 20, &bad, &fsum, &wsum), -1);
+	assert_int_equal(
+	    disk_pattern_verify_fd(&p, f.fd, size, scratch, 1 << 20, &bad, &fsum, &wsum), -1);
 	assert_int_equal(bad, 1234567);
 	assert_true(fsum != wsum);
 	assert_int_equal(disk_verify_file(&f, &p, &e), -1);
@@ -205,13 +207,13 @@ static void test_checksum_chains(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_symlink_not_followed),
-		cmocka_unit_test(test_existing_file_untouched),
-		cmocka_unit_test(test_dir_symlink_refused),
-		cmocka_unit_test(test_create_and_remove),
-		cmocka_unit_test(test_too_large_refused),
-		cmocka_unit_test(test_pattern_verify),
-		cmocka_unit_test(test_checksum_chains),
+	    cmocka_unit_test(test_symlink_not_followed),
+	    cmocka_unit_test(test_existing_file_untouched),
+	    cmocka_unit_test(test_dir_symlink_refused),
+	    cmocka_unit_test(test_create_and_remove),
+	    cmocka_unit_test(test_too_large_refused),
+	    cmocka_unit_test(test_pattern_verify),
+	    cmocka_unit_test(test_checksum_chains),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
