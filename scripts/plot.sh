@@ -201,7 +201,7 @@ dpdk_figs() {
 	{
 		csv_split($0, f)
 		if (f[C_SUITE] != "dpdk" || f[C_UNIT] != "Mpps" || f[C_TEST] !~ /^rx/ || f[C_N] == 0) next
-		fl = f[C_VARIANT]; if (match(fl, /flows[0-9]+/)) fl = substr(fl, RSTART, RLENGTH); else fl = "flows?"
+		fl = f[C_VARIANT]; if (match(fl, /flows[0-9]+/)) fl = substr(fl, RSTART + 5, RLENGTH - 5) " flows"; else fl = "flows?"
 		if (!(fl in sid)) { sid[fl] = ++ns; sn[ns] = fl }
 		x = f[C_BLOCK] + 0; if (!(x in xs)) { xs[x] = 1; xl[++nx] = x }
 		if (!((sid[fl], x) in val) || f[C_MEAN] > val[sid[fl], x]) val[sid[fl], x] = f[C_MEAN]

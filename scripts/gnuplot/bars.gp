@@ -17,12 +17,10 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-set xtics rotate by -40 left noenhanced
+set xtics noenhanced
 if (exists("logy") && logy) { set logscale y 10; set yrange [*:*] } else { set yrange [0:*] }
 set grid ytics
 set datafile missing "?"
-set bmargin 14
-set rmargin 12
 set key noenhanced
 if (nser == 1) set key off
 if (ref > 0) set arrow from graph 0, first ref to graph 1, first ref nohead dt 2 lw 2 lc rgb "red" front
