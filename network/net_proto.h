@@ -56,6 +56,7 @@ struct net_conn_stats {
 	uint64_t reordered;  /* udp: arrived after a higher sequence number */
 	uint64_t duplicated; /* udp: seen twice */
 	uint64_t first_ns;   /* receiver: first byte arrival; sender: start */
+	uint64_t first_bytes; /* receiver: bytes of the first arrival (before the window) */
 	uint64_t last_ns;    /* receiver: last byte arrival; sender: end */
 	uint64_t cpu_ns;     /* CPU time of the thread serving the connection */
 	uint64_t retrans;    /* tcp sender: tcpi_total_retrans */

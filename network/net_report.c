@@ -63,19 +63,23 @@ void net_point_add(struct net_point *pt, const struct net_rep *rep)
 	if (pt->done >= pt->reps)
 		return;
 	unsigned r = pt->done++;
-	uint64_t first = UINT64_MAX, last = 0, bytes = 0, cpu_s = 0, cpu_r = 0;
+	uint64_t first = UINT64_MAX, last = 0, bytes = 0, cpu_s = 0, cpu_r = 0, head = 0;
 	uint64_t sent = 0, lost = 0;
 	double tps = 0;
 	for (uint32_t i = 0; i < rep->nconns; i++) {
 		const struct net_conn_stats *rc = &rep->rcv[i], *sc = &rep->snd[i];
-		if (rc->bytes > 0 && rc->first_ns < first)
+		if (rc->bytes > 0 && rc->first_ns < first) {
 			first = rc->first_ns;
+			head = rc->first_bytes;
+		}
 		if (rc->last_ns > last)
 			last = rc->last_ns;
 		bytes += rc->bytes;
 		cpu_s += sc->cpu_ns;
 		cpu_r += rc->cpu_ns;
-		pt->conn_gbps[i * pt->reps + r] = gbit(rc->bytes, rc->last_ns - rc->first_ns);
+		/* What arrived at first_ns came in before the window opened: not counted. */
+		pt->conn_gbps[i * pt->reps + r] =
+			gbit(rc->bytes - rc->first_bytes, rc->last_ns - rc->first_ns);
 		pt->retrans += sc->retrans;
 		pt->reordered += rc->reordered + sc->reordered;
 		pt->duplicated += rc->duplicated;
@@ -91,7 +95,7 @@ void net_point_add(struct net_point *pt, const struct net_rep *rep)
 		}
 	}
 	uint64_t window = last > first ? last - first : 0;
-	pt->gbps[r] = gbit(bytes, window);
+	pt->gbps[r] = gbit(bytes - head, window);
 	pt->cpu_snd[r] = rep->wall_ns ? (double)cpu_s * 100.0 / (double)rep->wall_ns : NAN;
 	/* The receivers' CPU over their own arrival window. */
 	pt->cpu_rcv[r] = window ? (double)cpu_r * 100.0 / (double)window : NAN;

@@ -94,8 +94,10 @@ static int tcp_receive(struct net_srv_test *t, int fd, struct net_conn_stats *st
 		ssize_t r = recv(fd, buf, len, 0);
 		uint64_t now = peak_time_now_ns();
 		if (r > 0) {
-			if (st->bytes == 0)
+			if (st->bytes == 0) {
 				st->first_ns = now;
+				st->first_bytes = (uint64_t)r;
+			}
 			st->last_ns = now;
 			st->bytes += (uint64_t)r;
 			st->packets++;

@@ -116,6 +116,8 @@ static int udp_serve(struct net_srv_test *t, uint32_t idx, struct net_conn_stats
 				continue;
 			if (st->packets == 0)
 				st->first_ns = now;
+			if (st->first_ns == now)
+				st->first_bytes += got;
 			st->last_ns = now;
 			st->packets++;
 			st->bytes += got;

@@ -82,20 +82,20 @@ void net_params_unpack(const uint8_t in[NET_PARAMS_BYTES], struct net_params *p)
 void net_stats_pack(const struct net_conn_stats *s, uint8_t out[NET_STATS_BYTES])
 {
 	const uint64_t f[] = {s->bytes,    s->packets, s->lost,   s->reordered, s->duplicated,
-			      s->first_ns, s->last_ns, s->cpu_ns, s->retrans};
+			      s->first_ns, s->last_ns, s->cpu_ns, s->retrans, s->first_bytes};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		net_put_u64(out + 8 * i, f[i]);
-	net_put_u32(out + 72, s->status);
-	memset(out + 76, 0, NET_STATS_BYTES - 76);
+	net_put_u32(out + 80, s->status);
+	memset(out + 84, 0, NET_STATS_BYTES - 84);
 }
 
 void net_stats_unpack(const uint8_t in[NET_STATS_BYTES], struct net_conn_stats *s)
 {
 	uint64_t *f[] = {&s->bytes,    &s->packets, &s->lost,   &s->reordered, &s->duplicated,
-			 &s->first_ns, &s->last_ns, &s->cpu_ns, &s->retrans};
+			 &s->first_ns, &s->last_ns, &s->cpu_ns, &s->retrans, &s->first_bytes};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		*f[i] = net_get_u64(in + 8 * i);
-	s->status = net_get_u32(in + 72);
+	s->status = net_get_u32(in + 80);
 }
 
 uint64_t net_deadline(uint32_t timeout_ms)

@@ -16,7 +16,7 @@
 #define NET_MAX_PAYLOAD 16384u /* the largest message either side accepts */
 #define NET_DATA_HELLO_BYTES 16u
 #define NET_PARAMS_BYTES 48u
-#define NET_STATS_BYTES 80u
+#define NET_STATS_BYTES 88u
 #define NET_ERROR_MAX 200u
 
 enum net_msg_type {

@@ -132,7 +132,8 @@ static void wire_round_trip(void **state)
 
 	const struct net_conn_stats s = {.bytes = 1, .packets = 2, .lost = 3, .reordered = 4,
 					 .duplicated = 5, .first_ns = 6, .last_ns = UINT64_MAX,
-					 .cpu_ns = 8, .retrans = 9, .status = 10};
+					 .cpu_ns = 8, .retrans = 9, .first_bytes = 11,
+					 .status = 10};
 	uint8_t sb[NET_STATS_BYTES];
 	struct net_conn_stats t;
 	memset(&t, 0xff, sizeof t);
@@ -142,6 +143,7 @@ static void wire_round_trip(void **state)
 	assert_int_equal(t.duplicated, 5);
 	assert_true(t.last_ns == UINT64_MAX);
 	assert_int_equal(t.retrans, 9);
+	assert_int_equal(t.first_bytes, 11);
 	assert_int_equal(t.status, 10);
 }
 
