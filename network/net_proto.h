@@ -77,7 +77,8 @@ struct net_srv_test {
 	int fds[NET_MAX_CONNS];         /* one socket per connection */
 	uint16_t ports[NET_MAX_CONNS];  /* udp: the server's ports; tcp: ports[0] = listener */
 	uint64_t sent[NET_MAX_CONNS];   /* udp: datagrams the client says it sent (DONE) */
-	atomic_int stop;                /* set when the client says DONE (udp) or on failure */
+	atomic_int stop;                /* abort: a receiver failed or the client vanished */
+	atomic_int done;                /* udp: DONE received, sent[] is valid (release) */
 };
 
 /* Client side of one connection. */

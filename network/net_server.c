@@ -163,8 +163,10 @@ static int wait_done(struct session *ss, struct net_srv_test *t, uint8_t *buf, c
 	if (rc == 0) {
 		for (uint32_t i = 0; i < t->p.nconns; i++)
 			t->sent[i] = net_get_u64(buf + 4 + 8 * i);
+		atomic_store_explicit(&t->done, 1, memory_order_release);
+	} else {
+		atomic_store(&t->stop, 1);
 	}
-	atomic_store_explicit(&t->stop, 1, memory_order_release);
 	return rc;
 }
 

@@ -79,10 +79,13 @@ static int batch_init(struct batch *b, size_t len)
 	return 0;
 }
 
-/* Whether the receive loop should end: DONE seen and the socket quiet (or drained long). */
+/* Whether the receive loop should end: DONE seen and the socket quiet (or drained long),
+ * or the test aborted. */
 static bool drained(struct net_srv_test *t, uint64_t *stop_seen, bool got_any, uint64_t now)
 {
-	if (!atomic_load_explicit(&t->stop, memory_order_acquire))
+	if (atomic_load_explicit(&t->stop, memory_order_relaxed))
+		return true;
+	if (!atomic_load_explicit(&t->done, memory_order_acquire))
 		return false;
 	if (*stop_seen == 0)
 		*stop_seen = now;
@@ -142,8 +145,11 @@ static int udp_server_run(struct net_srv_test *t, uint32_t i, struct net_conn_st
 		return ENOMEM;
 	net_udp_acct_init(a);
 	int status = udp_serve(t, i, st, a, false);
-	/* DONE was seen (acquire in drained): t->sent[i] is the sender's count. */
-	st->lost = net_udp_acct_lost(a, t->sent[i]);
+	/* t->sent[i] is the sender's count once DONE was seen (release/acquire). */
+	if (atomic_load_explicit(&t->done, memory_order_acquire))
+		st->lost = net_udp_acct_lost(a, t->sent[i]);
+	else if (status == 0)
+		status = ECANCELED;
 	st->reordered = a->reordered;
 	st->duplicated = a->duplicated;
 	free(a);
