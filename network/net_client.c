@@ -16,15 +16,15 @@
 /* RESULT may follow the last data by the server's UDP drain (<= 0.5 s) and more. */
 #define RESULT_SLACK_MS 3000u
 
-int net_client_connect(struct net_client *c, const char *host, uint16_t port,
-		       uint32_t timeout_ms, char *err, size_t err_len)
+int net_client_connect(struct net_client *c, const char *host, uint16_t port, uint32_t timeout_ms,
+		       char *err, size_t err_len)
 {
 	c->ctl = -1;
 	c->timeout_ms = timeout_ms;
 	if (net_resolve(host, port, SOCK_STREAM, &c->addr, &c->addr_len, err, err_len) != 0)
 		return -1;
-	c->ctl = net_connect((struct sockaddr *)&c->addr, c->addr_len, SOCK_STREAM, timeout_ms,
-			     err, err_len);
+	c->ctl = net_connect((struct sockaddr *)&c->addr, c->addr_len, SOCK_STREAM, timeout_ms, err,
+			     err_len);
 	if (c->ctl < 0)
 		return -1;
 	int one = 1;
@@ -36,7 +36,7 @@ int net_client_connect(struct net_client *c, const char *host, uint16_t port,
 	errno = 0;
 	if (net_msg_send(c->ctl, NET_MSG_HELLO, NULL, 0, timeout_ms) != 0 ||
 	    net_msg_recv(c->ctl, &type, buf, NET_ERROR_MAX, &len, timeout_ms, why, sizeof why) !=
-		    0) {
+		0) {
 		if (errno != 0 && why[0] == '\0')
 			snprintf(why, sizeof why, "%s", strerror(errno));
 		snprintf(err, err_len, "handshake with %s port %u failed: %s", host ? host : "",
@@ -147,7 +147,8 @@ static int collect(struct net_client *c, const struct net_params *p, struct net_
 		return -1;
 	}
 	uint32_t len;
-	if (expect(c, NET_MSG_RESULT, buf, &len, c->timeout_ms + RESULT_SLACK_MS, err, err_len) != 0)
+	if (expect(c, NET_MSG_RESULT, buf, &len, c->timeout_ms + RESULT_SLACK_MS, err, err_len) !=
+	    0)
 		return -1;
 	if (len != 4 + NET_STATS_BYTES * p->nconns || net_get_u32(buf) != p->nconns) {
 		snprintf(err, err_len, "server sent a malformed RESULT");

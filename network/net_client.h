@@ -27,8 +27,8 @@ struct net_rep {
 };
 
 /* Resolve, connect (within timeout_ms) and shake hands. -1 with one line in err. */
-int net_client_connect(struct net_client *c, const char *host, uint16_t port,
-		       uint32_t timeout_ms, char *err, size_t err_len);
+int net_client_connect(struct net_client *c, const char *host, uint16_t port, uint32_t timeout_ms,
+		       char *err, size_t err_len);
 /* Run one repetition of p on the team (p->nconns threads). hist (may be NULL) receives
  * every timed round trip of a latency test. -1 with one line in err. */
 int net_client_run(struct net_client *c, const struct net_params *p, struct peak_team *team,

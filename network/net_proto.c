@@ -6,10 +6,10 @@
 #include <time.h>
 
 static const char *const test_names[NET_TEST_COUNT] = {
-	[NET_TEST_TCP_THROUGHPUT] = "tcp_throughput",
-	[NET_TEST_UDP_THROUGHPUT] = "udp_throughput",
-	[NET_TEST_TCP_LATENCY] = "tcp_latency",
-	[NET_TEST_UDP_LATENCY] = "udp_latency",
+    [NET_TEST_TCP_THROUGHPUT] = "tcp_throughput",
+    [NET_TEST_UDP_THROUGHPUT] = "udp_throughput",
+    [NET_TEST_TCP_LATENCY] = "tcp_latency",
+    [NET_TEST_UDP_LATENCY] = "udp_latency",
 };
 
 const char *net_test_name(enum net_test t)
@@ -65,8 +65,8 @@ int net_params_check(const struct net_params *p, char *reason, size_t reason_len
 		return -1;
 	}
 	if (p->warmup_msgs > NET_MAX_WARMUP) {
-		snprintf(reason, reason_len, "warm-up %u messages above %u", (unsigned)p->warmup_msgs,
-			 NET_MAX_WARMUP);
+		snprintf(reason, reason_len, "warm-up %u messages above %u",
+			 (unsigned)p->warmup_msgs, NET_MAX_WARMUP);
 		return -1;
 	}
 	if (p->timeout_ms < 10 || p->timeout_ms > NET_MAX_TIMEOUT_MS) {

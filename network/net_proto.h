@@ -12,14 +12,14 @@
 #include "peak_hist.h"
 
 /* Caps on everything the peer may ask for: the server refuses anything larger. */
-#define NET_MAX_CONNS 128u
-#define NET_MAX_TCP_BLOCK (16u * 1024u * 1024u)
-#define NET_MAX_UDP_DGRAM 65507u
-#define NET_UDP_HEADER 16u /* seq (8) + send timestamp (8), big-endian */
-#define NET_MAX_BYTES (1ull << 40)             /* 1 TiB per test */
+#define NET_MAX_CONNS       128u
+#define NET_MAX_TCP_BLOCK   (16u * 1024u * 1024u)
+#define NET_MAX_UDP_DGRAM   65507u
+#define NET_UDP_HEADER      16u          /* seq (8) + send timestamp (8), big-endian */
+#define NET_MAX_BYTES       (1ull << 40) /* 1 TiB per test */
 #define NET_MAX_DURATION_NS (3600ull * 1000000000ull)
-#define NET_MAX_WARMUP 1000000u
-#define NET_MAX_TIMEOUT_MS 600000u
+#define NET_MAX_WARMUP      1000000u
+#define NET_MAX_TIMEOUT_MS  600000u
 
 enum net_test {
 	NET_TEST_TCP_THROUGHPUT = 0,
@@ -35,14 +35,14 @@ bool net_test_is_udp(enum net_test t);
 
 /* One test as the client asks for it; the same struct travels in the TEST message. */
 struct net_params {
-	uint32_t test;          /* enum net_test */
-	uint32_t nconns;        /* parallel connections, 1..NET_MAX_CONNS */
-	uint32_t block_bytes;   /* write size (tcp), datagram (udp), message (latency) */
-	uint32_t warmup_msgs;   /* latency: round trips dropped before timing */
-	uint64_t total_bytes;   /* throughput: bytes over all connections; 0 = time mode */
-	uint64_t duration_ns;   /* time mode (and latency) run length */
-	uint64_t rate_bps;      /* udp: bits/s per connection; 0 = unlimited */
-	uint32_t timeout_ms;    /* longest silence either side tolerates */
+	uint32_t test;        /* enum net_test */
+	uint32_t nconns;      /* parallel connections, 1..NET_MAX_CONNS */
+	uint32_t block_bytes; /* write size (tcp), datagram (udp), message (latency) */
+	uint32_t warmup_msgs; /* latency: round trips dropped before timing */
+	uint64_t total_bytes; /* throughput: bytes over all connections; 0 = time mode */
+	uint64_t duration_ns; /* time mode (and latency) run length */
+	uint64_t rate_bps;    /* udp: bits/s per connection; 0 = unlimited */
+	uint32_t timeout_ms;  /* longest silence either side tolerates */
 };
 
 /* Check a peer's (or the user's) parameters against the caps; reason names the field. */
@@ -50,17 +50,17 @@ int net_params_check(const struct net_params *p, char *reason, size_t reason_len
 
 /* What one receiver (server) or sender (client) connection saw. */
 struct net_conn_stats {
-	uint64_t bytes;      /* payload bytes received (receiver) or sent (sender) */
-	uint64_t packets;    /* datagrams or messages */
-	uint64_t lost;       /* udp: expected - unique received */
-	uint64_t reordered;  /* udp: arrived after a higher sequence number */
-	uint64_t duplicated; /* udp: seen twice */
-	uint64_t first_ns;   /* receiver: first byte arrival; sender: start */
+	uint64_t bytes;       /* payload bytes received (receiver) or sent (sender) */
+	uint64_t packets;     /* datagrams or messages */
+	uint64_t lost;        /* udp: expected - unique received */
+	uint64_t reordered;   /* udp: arrived after a higher sequence number */
+	uint64_t duplicated;  /* udp: seen twice */
+	uint64_t first_ns;    /* receiver: first byte arrival; sender: start */
 	uint64_t first_bytes; /* receiver: bytes of the first arrival (before the window) */
-	uint64_t last_ns;    /* receiver: last byte arrival; sender: end */
-	uint64_t cpu_ns;     /* CPU time of the thread serving the connection */
-	uint64_t retrans;    /* tcp sender: tcpi_total_retrans */
-	uint32_t status;     /* 0 ok, else an errno-like code */
+	uint64_t last_ns;     /* receiver: last byte arrival; sender: end */
+	uint64_t cpu_ns;      /* CPU time of the thread serving the connection */
+	uint64_t retrans;     /* tcp sender: tcpi_total_retrans */
+	uint32_t status;      /* 0 ok, else an errno-like code */
 };
 
 /* Bytes one connection must move in bytes mode (the remainder goes to the first ones). */
@@ -69,16 +69,16 @@ uint64_t net_conn_share(uint64_t total, uint32_t nconns, uint32_t index);
 /* Server side of one test. */
 struct net_srv_test {
 	struct net_params p;
-	uint64_t cookie;                /* proves a data connection belongs to this test */
-	struct sockaddr_storage bind;   /* the control connection's local address */
-	struct sockaddr_storage peer;   /* the control connection's peer address */
+	uint64_t cookie;              /* proves a data connection belongs to this test */
+	struct sockaddr_storage bind; /* the control connection's local address */
+	struct sockaddr_storage peer; /* the control connection's peer address */
 	socklen_t bind_len, peer_len;
-	int listen_fd;                  /* tcp: data listener; -1 otherwise */
-	int fds[NET_MAX_CONNS];         /* one socket per connection */
-	uint16_t ports[NET_MAX_CONNS];  /* udp: the server's ports; tcp: ports[0] = listener */
-	uint64_t sent[NET_MAX_CONNS];   /* udp: datagrams the client says it sent (DONE) */
-	atomic_int stop;                /* abort: a receiver failed or the client vanished */
-	atomic_int done;                /* udp: DONE received, sent[] is valid (release) */
+	int listen_fd;                 /* tcp: data listener; -1 otherwise */
+	int fds[NET_MAX_CONNS];        /* one socket per connection */
+	uint16_t ports[NET_MAX_CONNS]; /* udp: the server's ports; tcp: ports[0] = listener */
+	uint64_t sent[NET_MAX_CONNS];  /* udp: datagrams the client says it sent (DONE) */
+	atomic_int stop;               /* abort: a receiver failed or the client vanished */
+	atomic_int done;               /* udp: DONE received, sent[] is valid (release) */
 };
 
 /* Client side of one connection. */

@@ -12,8 +12,8 @@
 #include "peak_result.h"
 #include "peak_stats.h"
 
-int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns,
-		   uint32_t block_bytes, unsigned reps)
+int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns, uint32_t block_bytes,
+		   unsigned reps)
 {
 	memset(pt, 0, sizeof *pt);
 	pt->test = test;
@@ -79,7 +79,7 @@ void net_point_add(struct net_point *pt, const struct net_rep *rep)
 		cpu_r += rc->cpu_ns;
 		/* What arrived at first_ns came in before the window opened: not counted. */
 		pt->conn_gbps[i * pt->reps + r] =
-			gbit(rc->bytes - rc->first_bytes, rc->last_ns - rc->first_ns);
+		    gbit(rc->bytes - rc->first_bytes, rc->last_ns - rc->first_ns);
 		pt->retrans += sc->retrans;
 		pt->reordered += rc->reordered + sc->reordered;
 		pt->duplicated += rc->duplicated;
@@ -120,7 +120,7 @@ static void base_row(struct peak_result *r, const struct net_point *pt, const ch
 }
 
 static void flagf(struct peak_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void flagf(struct peak_result *r, const char *fmt, ...)
 {
@@ -181,7 +181,8 @@ static int emit_latency(const struct net_point *pt, struct peak_output *out, con
 		s->median = (double)peak_hist_percentile(h, 50) / 1e3;
 		s->cv = s->mean > 0 ? s->stddev / s->mean : 0;
 		if (h->n > 1) {
-			double half = peak_stats_t95((size_t)h->n - 1) * s->stddev / sqrt((double)h->n);
+			double half =
+			    peak_stats_t95((size_t)h->n - 1) * s->stddev / sqrt((double)h->n);
 			s->ci95_low = s->mean - half;
 			s->ci95_high = s->mean + half;
 			s->has_ci = true;
@@ -198,8 +199,8 @@ static int emit_latency(const struct net_point *pt, struct peak_output *out, con
 	return rc;
 }
 
-int net_point_emit(const struct net_point *pt, struct peak_output *out,
-		   const struct net_theory *th, bool bytes_mode)
+int net_point_emit(const struct net_point *pt, struct peak_output *out, const struct net_theory *th,
+		   bool bytes_mode)
 {
 	const char *proto = net_proto_for(pt->test)->name;
 	struct peak_result r;

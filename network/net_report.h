@@ -21,7 +21,7 @@ struct net_point {
 	double *cpu_snd;   /* % of one CPU, summed over the client's threads */
 	double *cpu_rcv;   /* same for the server's threads */
 	double *loss_pct;
-	double *tps;       /* latency: round trips per second, summed over connections */
+	double *tps; /* latency: round trips per second, summed over connections */
 	uint64_t retrans, sent, lost, reordered, duplicated, rcv_bytes_last;
 	struct peak_hist *hist;     /* latency: every timed round trip of every rep (ns) */
 	struct peak_hist *rep_hist; /* latency: the current rep, filled by net_client_run */
@@ -33,13 +33,13 @@ struct net_theory {
 	const char *source; /* "memcpy", "link", "config", "unknown" */
 };
 
-int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns,
-		   uint32_t block_bytes, unsigned reps);
+int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns, uint32_t block_bytes,
+		   unsigned reps);
 /* Account one repetition (rep_hist already holds its round trips). */
 void net_point_add(struct net_point *pt, const struct net_rep *rep);
 /* Hand the point's rows to out. Returns 0 or -1 when writing failed. */
-int net_point_emit(const struct net_point *pt, struct peak_output *out,
-		   const struct net_theory *th, bool bytes_mode);
+int net_point_emit(const struct net_point *pt, struct peak_output *out, const struct net_theory *th,
+		   bool bytes_mode);
 void net_point_free(struct net_point *pt);
 
 /* A row for a point that cannot run here (e.g. a UDP datagram below the header). */

@@ -40,7 +40,7 @@ struct session {
 };
 
 static void slog(const struct net_server *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void slog(const struct net_server *s, const char *fmt, ...)
 {
@@ -181,8 +181,8 @@ static int send_result(int fd, const struct net_srv_test *t, const struct recv_a
 }
 
 /* Start, wait for and report the receivers. */
-static int run_receivers(struct session *ss, struct net_srv_test *t,
-			 const struct net_proto *proto, uint8_t *buf, char *err, size_t err_len)
+static int run_receivers(struct session *ss, struct net_srv_test *t, const struct net_proto *proto,
+			 uint8_t *buf, char *err, size_t err_len)
 {
 	struct recv_arg *args = calloc(t->p.nconns, sizeof *args);
 	if (args == NULL) {
@@ -313,7 +313,8 @@ static void session_loop(struct session *ss)
 		if (type == NET_MSG_BYE)
 			break;
 		if (type != NET_MSG_TEST) {
-			snprintf(err, sizeof err, "expected TEST, got message type %u", (unsigned)type);
+			snprintf(err, sizeof err, "expected TEST, got message type %u",
+				 (unsigned)type);
 			slog(ss->srv, "%s: %s", ss->who, err);
 			net_msg_send_error(ss->fd, err, 100);
 			break;
@@ -415,9 +416,9 @@ int net_server_run(struct net_server *s, int stop_fd)
 {
 	for (;;) {
 		struct pollfd pfd[3] = {
-			{.fd = s->listen_fd, .events = POLLIN},
-			{.fd = s->wake[0], .events = POLLIN},
-			{.fd = stop_fd, .events = POLLIN},
+		    {.fd = s->listen_fd, .events = POLLIN},
+		    {.fd = s->wake[0], .events = POLLIN},
+		    {.fd = stop_fd, .events = POLLIN},
 		};
 		int rc = poll(pfd, stop_fd >= 0 ? 3 : 2, -1);
 		if (rc < 0) {

@@ -9,12 +9,12 @@
 #include <stdint.h>
 
 struct net_server_cfg {
-	const char *bind_host;  /* NULL: 127.0.0.1 */
-	uint16_t port;          /* 0: any free port */
-	uint32_t timeout_ms;    /* handshake and every wait on a client */
-	uint32_t idle_ms;       /* longest pause between two tests of one session */
-	unsigned max_sessions;  /* more concurrent clients are refused */
-	bool quiet;             /* no log lines on stderr */
+	const char *bind_host; /* NULL: 127.0.0.1 */
+	uint16_t port;         /* 0: any free port */
+	uint32_t timeout_ms;   /* handshake and every wait on a client */
+	uint32_t idle_ms;      /* longest pause between two tests of one session */
+	unsigned max_sessions; /* more concurrent clients are refused */
+	bool quiet;            /* no log lines on stderr */
 };
 
 struct net_server;

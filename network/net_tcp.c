@@ -201,8 +201,8 @@ static int tcp_client_open(struct net_cli_conn *c, const struct sockaddr *addr, 
 	struct sockaddr_storage ss;
 	memcpy(&ss, addr, len);
 	net_sockaddr_set_port((struct sockaddr *)&ss, port);
-	c->fd = net_connect((struct sockaddr *)&ss, len, SOCK_STREAM, c->p->timeout_ms, err,
-			    err_len);
+	c->fd =
+	    net_connect((struct sockaddr *)&ss, len, SOCK_STREAM, c->p->timeout_ms, err, err_len);
 	if (c->fd < 0)
 		return -1;
 	uint8_t hello[NET_DATA_HELLO_BYTES];
@@ -226,9 +226,8 @@ static int tcp_send(struct net_cli_conn *c)
 		return ENOMEM;
 	for (uint32_t i = 0; i < p->block_bytes; i++)
 		buf[i] = (uint8_t)(i * 131u + 7u);
-	uint64_t remaining = p->total_bytes != 0 ? net_conn_share(p->total_bytes, p->nconns,
-								  c->index)
-						 : UINT64_MAX;
+	uint64_t remaining =
+	    p->total_bytes != 0 ? net_conn_share(p->total_bytes, p->nconns, c->index) : UINT64_MAX;
 	uint64_t cpu0 = net_thread_cpu_ns();
 	uint64_t start = peak_time_now_ns();
 	uint64_t end = p->total_bytes != 0 ? UINT64_MAX : start + p->duration_ns;
@@ -315,12 +314,12 @@ static int tcp_client_run(struct net_cli_conn *c)
 }
 
 const struct net_proto net_proto_tcp = {
-	.name = "tcp",
-	.server_open = tcp_server_open,
-	.server_attach = tcp_server_attach,
-	.server_run = tcp_server_run,
-	.server_close = tcp_server_close,
-	.client_open = tcp_client_open,
-	.client_run = tcp_client_run,
-	.needs_done = false,
+    .name = "tcp",
+    .server_open = tcp_server_open,
+    .server_attach = tcp_server_attach,
+    .server_run = tcp_server_run,
+    .server_close = tcp_server_close,
+    .client_open = tcp_client_open,
+    .client_run = tcp_client_run,
+    .needs_done = false,
 };

@@ -15,13 +15,13 @@
 #include "net_wire.h"
 #include "peak_time.h"
 
-#define BATCH 32u
+#define BATCH   32u
 #define POLL_MS 20
 /* After DONE the receiver drains until the socket is quiet for one poll interval, but
  * never longer than this. */
 #define DRAIN_MAX_NS 500000000ull
 /* A ping not answered within this long is lost (sockperf-like). */
-#define PING_WAIT_MS 200u
+#define PING_WAIT_MS  200u
 #define SOCKBUF_BYTES (4 * 1024 * 1024)
 
 static int udp_server_open(struct net_srv_test *t, char *err, size_t err_len)
@@ -172,8 +172,8 @@ static int udp_client_open(struct net_cli_conn *c, const struct sockaddr *addr, 
 	struct sockaddr_storage ss;
 	memcpy(&ss, addr, len);
 	net_sockaddr_set_port((struct sockaddr *)&ss, port);
-	c->fd = net_connect((struct sockaddr *)&ss, len, SOCK_DGRAM, c->p->timeout_ms, err,
-			    err_len);
+	c->fd =
+	    net_connect((struct sockaddr *)&ss, len, SOCK_DGRAM, c->p->timeout_ms, err, err_len);
 	if (c->fd < 0)
 		return -1;
 	int sz = SOCKBUF_BYTES;
@@ -319,12 +319,12 @@ static int udp_client_run(struct net_cli_conn *c)
 }
 
 const struct net_proto net_proto_udp = {
-	.name = "udp",
-	.server_open = udp_server_open,
-	.server_attach = udp_server_attach,
-	.server_run = udp_server_run,
-	.server_close = udp_server_close,
-	.client_open = udp_client_open,
-	.client_run = udp_client_run,
-	.needs_done = true,
+    .name = "udp",
+    .server_open = udp_server_open,
+    .server_attach = udp_server_attach,
+    .server_run = udp_server_run,
+    .server_close = udp_server_close,
+    .client_open = udp_client_open,
+    .client_run = udp_client_run,
+    .needs_done = true,
 };

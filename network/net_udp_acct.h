@@ -10,8 +10,8 @@
 #define NET_ACCT_WINDOW 65536u
 
 struct net_udp_acct {
-	uint64_t next;       /* highest sequence number seen + 1; 0 before the first */
-	uint64_t received;   /* datagrams, duplicates included */
+	uint64_t next;     /* highest sequence number seen + 1; 0 before the first */
+	uint64_t received; /* datagrams, duplicates included */
 	uint64_t unique;
 	uint64_t reordered;  /* arrived after a higher sequence number (first copy only) */
 	uint64_t duplicated; /* copies of a sequence number already seen */

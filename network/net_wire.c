@@ -82,7 +82,7 @@ void net_params_unpack(const uint8_t in[NET_PARAMS_BYTES], struct net_params *p)
 void net_stats_pack(const struct net_conn_stats *s, uint8_t out[NET_STATS_BYTES])
 {
 	const uint64_t f[] = {s->bytes,    s->packets, s->lost,   s->reordered, s->duplicated,
-			      s->first_ns, s->last_ns, s->cpu_ns, s->retrans, s->first_bytes};
+			      s->first_ns, s->last_ns, s->cpu_ns, s->retrans,   s->first_bytes};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		net_put_u64(out + 8 * i, f[i]);
 	net_put_u32(out + 80, s->status);
@@ -92,7 +92,7 @@ void net_stats_pack(const struct net_conn_stats *s, uint8_t out[NET_STATS_BYTES]
 void net_stats_unpack(const uint8_t in[NET_STATS_BYTES], struct net_conn_stats *s)
 {
 	uint64_t *f[] = {&s->bytes,    &s->packets, &s->lost,   &s->reordered, &s->duplicated,
-			 &s->first_ns, &s->last_ns, &s->cpu_ns, &s->retrans, &s->first_bytes};
+			 &s->first_ns, &s->last_ns, &s->cpu_ns, &s->retrans,   &s->first_bytes};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		*f[i] = net_get_u64(in + 8 * i);
 	s->status = net_get_u32(in + 80);
@@ -305,8 +305,7 @@ int net_connect(const struct sockaddr *addr, socklen_t len, int socktype, uint32
 	return fd;
 }
 
-int net_bind(const struct sockaddr *addr, socklen_t len, int socktype, char *err,
-	     size_t err_len)
+int net_bind(const struct sockaddr *addr, socklen_t len, int socktype, char *err, size_t err_len)
 {
 	char text[INET6_ADDRSTRLEN];
 	int fd = socket(addr->sa_family, socktype | SOCK_CLOEXEC, 0);
@@ -378,7 +377,8 @@ int net_addr_is_loopback(const struct sockaddr *sa)
 		return (a >> 24) == 127;
 	}
 	if (sa->sa_family == AF_INET6) {
-		const struct in6_addr *a = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		const struct in6_addr *a =
+		    &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
 		if (IN6_IS_ADDR_LOOPBACK(a))
 			return 1;
 		return IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;

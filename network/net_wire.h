@@ -9,15 +9,15 @@
 
 #include "net_proto.h"
 
-#define NET_MAGIC 0x504b4e42u      /* "PKNB": control messages */
-#define NET_DATA_MAGIC 0x504b4e44u /* "PKND": tcp data connection hello */
-#define NET_VERSION 1u
-#define NET_HEADER_BYTES 12u
-#define NET_MAX_PAYLOAD 16384u /* the largest message either side accepts */
+#define NET_MAGIC            0x504b4e42u /* "PKNB": control messages */
+#define NET_DATA_MAGIC       0x504b4e44u /* "PKND": tcp data connection hello */
+#define NET_VERSION          1u
+#define NET_HEADER_BYTES     12u
+#define NET_MAX_PAYLOAD      16384u /* the largest message either side accepts */
 #define NET_DATA_HELLO_BYTES 16u
-#define NET_PARAMS_BYTES 48u
-#define NET_STATS_BYTES 88u
-#define NET_ERROR_MAX 200u
+#define NET_PARAMS_BYTES     48u
+#define NET_STATS_BYTES      88u
+#define NET_ERROR_MAX        200u
 
 enum net_msg_type {
 	NET_MSG_HELLO = 1,  /* c->s, s->c: versions agree */
@@ -67,8 +67,7 @@ int net_resolve(const char *host, uint16_t port, int socktype, struct sockaddr_s
 int net_connect(const struct sockaddr *addr, socklen_t len, int socktype, uint32_t timeout_ms,
 		char *err, size_t err_len);
 /* Bound (and for tcp listening) socket; port 0 picks one. -1 with reason. */
-int net_bind(const struct sockaddr *addr, socklen_t len, int socktype, char *err,
-	     size_t err_len);
+int net_bind(const struct sockaddr *addr, socklen_t len, int socktype, char *err, size_t err_len);
 uint16_t net_sockaddr_port(const struct sockaddr *sa);
 void net_sockaddr_set_port(struct sockaddr *sa, uint16_t port);
 /* Port a socket is bound to, 0 on failure. */

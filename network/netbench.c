@@ -24,8 +24,8 @@
 #include "peak_sysinfo.h"
 #include "peak_time.h"
 
-#define DEFAULT_PORT 5301
-#define DEFAULT_BYTES (1ull << 30)
+#define DEFAULT_PORT      5301
+#define DEFAULT_BYTES     (1ull << 30)
 #define DEFAULT_LATENCY_S 1.0
 
 static const char *const test_choices[] = {"tcp_throughput", "udp_throughput", "tcp_latency",
@@ -54,15 +54,32 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 	double v = strtod(arg, &end);
 	double mult = 1;
 	switch (*end) {
-	case 'k': case 'K': mult = 1e3; end++; break;
-	case 'm': case 'M': mult = 1e6; end++; break;
-	case 'g': case 'G': mult = 1e9; end++; break;
-	case 't': case 'T': mult = 1e12; end++; break;
-	default: break;
+	case 'k':
+	case 'K':
+		mult = 1e3;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1e6;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1e9;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mult = 1e12;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (end == arg || *end != '\0' || !isfinite(v) || v < 0 || v * mult > 1e13) {
-		snprintf(err, err_len, "'%s' is not a rate in bits/s (e.g. 0, 500M, 2.5G; at most 10T)",
-			 arg);
+		snprintf(err, err_len,
+			 "'%s' is not a rate in bits/s (e.g. 0, 500M, 2.5G; at most 10T)", arg);
 		return -1;
 	}
 	*(uint64_t *)dest = (uint64_t)(v * mult);
@@ -71,24 +88,70 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 
 #define OPT_CLIENT_COMMON(o)                                                                       \
 	PEAK_OPTS_COMMON(&(o)->common),                                                            \
-	{"test", "LIST", "tcp_throughput,udp_throughput,tcp_latency,udp_latency or all",          \
-	 PEAK_OPT_CHOICE_LIST, &(o)->tests, 0, 0, test_choices, NULL},                             \
-	{"buffer", "SIZES", "TCP write size (default 64KiB)", PEAK_OPT_SIZE_LIST, &(o)->buffer, 1, \
-	 NET_MAX_TCP_BLOCK, NULL, NULL},                                                           \
-	{"datagram", "SIZES", "UDP datagram payload, 16B..65507B (default 1472B)",                \
-	 PEAK_OPT_SIZE_LIST, &(o)->datagram, NET_UDP_HEADER, NET_MAX_UDP_DGRAM, NULL, NULL},       \
-	{"msg-size", "SIZES", "latency message size (default 16B)", PEAK_OPT_SIZE_LIST,           \
-	 &(o)->msg_size, 1, NET_MAX_TCP_BLOCK, NULL, NULL},                                        \
-	{"bytes", "SIZE", "throughput: bytes to move over all connections (default 1GiB)",        \
-	 PEAK_OPT_SIZE, &(o)->bytes, 1, (double)NET_MAX_BYTES, NULL, NULL},                        \
-	{"time", "SECONDS", "throughput: run this long instead; latency: run length (default 1)", \
-	 PEAK_OPT_DOUBLE, &(o)->time_s, 0.01, 3600, NULL, NULL},                                   \
-	{"rate", "BITS", "UDP send rate per connection in bit/s, k/M/G suffixes (0 = unlimited)", \
-	 PEAK_OPT_CALLBACK, &(o)->rate_bps, 0, 0, NULL, parse_rate},                               \
-	{"warmup", "N", "latency: round trips dropped before timing (default 1000)",              \
-	 PEAK_OPT_UINT, &(o)->warmup, 0, NET_MAX_WARMUP, NULL, NULL},                              \
-	{"timeout", "SECONDS", "longest wait on the server (default 5)", PEAK_OPT_DOUBLE,         \
-	 &(o)->timeout_s, 0.01, 600, NULL, NULL}
+	    {"test",                                                                               \
+	     "LIST",                                                                               \
+	     "tcp_throughput,udp_throughput,tcp_latency,udp_latency or all",                       \
+	     PEAK_OPT_CHOICE_LIST,                                                                 \
+	     &(o)->tests,                                                                          \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     test_choices,                                                                         \
+	     NULL},                                                                                \
+	    {"buffer",           "SIZES",      "TCP write size (default 64KiB)",                   \
+	     PEAK_OPT_SIZE_LIST, &(o)->buffer, 1,                                                  \
+	     NET_MAX_TCP_BLOCK,  NULL,         NULL},                                              \
+	    {"datagram",                                                                           \
+	     "SIZES",                                                                              \
+	     "UDP datagram payload, 16B..65507B (default 1472B)",                                  \
+	     PEAK_OPT_SIZE_LIST,                                                                   \
+	     &(o)->datagram,                                                                       \
+	     NET_UDP_HEADER,                                                                       \
+	     NET_MAX_UDP_DGRAM,                                                                    \
+	     NULL,                                                                                 \
+	     NULL},                                                                                \
+	    {"msg-size",         "SIZES",        "latency message size (default 16B)",             \
+	     PEAK_OPT_SIZE_LIST, &(o)->msg_size, 1,                                                \
+	     NET_MAX_TCP_BLOCK,  NULL,           NULL},                                            \
+	    {"bytes",                                                                              \
+	     "SIZE",                                                                               \
+	     "throughput: bytes to move over all connections (default 1GiB)",                      \
+	     PEAK_OPT_SIZE,                                                                        \
+	     &(o)->bytes,                                                                          \
+	     1,                                                                                    \
+	     (double)NET_MAX_BYTES,                                                                \
+	     NULL,                                                                                 \
+	     NULL},                                                                                \
+	    {"time",                                                                               \
+	     "SECONDS",                                                                            \
+	     "throughput: run this long instead; latency: run length (default 1)",                 \
+	     PEAK_OPT_DOUBLE,                                                                      \
+	     &(o)->time_s,                                                                         \
+	     0.01,                                                                                 \
+	     3600,                                                                                 \
+	     NULL,                                                                                 \
+	     NULL},                                                                                \
+	    {"rate",                                                                               \
+	     "BITS",                                                                               \
+	     "UDP send rate per connection in bit/s, k/M/G suffixes (0 = unlimited)",              \
+	     PEAK_OPT_CALLBACK,                                                                    \
+	     &(o)->rate_bps,                                                                       \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     NULL,                                                                                 \
+	     parse_rate},                                                                          \
+	    {"warmup",                                                                             \
+	     "N",                                                                                  \
+	     "latency: round trips dropped before timing (default 1000)",                          \
+	     PEAK_OPT_UINT,                                                                        \
+	     &(o)->warmup,                                                                         \
+	     0,                                                                                    \
+	     NET_MAX_WARMUP,                                                                       \
+	     NULL,                                                                                 \
+	     NULL},                                                                                \
+	{                                                                                          \
+		"timeout", "SECONDS", "longest wait on the server (default 5)", PEAK_OPT_DOUBLE,   \
+		    &(o)->timeout_s, 0.01, 600, NULL, NULL                                         \
+	}
 
 static void defaults(struct nb_opts *o)
 {
@@ -113,7 +176,8 @@ static void general_usage(void)
 	       "TCP and UDP throughput (counted at the receiver) and round-trip latency.\n\n"
 	       "  netbench server [--bind ADDR] [--port P]      serve clients until stopped\n"
 	       "  netbench client --host H [--port P] [--test LIST] ...\n"
-	       "  netbench loopback [--test LIST] ...           client + its own server on 127.0.0.1\n\n"
+	       "  netbench loopback [--test LIST] ...           client + its own server on "
+	       "127.0.0.1\n\n"
 	       "Run 'netbench MODE --help' for the options of a mode.\n");
 }
 
@@ -246,8 +310,8 @@ static uint32_t point_size(const struct nb_opts *o, enum net_test t, size_t i, s
 	return i < l->n ? (uint32_t)l->v[i] : 0;
 }
 
-static void point_params(const struct nb_opts *o, enum net_test t, uint32_t conns,
-			 uint32_t size, struct net_params *p)
+static void point_params(const struct nb_opts *o, enum net_test t, uint32_t conns, uint32_t size,
+			 struct net_params *p)
 {
 	memset(p, 0, sizeof *p);
 	p->test = (uint32_t)t;
@@ -290,10 +354,9 @@ static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t
 	if (net_test_is_udp(t) && (size < NET_UDP_HEADER || size > NET_MAX_UDP_DGRAM))
 		return net_point_emit_unsupported(sw->out, t, conns, size,
 						  "UDP messages need 16..65507 bytes") == 0
-			       ? 0
-			       : -1;
-	if (!sw->o->common.quiet)
-	{
+			   ? 0
+			   : -1;
+	if (!sw->o->common.quiet) {
 		char sz[32];
 		fprintf(stderr, "netbench: %s %s x%u connections, %llu reps\n", net_test_name(t),
 			peak_format_size(size, sz, sizeof sz), (unsigned)conns,
@@ -311,16 +374,18 @@ static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t
 		goto out;
 	for (unsigned r = 0; r < pt.reps; r++) {
 		struct net_rep rep;
-		if (net_client_run(sw->cli, &p, team, &rep, pt.rep_hist, sw->err, sizeof sw->err) != 0)
+		if (net_client_run(sw->cli, &p, team, &rep, pt.rep_hist, sw->err, sizeof sw->err) !=
+		    0)
 			goto out;
 		if (t == NET_TEST_TCP_THROUGHPUT && p.total_bytes != 0) {
 			uint64_t got = 0;
 			for (uint32_t i = 0; i < rep.nconns; i++)
 				got += rep.rcv[i].bytes;
 			if (got != p.total_bytes) {
-				snprintf(sw->err, sizeof sw->err,
-					 "verification failed: the server received %llu of %llu bytes",
-					 (unsigned long long)got, (unsigned long long)p.total_bytes);
+				snprintf(
+				    sw->err, sizeof sw->err,
+				    "verification failed: the server received %llu of %llu bytes",
+				    (unsigned long long)got, (unsigned long long)p.total_bytes);
 				goto out;
 			}
 		}
@@ -412,22 +477,22 @@ static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool 
 static int parse_client(int argc, char **argv, bool loopback, struct nb_opts *o)
 {
 	const struct peak_opt client_opts[] = {
-		OPT_CLIENT_COMMON(o),
-		{"host", "HOST", "server name or address (IPv4 or IPv6)", PEAK_OPT_STRING, &o->host,
-		 0, 0, NULL, NULL},
-		{"port", "PORT", "server control port (default 5301)", PEAK_OPT_UINT, &o->port, 1,
-		 65535, NULL, NULL},
+	    OPT_CLIENT_COMMON(o),
+	    {"host", "HOST", "server name or address (IPv4 or IPv6)", PEAK_OPT_STRING, &o->host, 0,
+	     0, NULL, NULL},
+	    {"port", "PORT", "server control port (default 5301)", PEAK_OPT_UINT, &o->port, 1,
+	     65535, NULL, NULL},
 	};
 	const struct peak_opt loop_opts[] = {OPT_CLIENT_COMMON(o)};
 	const struct peak_cli cli = {
-		.prog = loopback ? "netbench loopback" : "netbench client",
-		.usage = loopback ? "[options]" : "--host HOST [options]",
-		.summary = loopback ? "Measure against a netbench server started on 127.0.0.1."
-				    : "Measure against a running netbench server.",
-		.opts = loopback ? loop_opts : client_opts,
-		.nopts = loopback ? sizeof loop_opts / sizeof loop_opts[0]
-				  : sizeof client_opts / sizeof client_opts[0],
-		.common = &o->common,
+	    .prog = loopback ? "netbench loopback" : "netbench client",
+	    .usage = loopback ? "[options]" : "--host HOST [options]",
+	    .summary = loopback ? "Measure against a netbench server started on 127.0.0.1."
+				: "Measure against a running netbench server.",
+	    .opts = loopback ? loop_opts : client_opts,
+	    .nopts = loopback ? sizeof loop_opts / sizeof loop_opts[0]
+			      : sizeof client_opts / sizeof client_opts[0],
+	    .common = &o->common,
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)
@@ -449,12 +514,12 @@ static int loopback_main(struct nb_opts *o)
 {
 	char err[320];
 	const struct net_server_cfg cfg = {
-		.bind_host = "127.0.0.1",
-		.port = 0,
-		.timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5),
-		.idle_ms = 60000,
-		.max_sessions = 4,
-		.quiet = true,
+	    .bind_host = "127.0.0.1",
+	    .port = 0,
+	    .timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5),
+	    .idle_ms = 60000,
+	    .max_sessions = 4,
+	    .quiet = true,
 	};
 	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
 	if (srv == NULL) {
@@ -480,24 +545,24 @@ static int server_main(int argc, char **argv)
 	defaults(&o);
 	bool quiet = false;
 	const struct peak_opt opts[] = {
-		{"bind", "ADDR", "address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)",
-		 PEAK_OPT_STRING, &o.bind, 0, 0, NULL, NULL},
-		{"port", "PORT", "control port (default 5301; 0 picks a free one)", PEAK_OPT_UINT,
-		 &o.port, 0, 65535, NULL, NULL},
-		{"timeout", "SECONDS", "longest wait on a client (handshake, data; default 5)",
-		 PEAK_OPT_DOUBLE, &o.timeout_s, 0.01, 600, NULL, NULL},
-		{"idle", "SECONDS", "longest pause between two tests of a client (default 60)",
-		 PEAK_OPT_DOUBLE, &o.idle_s, 0.1, 86400, NULL, NULL},
-		{"max-sessions", "N", "concurrent clients served (default 16)", PEAK_OPT_UINT,
-		 &o.max_sessions, 1, 1024, NULL, NULL},
-		{"quiet", NULL, "no log lines on stderr", PEAK_OPT_FLAG, &quiet, 0, 0, NULL, NULL},
+	    {"bind", "ADDR", "address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)",
+	     PEAK_OPT_STRING, &o.bind, 0, 0, NULL, NULL},
+	    {"port", "PORT", "control port (default 5301; 0 picks a free one)", PEAK_OPT_UINT,
+	     &o.port, 0, 65535, NULL, NULL},
+	    {"timeout", "SECONDS", "longest wait on a client (handshake, data; default 5)",
+	     PEAK_OPT_DOUBLE, &o.timeout_s, 0.01, 600, NULL, NULL},
+	    {"idle", "SECONDS", "longest pause between two tests of a client (default 60)",
+	     PEAK_OPT_DOUBLE, &o.idle_s, 0.1, 86400, NULL, NULL},
+	    {"max-sessions", "N", "concurrent clients served (default 16)", PEAK_OPT_UINT,
+	     &o.max_sessions, 1, 1024, NULL, NULL},
+	    {"quiet", NULL, "no log lines on stderr", PEAK_OPT_FLAG, &quiet, 0, 0, NULL, NULL},
 	};
 	const struct peak_cli cli = {
-		.prog = "netbench server",
-		.usage = "[--bind ADDR] [--port P]",
-		.summary = "Serve netbench clients until stopped (SIGINT/SIGTERM).",
-		.opts = opts,
-		.nopts = sizeof opts / sizeof opts[0],
+	    .prog = "netbench server",
+	    .usage = "[--bind ADDR] [--port P]",
+	    .summary = "Serve netbench clients until stopped (SIGINT/SIGTERM).",
+	    .opts = opts,
+	    .nopts = sizeof opts / sizeof opts[0],
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)
@@ -509,7 +574,8 @@ static int server_main(int argc, char **argv)
 	    inet_pton(AF_INET6, o.bind, addr_buf) != 1) {
 		char msg[160];
 		snprintf(msg, sizeof msg,
-			 "server: --bind '%.60s' is not a numeric IPv4 or IPv6 address (e.g. 0.0.0.0, ::)",
+			 "server: --bind '%.60s' is not a numeric IPv4 or IPv6 address (e.g. "
+			 "0.0.0.0, ::)",
 			 o.bind);
 		return usage_error(msg);
 	}
@@ -524,12 +590,12 @@ static int server_main(int argc, char **argv)
 		sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	char err[320];
 	const struct net_server_cfg cfg = {
-		.bind_host = o.bind,
-		.port = (uint16_t)o.port,
-		.timeout_ms = (uint32_t)(o.timeout_s * 1000.0 + 0.5),
-		.idle_ms = (uint32_t)(o.idle_s * 1000.0 + 0.5),
-		.max_sessions = (unsigned)o.max_sessions,
-		.quiet = quiet,
+	    .bind_host = o.bind,
+	    .port = (uint16_t)o.port,
+	    .timeout_ms = (uint32_t)(o.timeout_s * 1000.0 + 0.5),
+	    .idle_ms = (uint32_t)(o.idle_s * 1000.0 + 0.5),
+	    .max_sessions = (unsigned)o.max_sessions,
+	    .quiet = quiet,
 	};
 	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
 	if (srv == NULL) {

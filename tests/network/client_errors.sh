@@ -3,6 +3,7 @@
 # a second server on a port in use: exit 1, one line on stderr, within the timeout.
 # Usage: client_errors.sh NETBENCH SCHEMA_CHECK
 set -u
+# shellcheck source=tests/network/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # A port that was just free: start a server on port 0, note the port, kill it.

@@ -2,6 +2,7 @@
 # netbench over IPv6 loopback (::1): server bound to ::1, every test, CSV validated.
 # Usage: ipv6.sh NETBENCH SCHEMA_CHECK
 set -u
+# shellcheck source=tests/network/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 if ! ip -6 addr show dev lo 2>/dev/null | grep -q '::1/128'; then

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for netbench's script tests (sourced). Every server started here is
 # recorded and killed on exit; every wait is bounded.
 NB=$1
@@ -11,7 +12,9 @@ cleanup() {
 		kill -9 "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
-	[ -n "${EXTRA_CLEANUP:-}" ] && eval "$EXTRA_CLEANUP"
+	if declare -F extra_cleanup >/dev/null; then
+		extra_cleanup
+	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM

@@ -5,6 +5,7 @@
 # holds on the link makes the client exit 1 within its timeout.
 # Usage: netns.sh NETBENCH SCHEMA_CHECK
 set -u
+# shellcheck source=tests/network/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 id=$(($$ % 100000))
@@ -16,7 +17,11 @@ if ! ip netns add "$A" 2>"$tmp/netns.err"; then
 	echo "SKIP: ip netns add not permitted here: $(head -n 1 "$tmp/netns.err")"
 	exit 77
 fi
-EXTRA_CLEANUP='ip netns del "$A" 2>/dev/null; ip netns del "$B" 2>/dev/null'
+extra_cleanup() {
+	ip netns del "$A" 2>/dev/null
+	ip netns del "$B" 2>/dev/null
+	ip link del "$VA" 2>/dev/null # only left in the root namespace if a move failed
+}
 ip netns add "$B" || fail "ip netns add $B"
 ip link add "$VA" type veth peer name "$VB" || fail "ip link add veth"
 ip link set "$VA" netns "$A" || fail "move $VA"

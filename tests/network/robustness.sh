@@ -4,6 +4,7 @@
 # middle of TCP and UDP tests. After each, a real client must still be served.
 # Usage: robustness.sh NETBENCH SCHEMA_CHECK
 set -u
+# shellcheck source=tests/network/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 start_server srv -- --timeout 1 --idle 5

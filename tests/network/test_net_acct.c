@@ -37,9 +37,9 @@ static void gaps_are_lost(void **state)
 	const uint64_t s[] = {0, 1, 3, 4, 7, 9};
 	struct net_udp_acct *a = feed(s, 6);
 	assert_int_equal(a->unique, 6);
-	assert_int_equal(net_udp_acct_lost(a, 10), 4);  /* 2, 5, 6, 8 */
-	assert_int_equal(net_udp_acct_lost(a, 12), 6);  /* tail loss: 10, 11 too */
-	assert_int_equal(net_udp_acct_lost(a, 0), 4);   /* sender count unknown: up to 9 */
+	assert_int_equal(net_udp_acct_lost(a, 10), 4); /* 2, 5, 6, 8 */
+	assert_int_equal(net_udp_acct_lost(a, 12), 6); /* tail loss: 10, 11 too */
+	assert_int_equal(net_udp_acct_lost(a, 0), 4);  /* sender count unknown: up to 9 */
 	assert_int_equal(a->reordered, 0);
 	free(a);
 }
@@ -111,9 +111,13 @@ static void window_wraps(void **state)
 static void wire_round_trip(void **state)
 {
 	(void)state;
-	const struct net_params p = {.test = NET_TEST_UDP_LATENCY, .nconns = 7, .block_bytes = 1472,
-				     .warmup_msgs = 99, .total_bytes = 0x123456789ull,
-				     .duration_ns = 5000000000ull, .rate_bps = 1000000000ull,
+	const struct net_params p = {.test = NET_TEST_UDP_LATENCY,
+				     .nconns = 7,
+				     .block_bytes = 1472,
+				     .warmup_msgs = 99,
+				     .total_bytes = 0x123456789ull,
+				     .duration_ns = 5000000000ull,
+				     .rate_bps = 1000000000ull,
 				     .timeout_ms = 4321};
 	uint8_t buf[NET_PARAMS_BYTES];
 	struct net_params q;
@@ -130,9 +134,16 @@ static void wire_round_trip(void **state)
 	assert_int_equal(buf[0], 0); /* big-endian on the wire */
 	assert_int_equal(buf[3], NET_TEST_UDP_LATENCY);
 
-	const struct net_conn_stats s = {.bytes = 1, .packets = 2, .lost = 3, .reordered = 4,
-					 .duplicated = 5, .first_ns = 6, .last_ns = UINT64_MAX,
-					 .cpu_ns = 8, .retrans = 9, .first_bytes = 11,
+	const struct net_conn_stats s = {.bytes = 1,
+					 .packets = 2,
+					 .lost = 3,
+					 .reordered = 4,
+					 .duplicated = 5,
+					 .first_ns = 6,
+					 .last_ns = UINT64_MAX,
+					 .cpu_ns = 8,
+					 .retrans = 9,
+					 .first_bytes = 11,
 					 .status = 10};
 	uint8_t sb[NET_STATS_BYTES];
 	struct net_conn_stats t;
@@ -151,8 +162,11 @@ static void params_caps(void **state)
 {
 	(void)state;
 	char why[160];
-	struct net_params p = {.test = NET_TEST_TCP_THROUGHPUT, .nconns = 2, .block_bytes = 65536,
-			       .total_bytes = 1 << 20, .timeout_ms = 1000};
+	struct net_params p = {.test = NET_TEST_TCP_THROUGHPUT,
+			       .nconns = 2,
+			       .block_bytes = 65536,
+			       .total_bytes = 1 << 20,
+			       .timeout_ms = 1000};
 	assert_int_equal(net_params_check(&p, why, sizeof why), 0);
 	struct net_params bad = p;
 	bad.nconns = 0;
@@ -203,15 +217,15 @@ static void shares_add_up(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(in_order),
-		cmocka_unit_test(gaps_are_lost),
-		cmocka_unit_test(late_arrivals_are_reordered),
-		cmocka_unit_test(duplicates),
-		cmocka_unit_test(late_then_duplicate),
-		cmocka_unit_test(window_wraps),
-		cmocka_unit_test(wire_round_trip),
-		cmocka_unit_test(params_caps),
-		cmocka_unit_test(shares_add_up),
+	    cmocka_unit_test(in_order),
+	    cmocka_unit_test(gaps_are_lost),
+	    cmocka_unit_test(late_arrivals_are_reordered),
+	    cmocka_unit_test(duplicates),
+	    cmocka_unit_test(late_then_duplicate),
+	    cmocka_unit_test(window_wraps),
+	    cmocka_unit_test(wire_round_trip),
+	    cmocka_unit_test(params_caps),
+	    cmocka_unit_test(shares_add_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,8 +31,11 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
 	char err[256];
-	const struct net_server_cfg cfg = {.bind_host = "127.0.0.1", .timeout_ms = 2000,
-					   .idle_ms = 10000, .max_sessions = 4, .quiet = true};
+	const struct net_server_cfg cfg = {.bind_host = "127.0.0.1",
+					   .timeout_ms = 2000,
+					   .idle_ms = 10000,
+					   .max_sessions = 4,
+					   .quiet = true};
 	if (f == NULL || (f->srv = net_server_start(&cfg, err, sizeof err)) == NULL)
 		return -1;
 	if (pthread_create(&f->tid, NULL, serve, f->srv) != 0)
@@ -75,8 +78,10 @@ static void tcp_exact_bytes(void **state)
 	struct fixture *f = *state;
 	const uint64_t totals[] = {1, 1000003, 3u << 20};
 	for (size_t k = 0; k < 3; k++) {
-		struct net_params p = {.test = NET_TEST_TCP_THROUGHPUT, .nconns = 3,
-				       .block_bytes = 1000, .total_bytes = totals[k],
+		struct net_params p = {.test = NET_TEST_TCP_THROUGHPUT,
+				       .nconns = 3,
+				       .block_bytes = 1000,
+				       .total_bytes = totals[k],
 				       .timeout_ms = 2000};
 		struct net_rep rep;
 		assert_int_equal(run(f, &p, &rep, NULL), 0);
@@ -95,8 +100,11 @@ static void latency_returns_every_message(void **state)
 	struct fixture *f = *state;
 	const enum net_test tests[] = {NET_TEST_TCP_LATENCY, NET_TEST_UDP_LATENCY};
 	for (size_t k = 0; k < 2; k++) {
-		struct net_params p = {.test = tests[k], .nconns = 2, .block_bytes = 64,
-				       .warmup_msgs = 10, .duration_ns = 20000000ull,
+		struct net_params p = {.test = tests[k],
+				       .nconns = 2,
+				       .block_bytes = 64,
+				       .warmup_msgs = 10,
+				       .duration_ns = 20000000ull,
 				       .timeout_ms = 2000};
 		struct peak_hist *h = malloc(sizeof *h);
 		assert_non_null(h);
@@ -107,7 +115,8 @@ static void latency_returns_every_message(void **state)
 		for (uint32_t i = 0; i < 2; i++) {
 			assert_true(rep.snd[i].packets > 0);
 			/* The server echoed the warm-up and every timed message. */
-			assert_int_equal(rep.rcv[i].packets, rep.snd[i].packets + 10 - rep.snd[i].lost);
+			assert_int_equal(rep.rcv[i].packets,
+					 rep.snd[i].packets + 10 - rep.snd[i].lost);
 			answered += rep.snd[i].packets - rep.snd[i].lost;
 		}
 		assert_int_equal(h->n, answered);
@@ -119,8 +128,12 @@ static void latency_returns_every_message(void **state)
 static void udp_counts_add_up(void **state)
 {
 	struct fixture *f = *state;
-	struct net_params p = {.test = NET_TEST_UDP_THROUGHPUT, .nconns = 2, .block_bytes = 1000,
-			       .total_bytes = 2000000, .rate_bps = 200000000ull, .timeout_ms = 2000};
+	struct net_params p = {.test = NET_TEST_UDP_THROUGHPUT,
+			       .nconns = 2,
+			       .block_bytes = 1000,
+			       .total_bytes = 2000000,
+			       .rate_bps = 200000000ull,
+			       .timeout_ms = 2000};
 	struct net_rep rep;
 	assert_int_equal(run(f, &p, &rep, NULL), 0);
 	for (uint32_t i = 0; i < 2; i++) {
@@ -138,25 +151,30 @@ static void absurd_request_refused_then_served(void **state)
 	/* A second raw session asking for a million connections gets an ERROR... */
 	char err[256];
 	struct net_client raw;
-	assert_int_equal(net_client_connect(&raw, "127.0.0.1", net_server_port(f->srv), 2000, err,
-					    sizeof err),
-			 0);
-	struct net_params p = {.test = NET_TEST_TCP_THROUGHPUT, .nconns = 1000000,
-			       .block_bytes = 1000, .total_bytes = 1000, .timeout_ms = 2000};
+	assert_int_equal(
+	    net_client_connect(&raw, "127.0.0.1", net_server_port(f->srv), 2000, err, sizeof err),
+	    0);
+	struct net_params p = {.test = NET_TEST_TCP_THROUGHPUT,
+			       .nconns = 1000000,
+			       .block_bytes = 1000,
+			       .total_bytes = 1000,
+			       .timeout_ms = 2000};
 	uint8_t buf[NET_PARAMS_BYTES];
 	net_params_pack(&p, buf);
 	assert_int_equal(net_msg_send(raw.ctl, NET_MSG_TEST, buf, sizeof buf, 1000), 0);
 	uint8_t reply[NET_MAX_PAYLOAD];
 	uint16_t type = 0;
 	uint32_t len = 0;
-	assert_int_equal(net_msg_recv(raw.ctl, &type, reply, sizeof reply, &len, 2000, err,
-				      sizeof err),
-			 0);
+	assert_int_equal(
+	    net_msg_recv(raw.ctl, &type, reply, sizeof reply, &len, 2000, err, sizeof err), 0);
 	assert_int_equal(type, NET_MSG_ERROR);
 	net_client_close(&raw);
 	/* ...and the fixture's session still runs tests. */
-	struct net_params ok = {.test = NET_TEST_TCP_THROUGHPUT, .nconns = 1, .block_bytes = 512,
-				.total_bytes = 4096, .timeout_ms = 2000};
+	struct net_params ok = {.test = NET_TEST_TCP_THROUGHPUT,
+				.nconns = 1,
+				.block_bytes = 512,
+				.total_bytes = 4096,
+				.timeout_ms = 2000};
 	struct net_rep rep;
 	assert_int_equal(run(f, &ok, &rep, NULL), 0);
 	assert_int_equal(rep.rcv[0].bytes, 4096);
@@ -165,10 +183,10 @@ static void absurd_request_refused_then_served(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tcp_exact_bytes),
-		cmocka_unit_test(latency_returns_every_message),
-		cmocka_unit_test(udp_counts_add_up),
-		cmocka_unit_test(absurd_request_refused_then_served),
+	    cmocka_unit_test(tcp_exact_bytes),
+	    cmocka_unit_test(latency_returns_every_message),
+	    cmocka_unit_test(udp_counts_add_up),
+	    cmocka_unit_test(absurd_request_refused_then_served),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
