@@ -117,6 +117,8 @@ static void base_row(struct peak_result *r, const struct net_point *pt, const ch
 	r->threads = pt->nconns;
 	r->block_bytes = pt->block_bytes;
 	r->has_block = true;
+	if (pt->flags[0] != '\0')
+		peak_result_flag(r, pt->flags);
 }
 
 static void flagf(struct peak_result *r, const char *fmt, ...)

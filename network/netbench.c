@@ -372,6 +372,8 @@ static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t
 	team = peak_team_create(conns, false, sw->err, sizeof sw->err);
 	if (team == NULL || warm_up(sw, &p, team) != 0)
 		goto out;
+	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
+	int ticks_ok = peak_sysinfo_ticks("", &steal0, &total0);
 	for (unsigned r = 0; r < pt.reps; r++) {
 		struct net_rep rep;
 		if (net_client_run(sw->cli, &p, team, &rep, pt.rep_hist, sw->err, sizeof sw->err) !=
@@ -391,6 +393,13 @@ static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t
 		}
 		net_point_add(&pt, &rep);
 	}
+	/* Another tenant took the CPU (above 1% steal), or more connections than CPUs. */
+	if (ticks_ok == 0 && peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0 &&
+	    (double)(steal1 - steal0) * 100.0 > (double)(total1 - total0))
+		snprintf(pt.flags, sizeof pt.flags, "steal");
+	if (peak_team_oversubscribed(team))
+		snprintf(pt.flags + strlen(pt.flags), sizeof pt.flags - strlen(pt.flags), "%s%s",
+			 pt.flags[0] ? ";" : "", "oversubscribed");
 	rc = net_point_emit(&pt, sw->out, &sw->th, p.total_bytes != 0);
 	if (rc != 0)
 		snprintf(sw->err, sizeof sw->err, "writing results failed");
