@@ -232,7 +232,7 @@ static int copy_fn(void *p, unsigned idx, unsigned n)
 }
 
 /* The machine's memory copy bandwidth in Gbit/s: one 64 MiB memcpy per allowed CPU at
- * once, best of 5, counted as STREAM Copy counts it (bytes read + bytes written).
+ * once, best of 10, counted as STREAM Copy counts it (bytes read + bytes written).
  * NAN when it cannot run. */
 static double memcpy_gbps(void)
 {
@@ -245,7 +245,7 @@ static double memcpy_gbps(void)
 	if (team != NULL && peak_team_run(team, copy_fn, &a, NULL, NULL) == 0) {
 		a.timed = true;
 		best = 0;
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < 10; i++) {
 			uint64_t ns = 0;
 			if (peak_team_run(team, copy_fn, &a, &ns, NULL) != 0 || ns == 0) {
 				best = NAN;
