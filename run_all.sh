@@ -18,7 +18,8 @@ Run the peakbench protocol (the PA1 protocol by default: 1/2/4/8 threads, every 
 size, 3 repetitions) and write results/<timestamp>/ with CSV, JSON, charts and report.md.
 
 Options:
-  --quick            reduced plan that finishes in a few minutes
+  --quick            reduced plan that finishes in a few minutes (1,2 threads, smaller
+                     sizes, --min-time 0.05 unless given)
   --only LIST        suites to run: cpu,memory,disk,network,dpdk (default: all built)
   --reps N           repetitions per point (default 3)
   --threads LIST     thread counts (default 1,2,4,8; --quick: 1,2)
@@ -108,7 +109,9 @@ elif [ "$QUICK" = 1 ]; then
 else
 	THREADS=1,2,4,8
 fi
-if [ -n "$MIN_TIME" ]; then
+if [ -z "$MIN_TIME" ] && [ "$QUICK" = 1 ]; then
+	MIN_TIME=0.05
+elif [ -n "$MIN_TIME" ]; then
 	if ! [[ $MIN_TIME =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] ||
 		[ "$(awk -v t="$MIN_TIME" 'BEGIN { print (t > 0 && t <= 3600) }')" != 1 ]; then
 		usage_error "--min-time: '$MIN_TIME' is not a number of seconds in (0, 3600]"
@@ -161,15 +164,16 @@ common_flags
 est() { awk -v p="$1" -v r="$REPS" -v s="$2" 'BEGIN { printf "%d", p * (r + 1) * s + 1 }'; }
 
 build_plan() {
-	local rep_s=0.3
-	[ -z "$MIN_TIME" ] || rep_s=$(awk -v t="$MIN_TIME" 'BEGIN{print t * 1.5}')
+	# Estimates: points x (reps + 1) x seconds per repetition, the point counts calibrated on
+	# the development machine (they include each binary's own calibration and setup).
+	local rep_s=${MIN_TIME:-0.2}
 
 	plan info peakinfo 5 bench peakinfo peakinfo peakinfo --quiet
 
 	if want cpu; then
 		local isa=all
 		[ "$TINY" = 0 ] || isa=best
-		plan cpu cpubench "$(est $((20 * NTHREADS)) "$rep_s")" bench cpubench cpu-cpubench \
+		plan cpu cpubench "$(est $((53 * NTHREADS)) "$rep_s")" bench cpubench cpu-cpubench \
 			cpubench --test flops,iops --isa "$isa" --precision sp,dp "${COMMON[@]}"
 		local lp=(--max-time 60)
 		[ "$QUICK" = 0 ] || lp=(--max-time 5)
@@ -178,7 +182,7 @@ build_plan() {
 		local lpt=1 t ncpu
 		ncpu=$(nproc 2>/dev/null || echo 1)
 		for t in ${THREADS//,/ }; do [ "$t" -le "$ncpu" ] && [ "$t" -gt "$lpt" ] && lpt=$t; done
-		plan cpu linpack "$(est 1 "${lp[1]}")" bench linpack cpu-linpack linpack "${lp[@]}" \
+		plan cpu linpack "$(est 1 "${lp[1]}" | awk '{ print int($1 / 2) }')" bench linpack cpu-linpack linpack "${lp[@]}" \
 			--threads "$lpt" --reps "$REPS" --quiet
 	fi
 
@@ -187,9 +191,9 @@ build_plan() {
 		if [ "$TINY" = 1 ]; then
 			size=16MiB blocks=8B,8KiB,1MiB sweep=4KiB:16MiB:1
 		elif [ "$QUICK" = 1 ]; then
-			size=256MiB blocks=8B,8KiB,8MiB,80MiB sweep=4KiB:256MiB:2
+			size=256MiB blocks=8B,8KiB,8MiB,80MiB sweep=4KiB:64MiB:1
 		fi
-		plan memory membench "$(est $((8 * 4 * NTHREADS)) "$rep_s")" bench membench memory-membench \
+		plan memory membench "$(est $((100 * NTHREADS)) "$rep_s")" bench membench memory-membench \
 			membench --test all --block "$blocks" --size "$size" --sweep "$sweep" "${COMMON[@]}"
 	fi
 
@@ -215,15 +219,18 @@ build_plan() {
 	fi
 
 	if want disk; then
-		local fsize=1GiB dblocks=8B,4KiB,8KiB,1MiB,8MiB,80MiB
+		# Time-based repetitions (fio's time_based): a size-based pass of 4 KiB random reads
+		# over 1 GiB takes 10-20 s here per repetition, and the plan has hundreds of points.
+		local fsize=1GiB dblocks=8B,4KiB,8KiB,1MiB,8MiB,80MiB runtime=0.5 nb
 		if [ "$TINY" = 1 ]; then
-			fsize=8MiB dblocks=4KiB,1MiB
+			fsize=8MiB dblocks=4KiB,1MiB runtime=0.05
 		elif [ "$QUICK" = 1 ]; then
-			fsize=256MiB dblocks=4KiB,1MiB,8MiB
+			fsize=256MiB dblocks=4KiB,1MiB runtime=0.2
 		fi
-		plan disk diskbench "$(est $((5 * 5 * 2 * NTHREADS)) "$rep_s")" bench diskbench disk-diskbench \
+		nb=$(echo "$dblocks" | tr ',' '\n' | wc -l)
+		plan disk diskbench "$(est $((5 * nb * 2 * NTHREADS)) "$runtime")" bench diskbench disk-diskbench \
 			diskbench --dir "${DISK_DIR:-$OUT/disk-tmp}" --file-size "$fsize" --test all \
-			--block "$dblocks" "${COMMON[@]}"
+			--block "$dblocks" --runtime "$runtime" "${COMMON[@]}"
 	fi
 
 	if want network; then
@@ -262,10 +269,16 @@ build_plan() {
 			local any=0 s
 			for s in ${bs//,/ }; do want "$s" && any=1; done
 			[ "$any" = 1 ] || continue
-			local be=20
+			local be=5
 			case $mode:$b in
-			full:hpcc) be=120 ;; full:fio) be=60 ;; full:iozone) be=60 ;;
-			quick:*) be=15 ;;
+			full:hpcc) be=150 ;; full:likwid) be=40 ;; full:fio) be=60 ;; full:iperf3) be=35 ;;
+			full:sockperf) be=10 ;; quick:hpcc) be=35 ;; quick:likwid) be=28 ;; quick:fio) be=12 ;;
+			quick:iperf3 | quick:sockperf) be=8 ;;
+			esac
+			case $b in
+			iozone) peak_have iozone || be=1 ;;
+			likwid) peak_have likwid-bench || be=1 ;;
+			*) peak_have "$b" || be=1 ;;
 			esac
 			local extra=()
 			[ "$b" != fio ] && [ "$b" != iozone ] || extra=(--dir "${DISK_DIR:-$OUT/disk-tmp}")

@@ -7,8 +7,8 @@
 #                                   -> memory stream copy-*/scale-*/add-*/triad-*, 1 thread
 #   StarSTREAM_* x CommWorldProcs   -> the same, threads = MPI processes (only when > 1)
 # hpcc runs one MPI process (singleton) with OPENBLAS_NUM_THREADS = the largest thread count
-# that fits the CPUs, P = Q = 1, NB = 192 and N from the mode: full 10000 (STREAM arrays of
-# 267 MB each, well above any LLC here), quick 4000 (43 MB), tiny 500. The run appends
+# that fits the CPUs, P = Q = 1, NB = 192 and N from the mode: full 8000 (STREAM arrays of
+# 171 MB each, well above the 36 MiB LLC here), quick 4000 (43 MB), tiny 500. The run appends
 # "peakbench_blas_threads=T" to the saved output so the parser knows the thread count.
 set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
@@ -115,7 +115,7 @@ if ! peak_have hpcc; then
 fi
 
 case $BL_MODE in
-full) n=10000 limit=900 ;;
+full) n=8000 limit=900 ;;
 quick) n=4000 limit=300 ;;
 tiny) n=500 limit=120 ;;
 esac
