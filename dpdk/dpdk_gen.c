@@ -91,37 +91,51 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 			return q->npend;
 		need = from_stash;
 	}
-	uint32_t len = cfg->frame_bytes - DPDK_FCS_BYTES;
-	uint32_t nq = cfg->nqueues;
-	for (unsigned i = 0; i < need; i++) {
-		struct rte_mbuf *m = segs[i * nsegs];
-		if (cfg->minimal) {
+	/* Everything the loop needs in locals: stores into frame data may alias any memory
+	 * as far as the compiler knows, so fields read through pointers would be reloaded. */
+	const uint32_t len = cfg->frame_bytes - DPDK_FCS_BYTES;
+	const uint32_t nq = cfg->nqueues, nflows = q->nflows, qid = q->qid;
+	const uint8_t epoch_flags = cfg->epoch_flags;
+	const uint32_t seg_room = cfg->seg_room;
+	uint8_t(*const tmpl)[DPDK_TEMPLATE_BYTES] = cfg->tmpl->tmpl;
+	uint32_t *const seq = q->seq;
+	struct rte_mbuf **const pend = q->pend;
+	unsigned npend = q->npend;
+	uint32_t k = q->next_k;
+	if (cfg->minimal) {
+		for (unsigned i = 0; i < need; i++) {
+			struct rte_mbuf *m = segs[i];
 			m->data_len = (uint16_t)len;
 			m->pkt_len = len;
-			q->pend[q->npend++] = m;
-			continue;
+			pend[npend++] = m;
 		}
-		uint32_t k = q->next_k;
-		q->next_k = k + 1 == q->nflows ? 0 : k + 1;
-		uint32_t flow = q->qid + k * nq;
+		q->npend = (uint16_t)npend;
+		return npend;
+	}
+	for (unsigned i = 0; i < need; i++) {
+		struct rte_mbuf *m = segs[i * nsegs];
+		uint32_t flow = qid + k * nq;
 		uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
-		rte_memcpy(data, cfg->tmpl->tmpl[flow], DPDK_TEMPLATE_BYTES);
+		rte_mov64(data, tmpl[flow]);
 		struct dpdk_payload *p = (struct dpdk_payload *)(data + DPDK_HDR_BYTES);
-		p->seq = q->seq[k]++;
-		p->flags = cfg->epoch_flags;
+		p->seq = seq[k]++;
+		p->flags = epoch_flags;
 		if (sample && i == 0) {
-			p->flags = cfg->epoch_flags | DPDK_FLAG_SAMPLED;
+			p->flags = epoch_flags | DPDK_FLAG_SAMPLED;
 			p->tsc = now;
 		}
-		if (nsegs == 1) {
+		k = k + 1 == nflows ? 0 : k + 1;
+		if (likely(nsegs == 1)) {
 			m->data_len = (uint16_t)len;
 			m->pkt_len = len;
 		} else {
-			chain_segments(&segs[i * nsegs], nsegs, len, cfg->seg_room);
+			chain_segments(&segs[i * nsegs], nsegs, len, seg_room);
 		}
-		q->pend[q->npend++] = m;
+		pend[npend++] = m;
 	}
-	return q->npend;
+	q->next_k = k;
+	q->npend = (uint16_t)npend;
+	return npend;
 }
 
 static void send_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, unsigned n)
@@ -152,27 +166,35 @@ static unsigned receive(struct dpdk_gen_lcore *g, uint16_t qid)
 		rte_pktmbuf_free_bulk(rx, n);
 		return n;
 	}
+	/* Counters and the stash in locals for the burst: stores through g would alias the
+	 * frame data in the compiler's eyes and stay in memory. */
+	struct dpdk_counters c = g->c;
+	unsigned nstash = g->nstash;
 	unsigned nfree = 0;
+	const struct rte_mempool *pool = cfg->pool;
+	const uint8_t epoch_flags = cfg->epoch_flags;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = rx[i];
 		const struct dpdk_payload *p = dpdk_pkt_payload(m);
-		if (p != NULL && p->magic == DPDK_MAGIC && p->type == DPDK_PKT_DATA &&
-		    (p->flags & DPDK_EPOCH_MASK) == cfg->epoch_flags) {
-			if (dpdk_flowcheck_seen(&g->fc, &g->c, p->flow, p->seq)) {
-				g->c.rx_bytes += m->pkt_len + DPDK_FCS_BYTES;
+		if (likely(p != NULL && p->magic == DPDK_MAGIC && p->type == DPDK_PKT_DATA &&
+			   (p->flags & DPDK_EPOCH_MASK) == epoch_flags)) {
+			if (likely(dpdk_flowcheck_seen(&g->fc, &c, p->flow, p->seq))) {
+				c.rx_bytes += m->pkt_len + DPDK_FCS_BYTES;
 				if (p->flags & DPDK_FLAG_SAMPLED)
 					peak_hist_record(&g->hist, (uint64_t)((double)(now - p->tsc) *
 									      cfg->ns_per_cycle));
 			}
 		} else {
-			g->c.other++;
+			c.other++;
 		}
-		if (m->nb_segs == 1 && m->pool == cfg->pool && RTE_MBUF_DIRECT(m) &&
-		    rte_mbuf_refcnt_read(m) == 1 && g->nstash < RTE_DIM(g->stash))
-			g->stash[g->nstash++] = m;
+		if (likely(m->nb_segs == 1 && m->pool == pool && RTE_MBUF_DIRECT(m) &&
+			   rte_mbuf_refcnt_read(m) == 1 && nstash < RTE_DIM(g->stash)))
+			g->stash[nstash++] = m;
 		else
 			rx[nfree++] = m;
 	}
+	g->c = c;
+	g->nstash = nstash;
 	if (nfree)
 		rte_pktmbuf_free_bulk(rx, nfree);
 	return n;

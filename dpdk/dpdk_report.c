@@ -22,6 +22,7 @@ void dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_
 	r->out = out;
 	r->role = role;
 	r->port = port;
+	r->min_cpu_share = NAN;
 }
 
 void dpdk_report_free(struct dpdk_report *r)
@@ -75,6 +76,15 @@ static void theoretical(const struct dpdk_report *r, uint32_t size, double *l1, 
 	*mpps = gbps * 1e3 / ((size + DPDK_L1_EXTRA_BYTES) * 8.0);
 }
 
+static void flag_noise(const struct dpdk_report *r, struct peak_result *res)
+{
+	if (r->noise.steal_pct > 1.0)
+		peak_result_flag(res, "steal");
+	/* Busy-polling lcores got less than 95% of their CPUs: another process ran there. */
+	if (!isnan(r->noise.cpu_share) && r->noise.cpu_share < 0.95)
+		peak_result_flag(res, "preempted");
+}
+
 static int emit(struct dpdk_report *r, const struct dpdk_point *pt, const char *test,
 		const char *variant, const char *metric, const char *unit, const double *v,
 		size_t n, double theo)
@@ -88,8 +98,7 @@ static int emit(struct dpdk_report *r, const struct dpdk_point *pt, const char *
 	res.theoretical = theo;
 	if (r->port->is_virtual)
 		peak_result_flag(&res, "vdev");
-	if (r->steal_pct > 1.0)
-		peak_result_flag(&res, "steal");
+	flag_noise(r, &res);
 	peak_result_finish(&res);
 	return peak_output_record(r->out, &res);
 }
@@ -110,8 +119,7 @@ static int emit_latency(struct dpdk_report *r, const struct dpdk_point *pt, cons
 	res.p999 = (double)peak_hist_percentile(hist, 99.9) / 1e3;
 	if (r->port->is_virtual)
 		peak_result_flag(&res, "vdev");
-	if (r->steal_pct > 1.0)
-		peak_result_flag(&res, "steal");
+	flag_noise(r, &res);
 	peak_result_finish(&res);
 	return peak_output_record(r->out, &res);
 }
@@ -192,9 +200,12 @@ static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, siz
 
 int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist,
-		      double steal_pct)
+		      const struct dpdk_noise *noise)
 {
-	r->steal_pct = steal_pct;
+	r->noise = *noise;
+	if (!isnan(noise->cpu_share) &&
+	    (isnan(r->min_cpu_share) || noise->cpu_share < r->min_cpu_share))
+		r->min_cpu_share = noise->cpu_share;
 	static const size_t cap = MAX_REPS;
 	size_t n = nreps < cap ? nreps : cap;
 	struct dir_samples *fwd = calloc(1, sizeof(*fwd));
@@ -265,4 +276,5 @@ void dpdk_report_context(const struct dpdk_report *r, struct peak_context *ctx)
 	peak_context_set_num(ctx, "dpdk_packets_lost", (double)t->rt_lost);
 	peak_context_set_num(ctx, "dpdk_packets_unexplained", (double)t->bogus);
 	peak_context_set_num(ctx, "dpdk_latency_samples", (double)t->latency_samples);
+	peak_context_set_num(ctx, "dpdk_min_cpu_share", r->min_cpu_share);
 }

@@ -27,6 +27,12 @@ struct dpdk_totals {
 	uint64_t bogus; /* frames the accounting cannot explain (duplicates, corruption) */
 };
 
+/* What else happened on the machine during a point. */
+struct dpdk_noise {
+	double steal_pct; /* CPU stolen by the hypervisor: rows flagged "steal" above 1% */
+	double cpu_share; /* CPU time / (wall time x lcores): "preempted" below 0.95 */
+};
+
 struct dpdk_report {
 	struct peak_output *out;
 	enum dpdk_role role;
@@ -34,7 +40,8 @@ struct dpdk_report {
 	struct dpdk_summary_row *rows;
 	size_t nrows, cap;
 	struct dpdk_totals totals;
-	double steal_pct; /* of the point being emitted: rows flagged "steal" above 1% */
+	struct dpdk_noise noise; /* of the point being emitted */
+	double min_cpu_share;   /* over every point (NAN: unknown) */
 };
 
 void dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,
@@ -45,7 +52,7 @@ void dpdk_report_free(struct dpdk_report *r);
  * Returns 0 or -1 when the output failed. */
 int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist,
-		      double steal_pct);
+		      const struct dpdk_noise *noise);
 
 /* The seed's tables (throughput per direction; latency and loss) for the console. */
 void dpdk_report_table(const struct dpdk_report *r, FILE *f);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <rte_cycles.h>
 #include <rte_launch.h>
@@ -195,6 +196,17 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 	return 0;
 }
 
+/* CPU time of the process so far (user + system), -1 when unknown. Busy-polling lcores
+ * should get all of their CPU: less means something else ran there. */
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return -1;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 static int run_point(struct dpdk_bench *b, const struct dpdk_point *pt, struct dpdk_report *r)
 {
 	struct dpdk_addrs addrs = {.src_mac = b->port->mac, .dst_mac = b->ctl.addrs.dst_mac};
@@ -213,16 +225,21 @@ static int run_point(struct dpdk_bench *b, const struct dpdk_point *pt, struct d
 	warm_s = warm_s < 0.05 ? 0.05 : (warm_s > 0.5 ? 0.5 : warm_s);
 	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
 	bool ticks = peak_sysinfo_ticks("", &steal0, &total0) == 0;
+	double cpu0 = cpu_seconds();
+	uint64_t wall0 = rte_rdtsc();
 	peak_hist_init(scratch);
 	struct dpdk_rep warm;
 	rc = run_once(b, pt, warm_s, &warm, scratch);
 	peak_hist_init(hist);
 	for (size_t i = 0; rc == 0 && i < nreps; i++)
 		rc = run_once(b, pt, b->o->time_s, &reps[i], hist);
-	double steal_pct = 0;
+	struct dpdk_noise noise = {.steal_pct = 0, .cpu_share = NAN};
 	if (ticks && peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0)
-		steal_pct = 100.0 * (double)(steal1 - steal0) / (double)(total1 - total0);
-	if (rc == 0 && dpdk_report_point(r, pt, reps, nreps, hist, steal_pct) != 0) {
+		noise.steal_pct = 100.0 * (double)(steal1 - steal0) / (double)(total1 - total0);
+	double wall_s = (double)(rte_rdtsc() - wall0) / (double)b->tsc_hz;
+	if (cpu0 >= 0 && wall_s > 0)
+		noise.cpu_share = (cpu_seconds() - cpu0) / (wall_s * pt->lcores);
+	if (rc == 0 && dpdk_report_point(r, pt, reps, nreps, hist, &noise) != 0) {
 		(void)snprintf(b->err, sizeof(b->err), "cannot write the results");
 		rc = PEAK_EXIT_FAIL;
 	}
