@@ -34,7 +34,16 @@ static int uring_init(void **state, int fd, unsigned depth)
 	struct uring_state *s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	int rc = io_uring_queue_init(depth, &s->ring, 0);
+	/* The flags fio's io_uring engine sets: one thread creates, submits and reaps, so the
+	 * kernel may skip completion IPIs and run task work only when we wait for events
+	 * (submit_wait always does). Kernels before 6.1 refuse them: retry without. */
+	unsigned flags =
+	    IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	int rc = io_uring_queue_init(depth, &s->ring, flags);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(depth, &s->ring, IORING_SETUP_COOP_TASKRUN);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(depth, &s->ring, 0);
 	if (rc < 0) {
 		free(s);
 		return rc;
