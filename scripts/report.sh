@@ -30,9 +30,10 @@ function fmt(x,    a) {
 }
 function human(b) {
 	if (b == "") return "–"
-	if (b >= 1073741824 && b % 1073741824 == 0) return (b / 1073741824) " GiB"
-	if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) " MiB"
+	if (b >= 1073741824) return (b % 1073741824 == 0) ? (b / 1073741824) " GiB" : sprintf("%.1f GiB", b / 1073741824)
+	if (b >= 1048576) return (b % 1048576 == 0) ? (b / 1048576) " MiB" : sprintf("%.1f MiB", b / 1048576)
 	if (b >= 1024 && b % 1024 == 0) return (b / 1024) " KiB"
+	if (b >= 65536) return sprintf("%.1f KiB", b / 1024)
 	return b " B"
 }
 # Warning words of a flags cell (bare words; key=value pairs are notes, not warnings).

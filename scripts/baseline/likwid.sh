@@ -6,8 +6,8 @@
 #   peakflops              -> cpu flops scalar_dp_addmul   (-w S0:16kB per thread)
 #   peakflops_avx_fma      -> cpu flops avx2_dp_fma
 #   peakflops_avx512_fma   -> cpu flops avx512_dp_fma
-#   copy_mem_avx512        -> memory seq_rw avx512, 80 MiB blocks (-w S0:1GB:T)
-#   stream_mem_avx512      -> memory stream triad-avx512      (-w S0:1GB:T)
+#   copy_mem_avx512        -> memory seq_rw avx512 (or avx512-nt), 80 MiB blocks (-w S0:1GB:T)
+#   stream_mem_avx512      -> memory stream triad-avx512 (or -nt)  (-w S0:1GB:T)
 # Thread counts above the CPUs are left out (likwid-bench pins one thread per hwthread).
 set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
@@ -34,8 +34,8 @@ parse_one() {
 		else if (test ~ /^peakflops/) ours = ""
 		else {
 			metric = "throughput"; unit = "MB/s"; value = mbytes
-			if (test == "copy_mem_avx512") { ours = "memory:seq_rw:avx512:throughput"; block = 83886080 }
-			else if (test == "stream_mem_avx512") ours = "memory:stream:triad-avx512:throughput"
+			if (test == "copy_mem_avx512") { ours = "memory:seq_rw:avx512*:throughput"; block = 83886080 }
+			else if (test == "stream_mem_avx512") ours = "memory:stream:triad-avx512*:throughput"
 		}
 		if (value == "" || !is_number(value)) exit 1
 		f[1] = "baseline"; f[3] = test
