@@ -175,7 +175,7 @@ build_plan() {
 		[ "$TINY" = 0 ] || isa=best
 		plan cpu cpubench "$(est $((53 * NTHREADS)) "$rep_s")" bench cpubench cpu-cpubench \
 			cpubench --test flops,iops --isa "$isa" --precision sp,dp "${COMMON[@]}"
-		local lp=(--max-time 60)
+		local lp=(--max-time 20)
 		[ "$QUICK" = 0 ] || lp=(--max-time 5)
 		[ "$TINY" = 0 ] || lp=(--n 200)
 		# OpenBLAS threads: the largest count that fits the CPUs (as hpcc.sh uses).
