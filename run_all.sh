@@ -478,6 +478,9 @@ if [ "$DRY" = 1 ]; then
 	exit 0
 fi
 
+if [ -d "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
+	usage_error "--out: $OUT is not empty (results of another run would mix in); name a new folder"
+fi
 if [ "$BUILD" = 1 ]; then
 	echo "run_all.sh: building (make)" >&2
 	if [ -f "$ROOT/Makefile" ]; then
@@ -489,6 +492,9 @@ if [ "$BUILD" = 1 ]; then
 fi
 
 mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
+# Interrupted: say so, and remove the disk test folder when it is ours (diskbench and fio
+# remove their own files on SIGINT/SIGTERM).
+trap 'echo "run_all.sh: interrupted; partial results in $OUT" >&2; [ -n "$DISK_DIR" ] || rm -rf "$OUT/disk-tmp"; exit 130' INT TERM
 : >"$OUT/status.tsv"
 {
 	echo "# peakbench run_all.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) in $ROOT"
