@@ -19,7 +19,7 @@
 /* Scalar integer kernels live in general-purpose registers: 8 chains + 2 constants + the
  * loop counter fit in the 14 GPRs left when the frame pointer is kept (sanitizer builds).
  * 8 covers 4 ALUs x latency 1 (add) and 1 multiplier x latency 3+1 (imul + add). */
-#define CPU_NACC_GPR 8
+#define CPU_NACC_GPR      8
 #define CPU_VEC_MAX_BYTES 64
 /* Dependent steps per loop iteration of a frequency chain. */
 #define CPU_CHAIN_STEPS 16
@@ -37,13 +37,13 @@ enum cpu_test { CPU_TEST_FLOPS, CPU_TEST_IOPS };
 /* Which dependent chain measures the clock under this kernel's load. */
 enum cpu_chain {
 	CPU_CHAIN_NONE,
-	CPU_CHAIN_SCALAR_FP, /* addsd, latency uarch.fp_add_latency */
-	CPU_CHAIN_SSE_FP,    /* addpd xmm */
-	CPU_CHAIN_AVX_FP,    /* vaddpd ymm */
-	CPU_CHAIN_AVX512_FP, /* vaddpd zmm */
+	CPU_CHAIN_SCALAR_FP,  /* addsd, latency uarch.fp_add_latency */
+	CPU_CHAIN_SSE_FP,     /* addpd xmm */
+	CPU_CHAIN_AVX_FP,     /* vaddpd ymm */
+	CPU_CHAIN_AVX512_FP,  /* vaddpd zmm */
 	CPU_CHAIN_SCALAR_INT, /* imul r64, latency uarch.imul_latency */
-	CPU_CHAIN_SSE_INT,   /* paddq xmm, latency 1 */
-	CPU_CHAIN_AVX2_INT,  /* vpaddq ymm, latency 1 */
+	CPU_CHAIN_SSE_INT,    /* paddq xmm, latency 1 */
+	CPU_CHAIN_AVX2_INT,   /* vpaddq ymm, latency 1 */
 	CPU_CHAIN_AVX512_INT, /* vpaddq zmm, latency 1 */
 };
 
@@ -76,11 +76,11 @@ struct cpu_kernel {
 	enum peak_isa isa;
 	enum cpu_kind kind;
 	enum cpu_elem elem;
-	unsigned lanes;  /* elements per vector (1 for scalar) */
-	unsigned nacc;   /* independent chains */
-	unsigned steps;  /* dependent steps per chain per loop iteration (even) */
+	unsigned lanes; /* elements per vector (1 for scalar) */
+	unsigned nacc;  /* independent chains */
+	unsigned steps; /* dependent steps per chain per loop iteration (even) */
 	cpu_supported_fn supported;
-	cpu_run_fn run;  /* NULL when no instruction exists (reason in supported) */
+	cpu_run_fn run; /* NULL when no instruction exists (reason in supported) */
 	enum cpu_chain chain;
 };
 

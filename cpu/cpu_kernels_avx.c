@@ -6,16 +6,16 @@
 
 #define TGT_AVX __attribute__((target("avx")))
 
-#define V_T __m256d
-#define V_FIELD f64
-#define V_LANES 4
-#define V_CFIELD f64
-#define V_LOAD(p) _mm256_load_pd(p)
+#define V_T           __m256d
+#define V_FIELD       f64
+#define V_LANES       4
+#define V_CFIELD      f64
+#define V_LOAD(p)     _mm256_load_pd(p)
 #define V_STORE(p, x) _mm256_store_pd(p, x)
-#define V_SET1(x) _mm256_set1_pd(x)
-#define V_ADD(a, b) _mm256_add_pd(a, b)
-#define V_SUB(a, b) _mm256_sub_pd(a, b)
-#define V_MUL(a, b) _mm256_mul_pd(a, b)
+#define V_SET1(x)     _mm256_set1_pd(x)
+#define V_ADD(a, b)   _mm256_add_pd(a, b)
+#define V_SUB(a, b)   _mm256_sub_pd(a, b)
+#define V_MUL(a, b)   _mm256_mul_pd(a, b)
 CPU_DEF_ADDMUL(cpu_k_avx_dp_addmul, TGT_AVX)
 CPU_DEF_CHAIN(cpu_chain_avx_fp, TGT_AVX, 1.0, CPU_CHAIN_STEP_FP)
 #undef V_T
@@ -29,14 +29,14 @@ CPU_DEF_CHAIN(cpu_chain_avx_fp, TGT_AVX, 1.0, CPU_CHAIN_STEP_FP)
 #undef V_SUB
 #undef V_MUL
 
-#define V_T __m256
-#define V_FIELD f32
-#define V_LANES 8
-#define V_CFIELD f32
-#define V_LOAD(p) _mm256_load_ps(p)
+#define V_T           __m256
+#define V_FIELD       f32
+#define V_LANES       8
+#define V_CFIELD      f32
+#define V_LOAD(p)     _mm256_load_ps(p)
 #define V_STORE(p, x) _mm256_store_ps(p, x)
-#define V_SET1(x) _mm256_set1_ps(x)
-#define V_ADD(a, b) _mm256_add_ps(a, b)
-#define V_SUB(a, b) _mm256_sub_ps(a, b)
-#define V_MUL(a, b) _mm256_mul_ps(a, b)
+#define V_SET1(x)     _mm256_set1_ps(x)
+#define V_ADD(a, b)   _mm256_add_ps(a, b)
+#define V_SUB(a, b)   _mm256_sub_ps(a, b)
+#define V_MUL(a, b)   _mm256_mul_ps(a, b)
 CPU_DEF_ADDMUL(cpu_k_avx_sp_addmul, TGT_AVX)

@@ -4,9 +4,9 @@
 
 #include "cpu_kernels.h"
 
-#define CPU_X8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+#define CPU_X8(M)  M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 #define CPU_X12(M) CPU_X8(M) M(8) M(9) M(10) M(11)
-#define CPU_L8(M) M(0), M(1), M(2), M(3), M(4), M(5), M(6), M(7)
+#define CPU_L8(M)  M(0), M(1), M(2), M(3), M(4), M(5), M(6), M(7)
 #define CPU_L12(M) CPU_L8(M), M(8), M(9), M(10), M(11)
 
 #define CPU_KERNEL_PROTO(name)                                                                     \

@@ -7,12 +7,12 @@
 
 /* ---- floating point: 12 chains in xmm registers ---- */
 
-#define LOAD_F64(n) double a##n = acc->v.f64[n];
-#define LOAD_F32(n) float a##n = acc->v.f32[n];
+#define LOAD_F64(n)  double a##n = acc->v.f64[n];
+#define LOAD_F32(n)  float a##n = acc->v.f32[n];
 #define STORE_F64(n) acc->v.f64[n] = a##n;
 #define STORE_F32(n) acc->v.f32[n] = a##n;
-#define OUT_X(n) [a##n] "+x"(a##n)
-#define OUT_R(n) [a##n] "+r"(a##n)
+#define OUT_X(n)     [a##n] "+x"(a##n)
+#define OUT_R(n)     [a##n] "+r"(a##n)
 
 /* x = x*2 + (-1), then x = x*0.5 + 0.5: AT&T "vfmadd213sd s3, s2, d" is d = d*s2 + s3. */
 #define FMA_F_SD(n) "vfmadd213sd %[m1], %[two], %[a" #n "]\n\t"
@@ -52,11 +52,13 @@ void cpu_k_scalar_sp_fma(struct cpu_acc *acc, const struct cpu_consts *c, uint64
 #define AM2_SS(n) "subss %[one], %[a" #n "]\n\t"
 #define MM1_SS(n) "mulss %[two], %[a" #n "]\n\t"
 #define MM2_SS(n) "mulss %[half], %[a" #n "]\n\t"
+/* clang-format off */
 #define ADDMUL_BODY(SFX)                                                                           \
 	AM1_##SFX(0) MM1_##SFX(6) AM1_##SFX(1) MM1_##SFX(7) AM1_##SFX(2) MM1_##SFX(8)             \
 	AM1_##SFX(3) MM1_##SFX(9) AM1_##SFX(4) MM1_##SFX(10) AM1_##SFX(5) MM1_##SFX(11)           \
 	AM2_##SFX(0) MM2_##SFX(6) AM2_##SFX(1) MM2_##SFX(7) AM2_##SFX(2) MM2_##SFX(8)             \
 	AM2_##SFX(3) MM2_##SFX(9) AM2_##SFX(4) MM2_##SFX(10) AM2_##SFX(5) MM2_##SFX(11)
+/* clang-format on */
 
 void cpu_k_scalar_dp_addmul(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters)
 {
@@ -82,8 +84,8 @@ void cpu_k_scalar_sp_addmul(struct cpu_acc *acc, const struct cpu_consts *c, uin
 
 /* ---- integers: 8 chains in general-purpose registers ---- */
 
-#define LOAD_U64(n) uint64_t a##n = acc->v.u64[n];
-#define LOAD_U32(n) uint32_t a##n = acc->v.u32[n];
+#define LOAD_U64(n)  uint64_t a##n = acc->v.u64[n];
+#define LOAD_U32(n)  uint32_t a##n = acc->v.u32[n];
 #define STORE_U64(n) acc->v.u64[n] = a##n;
 #define STORE_U32(n) acc->v.u32[n] = a##n;
 /* Four steps per iteration (c1, c2, c1, c2): 32 adds against one fused dec+jnz, so the
@@ -118,8 +120,12 @@ void cpu_k_scalar_i32_add(struct cpu_acc *acc, const struct cpu_consts *c, uint6
 }
 
 /* x = x*a + b: imul (latency 3, one per cycle) then add, two steps per iteration. */
-#define MULQ(n) "imulq %[ma], %[a" #n "]\n\t" "addq %[mb], %[a" #n "]\n\t"
-#define MULL(n) "imull %[ma], %[a" #n "]\n\t" "addl %[mb], %[a" #n "]\n\t"
+#define MULQ(n)                                                                                    \
+	"imulq %[ma], %[a" #n "]\n\t"                                                              \
+	"addq %[mb], %[a" #n "]\n\t"
+#define MULL(n)                                                                                    \
+	"imull %[ma], %[a" #n "]\n\t"                                                              \
+	"addl %[mb], %[a" #n "]\n\t"
 
 void cpu_k_scalar_i64_mulmix(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters)
 {
@@ -154,7 +160,9 @@ uint64_t cpu_chain_scalar_fp(uint64_t iters)
 {
 	double x = 0.0, one = 1.0;
 	for (uint64_t i = 0; i < iters; i++)
-		__asm__ __volatile__(CHAIN16("addsd %[one], %[x]\n\t") : [x] "+x"(x) : [one] "x"(one));
+		__asm__ __volatile__(CHAIN16("addsd %[one], %[x]\n\t")
+				     : [x] "+x"(x)
+				     : [one] "x"(one));
 	return (uint64_t)x;
 }
 
@@ -164,6 +172,9 @@ uint64_t cpu_chain_scalar_int(uint64_t iters)
 {
 	uint64_t x = 1, a = CPU_CHAIN_IMUL_FACTOR;
 	for (uint64_t i = 0; i < iters; i++)
-		__asm__ __volatile__(CHAIN16("imulq %[a], %[x]\n\t") : [x] "+r"(x) : [a] "r"(a) : "cc");
+		__asm__ __volatile__(CHAIN16("imulq %[a], %[x]\n\t")
+				     : [x] "+r"(x)
+				     : [a] "r"(a)
+				     : "cc");
 	return x;
 }

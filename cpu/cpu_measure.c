@@ -72,13 +72,15 @@ static int timed_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
 	r->cpu_share = 1.0;
 	for (unsigned i = 0; i < r->nthreads; i++)
 		if (thread_ns[i] > 0)
-			r->cpu_share = fmin(r->cpu_share, (double)r->cpu_ns[i] / (double)thread_ns[i]);
+			r->cpu_share =
+			    fmin(r->cpu_share, (double)r->cpu_ns[i] / (double)thread_ns[i]);
 	if (r->corrupt)
 		r->acc[0].v.u32[0] ^= 1u;
 	for (unsigned i = 0; i < r->nthreads; i++) {
 		char why[256];
 		if (cpu_acc_verify(r->k, &r->acc[i], &r->consts, iters, why, sizeof why) != 0) {
-			snprintf(r->err, r->err_len, "verification failed on thread %u: %s", i, why);
+			snprintf(r->err, r->err_len, "verification failed on thread %u: %s", i,
+				 why);
 			return -1;
 		}
 	}
@@ -103,7 +105,8 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 			if (r->chain_out[i] != want) {
 				snprintf(r->err, r->err_len, "%s chain gave %llu, expected %llu",
 					 cpu_chain_name(r->k->chain),
-					 (unsigned long long)r->chain_out[i], (unsigned long long)want);
+					 (unsigned long long)r->chain_out[i],
+					 (unsigned long long)want);
 				return -1;
 			}
 			double cycles = (double)r->chain_iters * CPU_CHAIN_STEPS * latency;
@@ -126,8 +129,8 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 }
 
 static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts *o,
-		      unsigned nthreads, struct peak_team *team, double steal_pct,
-		      double cpu_share, struct cpu_point *p)
+		      unsigned nthreads, struct peak_team *team, double steal_pct, double cpu_share,
+		      struct cpu_point *p)
 {
 	bool flops = k->test == CPU_TEST_FLOPS;
 	struct peak_result *rr = &p->rate_row, *fr = &p->freq_row;
@@ -164,8 +167,8 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 		const struct cpu_measure_opts *o, struct cpu_point *p)
 {
 	unsigned n = peak_team_size(team);
-	struct run_ctx r = {.k = k, .nthreads = n, .team = team, .err = p->err,
-			    .err_len = sizeof p->err};
+	struct run_ctx r = {
+	    .k = k, .nthreads = n, .team = team, .err = p->err, .err_len = sizeof p->err};
 	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
 	int rc = -1;
 
@@ -190,8 +193,8 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	r.chain_iters = (uint64_t)(0.003 * ghz * 1e9 / (CPU_CHAIN_STEPS * (double)latency)) + 1;
 
 	(void)peak_sysinfo_ticks("", &steal0, &total0);
-	if (peak_calib_iterations(timed_run, &r, o->min_time_s, 16, UINT64_C(1) << 40,
-				  &p->iters) != 0)
+	if (peak_calib_iterations(timed_run, &r, o->min_time_s, 16, UINT64_C(1) << 40, &p->iters) !=
+	    0)
 		goto out;
 	uint64_t ns = 0;
 	if (timed_run(&r, p->iters, &ns) != 0) /* warm-up */

@@ -15,9 +15,9 @@
 struct cpu_measure_opts {
 	double min_time_s;
 	unsigned reps;
-	unsigned cores;       /* cores this process may use (for cores used = min(threads, cores)) */
+	unsigned cores; /* cores this process may use (for cores used = min(threads, cores)) */
 	const struct peak_uarch *uarch;
-	double ghz_hint;      /* sizes the frequency chains; any rough value works */
+	double ghz_hint;            /* sizes the frequency chains; any rough value works */
 	const char *corrupt_kernel; /* test hook: flip a bit of this kernel's result */
 };
 
@@ -29,7 +29,7 @@ struct cpu_point {
 	struct peak_result freq_row;
 	uint64_t iters;
 	double cpu_share; /* lowest CPU time / wall time of a thread over the repetitions */
-	char err[320]; /* why it failed */
+	char err[320];    /* why it failed */
 };
 
 /* Measure kernel k on the team. Returns 0, or -1 (verification or team failure, reason

@@ -12,8 +12,8 @@
  * x + 2c) or turned into closed forms by the compiler. No instruction is emitted. */
 #define CPU_OPAQUE(x) __asm__("" : "+v"(x))
 
-#define CPU_V_LOADN(n) V_T a##n = V_LOAD(acc->v.V_FIELD + (n) * V_LANES);
-#define CPU_V_STOREN(n) V_STORE(acc->v.V_FIELD + (n) * V_LANES, a##n);
+#define CPU_V_LOADN(n)  V_T a##n = V_LOAD(acc->v.V_FIELD + (n)*V_LANES);
+#define CPU_V_STOREN(n) V_STORE(acc->v.V_FIELD + (n)*V_LANES, a##n);
 #define CPU_V_CONSTS                                                                               \
 	const V_T k0 = V_SET1(c->V_CFIELD[0]);                                                     \
 	const V_T k1 = V_SET1(c->V_CFIELD[1]);
@@ -42,6 +42,7 @@
 #define CPU_V_AM2(n) a##n = V_SUB(a##n, k0);
 #define CPU_V_MM1(n) a##n = V_MUL(a##n, k1);
 #define CPU_V_MM2(n) a##n = V_MUL(a##n, k2);
+/* clang-format off */
 #define CPU_DEF_ADDMUL(fname, TGT)                                                                 \
 	TGT void fname(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters)            \
 	{                                                                                          \
@@ -57,10 +58,15 @@
 		}                                                                                  \
 		CPU_X12(CPU_V_STOREN)                                                              \
 	}
+/* clang-format on */
 
 /* Integer add: x += c1, then x += c2 (k0 = c1, k1 = c2), wrapping. */
-#define CPU_V_IADD1(n) a##n = V_ADD(a##n, k0); CPU_OPAQUE(a##n);
-#define CPU_V_IADD2(n) a##n = V_ADD(a##n, k1); CPU_OPAQUE(a##n);
+#define CPU_V_IADD1(n)                                                                             \
+	a##n = V_ADD(a##n, k0);                                                                    \
+	CPU_OPAQUE(a##n);
+#define CPU_V_IADD2(n)                                                                             \
+	a##n = V_ADD(a##n, k1);                                                                    \
+	CPU_OPAQUE(a##n);
 #define CPU_DEF_IADD(fname, TGT)                                                                   \
 	TGT void fname(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters)            \
 	{                                                                                          \
@@ -74,7 +80,9 @@
 	}
 
 /* Integer multiply mix: x = x*a + b twice per iteration (k0 = a, k1 = b), wrapping. */
-#define CPU_V_IMM(n) a##n = V_ADD(V_MULLO(a##n, k0), k1); CPU_OPAQUE(a##n);
+#define CPU_V_IMM(n)                                                                               \
+	a##n = V_ADD(V_MULLO(a##n, k0), k1);                                                       \
+	CPU_OPAQUE(a##n);
 #define CPU_DEF_IMULMIX(fname, TGT)                                                                \
 	TGT void fname(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters)            \
 	{                                                                                          \
@@ -90,7 +98,9 @@
 /* Frequency chains: 16 dependent adds per iteration on one register; the result's lane 0
  * is iters x 16. V_LANE0(x) extracts it as uint64_t. */
 #define CPU_CHAIN_STEP_FP x = V_ADD(x, one);
-#define CPU_CHAIN_STEP_INT x = V_ADD(x, one); CPU_OPAQUE(x);
+#define CPU_CHAIN_STEP_INT                                                                         \
+	x = V_ADD(x, one);                                                                         \
+	CPU_OPAQUE(x);
 #define CPU_REP16(S) S S S S S S S S S S S S S S S S
 #define CPU_DEF_CHAIN(fname, TGT, ONE, STEP)                                                       \
 	TGT uint64_t fname(uint64_t iters)                                                         \

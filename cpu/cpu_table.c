@@ -80,75 +80,78 @@ static bool sup_avx512dq(char *reason, size_t reason_len)
 
 static bool sup_no_mul64(char *reason, size_t reason_len)
 {
-	return unsupported(reason, reason_len,
-			   "no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mulmix");
+	return unsupported(
+	    reason, reason_len,
+	    "no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mulmix");
 }
 
-#define K(nm, tst, is, kd, el, ln, na, st, sup, fn, ch)                                           \
-	{.name = nm, .test = tst, .isa = is, .kind = kd, .elem = el, .lanes = ln, .nacc = na,      \
-	 .steps = st, .supported = sup, .run = fn, .chain = ch}
+#define K(nm, tst, is, kd, el, ln, na, st, sup, fn, ch)                                            \
+	{                                                                                          \
+		.name = nm, .test = tst, .isa = is, .kind = kd, .elem = el, .lanes = ln,           \
+		.nacc = na, .steps = st, .supported = sup, .run = fn, .chain = ch                  \
+	}
 #define FL CPU_TEST_FLOPS
 #define IO CPU_TEST_IOPS
 
 const struct cpu_kernel cpu_kernels[] = {
-	/* flops */
-	K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, 2, sup_fma,
-	  cpu_k_scalar_sp_fma, CPU_CHAIN_SCALAR_FP),
-	K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, 2, sup_fma,
-	  cpu_k_scalar_dp_fma, CPU_CHAIN_SCALAR_FP),
-	K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, 2,
-	  sup_always, cpu_k_scalar_sp_addmul, CPU_CHAIN_SCALAR_FP),
-	K("scalar_dp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F64, 1, CPU_NACC, 2,
-	  sup_always, cpu_k_scalar_dp_addmul, CPU_CHAIN_SCALAR_FP),
-	K("sse_sp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, 2, sup_always,
-	  cpu_k_sse_sp_addmul, CPU_CHAIN_SSE_FP),
-	K("sse_dp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, 2, sup_always,
-	  cpu_k_sse_dp_addmul, CPU_CHAIN_SSE_FP),
-	K("avx_sp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F32, 8, CPU_NACC, 2, sup_avx,
-	  cpu_k_avx_sp_addmul, CPU_CHAIN_AVX_FP),
-	K("avx_dp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F64, 4, CPU_NACC, 2, sup_avx,
-	  cpu_k_avx_dp_addmul, CPU_CHAIN_AVX_FP),
-	K("avx2_sp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F32, 8, CPU_NACC, 2, sup_avx2_fma,
-	  cpu_k_avx2_sp_fma, CPU_CHAIN_AVX_FP),
-	K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, 2, sup_avx2_fma,
-	  cpu_k_avx2_dp_fma, CPU_CHAIN_AVX_FP),
-	K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, 2,
-	  sup_avx512f, cpu_k_avx512_sp_fma, CPU_CHAIN_AVX512_FP),
-	K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, 2,
-	  sup_avx512f, cpu_k_avx512_dp_fma, CPU_CHAIN_AVX512_FP),
-	/* integer ops */
-	K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, 4,
-	  sup_always, cpu_k_scalar_i32_add, CPU_CHAIN_SCALAR_INT),
-	K("scalar_i64_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I64, 1, CPU_NACC_GPR, 4,
-	  sup_always, cpu_k_scalar_i64_add, CPU_CHAIN_SCALAR_INT),
-	K("scalar_i32_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I32, 1, CPU_NACC_GPR, 2,
-	  sup_always, cpu_k_scalar_i32_mulmix, CPU_CHAIN_SCALAR_INT),
-	K("scalar_i64_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I64, 1, CPU_NACC_GPR, 2,
-	  sup_always, cpu_k_scalar_i64_mulmix, CPU_CHAIN_SCALAR_INT),
-	K("sse_i32_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, 2, sup_always,
-	  cpu_k_sse_i32_add, CPU_CHAIN_SSE_INT),
-	K("sse_i64_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, 2, sup_always,
-	  cpu_k_sse_i64_add, CPU_CHAIN_SSE_INT),
-	K("sse_i32_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I32, 4, CPU_NACC, 2, sup_sse41,
-	  cpu_k_sse_i32_mulmix, CPU_CHAIN_SSE_INT),
-	K("sse_i64_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I64, 2, CPU_NACC, 2,
-	  sup_no_mul64, NULL, CPU_CHAIN_SSE_INT),
-	K("avx2_i32_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
-	  cpu_k_avx2_i32_add, CPU_CHAIN_AVX2_INT),
-	K("avx2_i64_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I64, 4, CPU_NACC, 2, sup_avx2,
-	  cpu_k_avx2_i64_add, CPU_CHAIN_AVX2_INT),
-	K("avx2_i32_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
-	  cpu_k_avx2_i32_mulmix, CPU_CHAIN_AVX2_INT),
-	K("avx2_i64_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I64, 4, CPU_NACC, 2,
-	  sup_no_mul64, NULL, CPU_CHAIN_AVX2_INT),
-	K("avx512_i32_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I32, 16, CPU_NACC, 2,
-	  sup_avx512f, cpu_k_avx512_i32_add, CPU_CHAIN_AVX512_INT),
-	K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, 2,
-	  sup_avx512f, cpu_k_avx512_i64_add, CPU_CHAIN_AVX512_INT),
-	K("avx512_i32_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I32, 16, CPU_NACC, 2,
-	  sup_avx512f, cpu_k_avx512_i32_mulmix, CPU_CHAIN_AVX512_INT),
-	K("avx512_i64_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I64, 8, CPU_NACC, 2,
-	  sup_avx512dq, cpu_k_avx512_i64_mulmix, CPU_CHAIN_AVX512_INT),
+    /* flops */
+    K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, 2, sup_fma,
+      cpu_k_scalar_sp_fma, CPU_CHAIN_SCALAR_FP),
+    K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, 2, sup_fma,
+      cpu_k_scalar_dp_fma, CPU_CHAIN_SCALAR_FP),
+    K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, 2, sup_always,
+      cpu_k_scalar_sp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("scalar_dp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F64, 1, CPU_NACC, 2, sup_always,
+      cpu_k_scalar_dp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("sse_sp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, 2, sup_always,
+      cpu_k_sse_sp_addmul, CPU_CHAIN_SSE_FP),
+    K("sse_dp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, 2, sup_always,
+      cpu_k_sse_dp_addmul, CPU_CHAIN_SSE_FP),
+    K("avx_sp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F32, 8, CPU_NACC, 2, sup_avx,
+      cpu_k_avx_sp_addmul, CPU_CHAIN_AVX_FP),
+    K("avx_dp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F64, 4, CPU_NACC, 2, sup_avx,
+      cpu_k_avx_dp_addmul, CPU_CHAIN_AVX_FP),
+    K("avx2_sp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F32, 8, CPU_NACC, 2, sup_avx2_fma,
+      cpu_k_avx2_sp_fma, CPU_CHAIN_AVX_FP),
+    K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, 2, sup_avx2_fma,
+      cpu_k_avx2_dp_fma, CPU_CHAIN_AVX_FP),
+    K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, 2, sup_avx512f,
+      cpu_k_avx512_sp_fma, CPU_CHAIN_AVX512_FP),
+    K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, 2, sup_avx512f,
+      cpu_k_avx512_dp_fma, CPU_CHAIN_AVX512_FP),
+    /* integer ops */
+    K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, 4, sup_always,
+      cpu_k_scalar_i32_add, CPU_CHAIN_SCALAR_INT),
+    K("scalar_i64_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I64, 1, CPU_NACC_GPR, 4, sup_always,
+      cpu_k_scalar_i64_add, CPU_CHAIN_SCALAR_INT),
+    K("scalar_i32_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I32, 1, CPU_NACC_GPR, 2,
+      sup_always, cpu_k_scalar_i32_mulmix, CPU_CHAIN_SCALAR_INT),
+    K("scalar_i64_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I64, 1, CPU_NACC_GPR, 2,
+      sup_always, cpu_k_scalar_i64_mulmix, CPU_CHAIN_SCALAR_INT),
+    K("sse_i32_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, 2, sup_always,
+      cpu_k_sse_i32_add, CPU_CHAIN_SSE_INT),
+    K("sse_i64_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, 2, sup_always,
+      cpu_k_sse_i64_add, CPU_CHAIN_SSE_INT),
+    K("sse_i32_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I32, 4, CPU_NACC, 2, sup_sse41,
+      cpu_k_sse_i32_mulmix, CPU_CHAIN_SSE_INT),
+    K("sse_i64_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I64, 2, CPU_NACC, 2, sup_no_mul64,
+      NULL, CPU_CHAIN_SSE_INT),
+    K("avx2_i32_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
+      cpu_k_avx2_i32_add, CPU_CHAIN_AVX2_INT),
+    K("avx2_i64_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I64, 4, CPU_NACC, 2, sup_avx2,
+      cpu_k_avx2_i64_add, CPU_CHAIN_AVX2_INT),
+    K("avx2_i32_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
+      cpu_k_avx2_i32_mulmix, CPU_CHAIN_AVX2_INT),
+    K("avx2_i64_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I64, 4, CPU_NACC, 2, sup_no_mul64,
+      NULL, CPU_CHAIN_AVX2_INT),
+    K("avx512_i32_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I32, 16, CPU_NACC, 2, sup_avx512f,
+      cpu_k_avx512_i32_add, CPU_CHAIN_AVX512_INT),
+    K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, 2, sup_avx512f,
+      cpu_k_avx512_i64_add, CPU_CHAIN_AVX512_INT),
+    K("avx512_i32_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I32, 16, CPU_NACC, 2,
+      sup_avx512f, cpu_k_avx512_i32_mulmix, CPU_CHAIN_AVX512_INT),
+    K("avx512_i64_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I64, 8, CPU_NACC, 2,
+      sup_avx512dq, cpu_k_avx512_i64_mulmix, CPU_CHAIN_AVX512_INT),
 };
 const size_t cpu_nkernels = sizeof cpu_kernels / sizeof cpu_kernels[0];
 
@@ -193,7 +196,7 @@ double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_ua
 			v = 2.0;
 		else if (k->elem == CPU_I32 && k->isa == PEAK_ISA_AVX512)
 			v = u->fma_units ? 2.0 * k->lanes * u->vec_int_mul_units * u->fma512_units /
-						   u->fma_units
+					       u->fma_units
 					 : NAN;
 		else if (k->elem == CPU_I32)
 			v = 2.0 * k->lanes * u->vec_int_mul_units * width;
@@ -205,10 +208,14 @@ double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_ua
 const char *cpu_elem_name(enum cpu_elem e)
 {
 	switch (e) {
-	case CPU_F32: return "sp";
-	case CPU_F64: return "dp";
-	case CPU_I32: return "i32";
-	case CPU_I64: return "i64";
+	case CPU_F32:
+		return "sp";
+	case CPU_F64:
+		return "dp";
+	case CPU_I32:
+		return "i32";
+	case CPU_I64:
+		return "i64";
 	}
 	return "?";
 }
@@ -247,11 +254,16 @@ bool cpu_isa_supported(enum peak_isa isa, char *reason, size_t reason_len)
 				   "pretending it is missing (PEAKBENCH_TEST_PRETEND_MISSING)");
 	switch (isa) {
 	case PEAK_ISA_SCALAR:
-	case PEAK_ISA_SSE: return sup_always(reason, reason_len);
-	case PEAK_ISA_AVX: return sup_avx(reason, reason_len);
-	case PEAK_ISA_AVX2: return sup_avx2(reason, reason_len);
-	case PEAK_ISA_AVX512: return sup_avx512f(reason, reason_len);
-	case PEAK_ISA_COUNT: break;
+	case PEAK_ISA_SSE:
+		return sup_always(reason, reason_len);
+	case PEAK_ISA_AVX:
+		return sup_avx(reason, reason_len);
+	case PEAK_ISA_AVX2:
+		return sup_avx2(reason, reason_len);
+	case PEAK_ISA_AVX512:
+		return sup_avx512f(reason, reason_len);
+	case PEAK_ISA_COUNT:
+		break;
 	}
 	return unsupported(reason, reason_len, "unknown ISA");
 }

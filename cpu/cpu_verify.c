@@ -54,10 +54,18 @@ void cpu_acc_init(const struct cpu_kernel *k, struct cpu_acc *acc)
 	size_t n = acc_count(k);
 	for (size_t i = 0; i < n; i++) {
 		switch (k->elem) {
-		case CPU_F64: acc->v.f64[i] = (double)(i + 1); break;
-		case CPU_F32: acc->v.f32[i] = (float)(i + 1); break;
-		case CPU_I64: acc->v.u64[i] = mix64(i); break;
-		case CPU_I32: acc->v.u32[i] = (uint32_t)mix64(i); break;
+		case CPU_F64:
+			acc->v.f64[i] = (double)(i + 1);
+			break;
+		case CPU_F32:
+			acc->v.f32[i] = (float)(i + 1);
+			break;
+		case CPU_I64:
+			acc->v.u64[i] = mix64(i);
+			break;
+		case CPU_I32:
+			acc->v.u32[i] = (uint32_t)mix64(i);
+			break;
 		}
 	}
 }
@@ -148,8 +156,10 @@ int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 		}
 		}
 		if (!ok) {
-			snprintf(err, err_len, "%s: chain %u lane %u holds %s, closed form %s after %" PRIu64
-				 " iterations", k->name, chain, lane, got, want, iters);
+			snprintf(err, err_len,
+				 "%s: chain %u lane %u holds %s, closed form %s after %" PRIu64
+				 " iterations",
+				 k->name, chain, lane, got, want, iters);
 			return -1;
 		}
 	}
@@ -161,15 +171,24 @@ int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 {
 	switch (chain) {
-	case CPU_CHAIN_SCALAR_FP: return cpu_chain_scalar_fp(iters);
-	case CPU_CHAIN_SSE_FP: return cpu_chain_sse_fp(iters);
-	case CPU_CHAIN_AVX_FP: return cpu_chain_avx_fp(iters);
-	case CPU_CHAIN_AVX512_FP: return cpu_chain_avx512_fp(iters);
-	case CPU_CHAIN_SCALAR_INT: return cpu_chain_scalar_int(iters);
-	case CPU_CHAIN_SSE_INT: return cpu_chain_sse_int(iters);
-	case CPU_CHAIN_AVX2_INT: return cpu_chain_avx2_int(iters);
-	case CPU_CHAIN_AVX512_INT: return cpu_chain_avx512_int(iters);
-	case CPU_CHAIN_NONE: break;
+	case CPU_CHAIN_SCALAR_FP:
+		return cpu_chain_scalar_fp(iters);
+	case CPU_CHAIN_SSE_FP:
+		return cpu_chain_sse_fp(iters);
+	case CPU_CHAIN_AVX_FP:
+		return cpu_chain_avx_fp(iters);
+	case CPU_CHAIN_AVX512_FP:
+		return cpu_chain_avx512_fp(iters);
+	case CPU_CHAIN_SCALAR_INT:
+		return cpu_chain_scalar_int(iters);
+	case CPU_CHAIN_SSE_INT:
+		return cpu_chain_sse_int(iters);
+	case CPU_CHAIN_AVX2_INT:
+		return cpu_chain_avx2_int(iters);
+	case CPU_CHAIN_AVX512_INT:
+		return cpu_chain_avx512_int(iters);
+	case CPU_CHAIN_NONE:
+		break;
 	}
 	return 0;
 }
@@ -192,12 +211,16 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 	case CPU_CHAIN_SCALAR_FP:
 	case CPU_CHAIN_SSE_FP:
 	case CPU_CHAIN_AVX_FP:
-	case CPU_CHAIN_AVX512_FP: return u->fp_add_latency ? u->fp_add_latency : 4;
-	case CPU_CHAIN_SCALAR_INT: return u->imul_latency ? u->imul_latency : 3;
+	case CPU_CHAIN_AVX512_FP:
+		return u->fp_add_latency ? u->fp_add_latency : 4;
+	case CPU_CHAIN_SCALAR_INT:
+		return u->imul_latency ? u->imul_latency : 3;
 	case CPU_CHAIN_SSE_INT:
 	case CPU_CHAIN_AVX2_INT:
-	case CPU_CHAIN_AVX512_INT: return 1;
-	case CPU_CHAIN_NONE: break;
+	case CPU_CHAIN_AVX512_INT:
+		return 1;
+	case CPU_CHAIN_NONE:
+		break;
 	}
 	return 0;
 }
@@ -205,15 +228,24 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 const char *cpu_chain_name(enum cpu_chain chain)
 {
 	switch (chain) {
-	case CPU_CHAIN_SCALAR_FP: return "addsd";
-	case CPU_CHAIN_SSE_FP: return "addpd xmm";
-	case CPU_CHAIN_AVX_FP: return "vaddpd ymm";
-	case CPU_CHAIN_AVX512_FP: return "vaddpd zmm";
-	case CPU_CHAIN_SCALAR_INT: return "imul r64";
-	case CPU_CHAIN_SSE_INT: return "paddq xmm";
-	case CPU_CHAIN_AVX2_INT: return "vpaddq ymm";
-	case CPU_CHAIN_AVX512_INT: return "vpaddq zmm";
-	case CPU_CHAIN_NONE: break;
+	case CPU_CHAIN_SCALAR_FP:
+		return "addsd";
+	case CPU_CHAIN_SSE_FP:
+		return "addpd xmm";
+	case CPU_CHAIN_AVX_FP:
+		return "vaddpd ymm";
+	case CPU_CHAIN_AVX512_FP:
+		return "vaddpd zmm";
+	case CPU_CHAIN_SCALAR_INT:
+		return "imul r64";
+	case CPU_CHAIN_SSE_INT:
+		return "paddq xmm";
+	case CPU_CHAIN_AVX2_INT:
+		return "vpaddq ymm";
+	case CPU_CHAIN_AVX512_INT:
+		return "vpaddq zmm";
+	case CPU_CHAIN_NONE:
+		break;
 	}
 	return "none";
 }

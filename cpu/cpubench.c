@@ -15,7 +15,7 @@
 #include "peak_sysinfo.h"
 #include "peak_team.h"
 
-#define ISA_BIT(i) (1u << (i))
+#define ISA_BIT(i)   (1u << (i))
 #define ISA_ALL_BITS (ISA_BIT(PEAK_ISA_COUNT) - 1u)
 
 struct isa_sel {
@@ -26,7 +26,7 @@ struct isa_sel {
 
 struct cpubench_opts {
 	struct peak_common_opts common;
-	unsigned tests;      /* bit per enum cpu_test */
+	unsigned tests; /* bit per enum cpu_test */
 	struct isa_sel isa;
 	unsigned precisions; /* bit per enum cpu_elem (CPU_F32, CPU_F64) */
 	unsigned lanes;      /* bit per enum cpu_elem (CPU_I32, CPU_I64) */
@@ -51,7 +51,8 @@ static int parse_names(const char *arg, const char *const *names, size_t n, unsi
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 		size_t i = 0;
-		while (i < n && !(names[i][0] && strlen(names[i]) == len && !strncmp(names[i], p, len)))
+		while (i < n &&
+		       !(names[i][0] && strlen(names[i]) == len && !strncmp(names[i], p, len)))
 			i++;
 		if (i == n) {
 			snprintf(err, err_len, "unknown value '%.*s' (choose from %s)", (int)len, p,
@@ -85,7 +86,8 @@ static int cb_lanes(const char *arg, void *dest, char *err, size_t err_len)
 
 static int cb_isa(const char *arg, void *dest, char *err, size_t err_len)
 {
-	static const char *const names[] = {"scalar", "sse", "avx", "avx2", "avx512", "all", "best"};
+	static const char *const names[] = {"scalar", "sse", "avx", "avx2",
+					    "avx512", "all", "best"};
 	struct isa_sel *s = dest;
 	unsigned mask;
 	if (parse_names(arg, names, 7, &mask, err, err_len) != 0)
@@ -102,8 +104,8 @@ static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx,
 	char reason[160];
 	*isas = o->isa.named;
 	for (int i = 0; i < PEAK_ISA_COUNT; i++) {
-		if (!(o->isa.named & ISA_BIT(i)) || cpu_isa_supported((enum peak_isa)i, reason,
-								      sizeof reason))
+		if (!(o->isa.named & ISA_BIT(i)) ||
+		    cpu_isa_supported((enum peak_isa)i, reason, sizeof reason))
 			continue;
 		fprintf(stderr, "cpubench: --isa %s: not supported here: %s\n",
 			peak_isa_name((enum peak_isa)i), reason);
@@ -123,7 +125,8 @@ static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx,
 				continue;
 			}
 			char key[PEAK_CONTEXT_KEY_LEN];
-			snprintf(key, sizeof key, "cpubench.unsupported.%s", peak_isa_name((enum peak_isa)i));
+			snprintf(key, sizeof key, "cpubench.unsupported.%s",
+				 peak_isa_name((enum peak_isa)i));
 			peak_context_set_str(ctx, key, reason);
 			if (!o->common.quiet)
 				fprintf(stderr, "cpubench: skipping %s: not supported here: %s\n",
@@ -165,10 +168,11 @@ static size_t pick_kernels(const struct cpubench_opts *o, unsigned isas, struct 
 
 static void describe_run(struct peak_context *ctx, const struct peak_machine *m)
 {
-	peak_context_set_str(ctx, "cpubench.frequency_method",
-			     "after each repetition every thread runs a dependent chain of its row's "
-			     "ISA (addsd, addpd, vaddpd ymm/zmm for flops; imul r64, paddq, vpaddq "
-			     "ymm/zmm for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
+	peak_context_set_str(
+	    ctx, "cpubench.frequency_method",
+	    "after each repetition every thread runs a dependent chain of its row's "
+	    "ISA (addsd, addpd, vaddpd ymm/zmm for flops; imul r64, paddq, vpaddq "
+	    "ymm/zmm for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
 	peak_context_set_num(ctx, "cpubench.fp_add_latency_cycles",
 			     m->uarch.fp_add_latency ? m->uarch.fp_add_latency : 4);
 	peak_context_set_num(ctx, "cpubench.imul_latency_cycles",
@@ -191,12 +195,12 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 {
 	static struct cpu_point point;
 	struct cpu_measure_opts mo = {
-		.min_time_s = o->common.min_time_s,
-		.reps = (unsigned)o->common.reps,
-		.cores = m->cores.value >= 1 ? (unsigned)m->cores.value : peak_team_allowed_cpus(),
-		.uarch = &m->uarch,
-		.ghz_hint = m->ghz.value,
-		.corrupt_kernel = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL"),
+	    .min_time_s = o->common.min_time_s,
+	    .reps = (unsigned)o->common.reps,
+	    .cores = m->cores.value >= 1 ? (unsigned)m->cores.value : peak_team_allowed_cpus(),
+	    .uarch = &m->uarch,
+	    .ghz_hint = m->ghz.value,
+	    .corrupt_kernel = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL"),
 	};
 	size_t step = 0, steps = nk * o->common.threads.n;
 	int rc = PEAK_EXIT_OK;
@@ -211,11 +215,11 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 		}
 		for (size_t i = 0; i < nk; i++) {
 			if (!o->common.quiet)
-				fprintf(stderr, "cpubench: [%zu/%zu] %s, %u thread%s\n", ++step, steps,
-					ks[i]->name, nthreads, nthreads == 1 ? "" : "s");
+				fprintf(stderr, "cpubench: [%zu/%zu] %s, %u thread%s\n", ++step,
+					steps, ks[i]->name, nthreads, nthreads == 1 ? "" : "s");
 			if (cpu_measure(ks[i], team, &mo, &point) != 0) {
-				fprintf(stderr, "cpubench: %s, %u threads: %s\n", ks[i]->name, nthreads,
-					point.err);
+				fprintf(stderr, "cpubench: %s, %u threads: %s\n", ks[i]->name,
+					nthreads, point.err);
 				rc = PEAK_EXIT_FAIL;
 				continue;
 			}
@@ -248,24 +252,24 @@ int main(int argc, char **argv)
 	o.precisions = (1u << CPU_F32) | (1u << CPU_F64);
 	o.lanes = (1u << CPU_I32) | (1u << CPU_I64);
 	const struct peak_opt table[] = {
-		{"test", "LIST", "flops, iops (default flops,iops)", PEAK_OPT_CALLBACK, &o.tests, 0, 0,
-		 NULL, cb_test},
-		{"isa", "LIST", "scalar, sse, avx, avx2, avx512, all or best (default all)",
-		 PEAK_OPT_CALLBACK, &o.isa, 0, 0, NULL, cb_isa},
-		{"precision", "LIST", "flops kernels: sp, dp (default sp,dp)", PEAK_OPT_CALLBACK,
-		 &o.precisions, 0, 0, NULL, cb_precision},
-		{"lanes", "LIST", "iops kernels: integer lane bits 32, 64 (default 32,64)",
-		 PEAK_OPT_CALLBACK, &o.lanes, 0, 0, NULL, cb_lanes},
-		PEAK_OPTS_COMMON(&o.common),
+	    {"test", "LIST", "flops, iops (default flops,iops)", PEAK_OPT_CALLBACK, &o.tests, 0, 0,
+	     NULL, cb_test},
+	    {"isa", "LIST", "scalar, sse, avx, avx2, avx512, all or best (default all)",
+	     PEAK_OPT_CALLBACK, &o.isa, 0, 0, NULL, cb_isa},
+	    {"precision", "LIST", "flops kernels: sp, dp (default sp,dp)", PEAK_OPT_CALLBACK,
+	     &o.precisions, 0, 0, NULL, cb_precision},
+	    {"lanes", "LIST", "iops kernels: integer lane bits 32, 64 (default 32,64)",
+	     PEAK_OPT_CALLBACK, &o.lanes, 0, 0, NULL, cb_lanes},
+	    PEAK_OPTS_COMMON(&o.common),
 	};
 	const struct peak_cli cli = {
-		.prog = "cpubench",
-		.usage = "[options]",
-		.summary = "GFLOPS and GIOPS of verified register-resident kernels per ISA, precision "
-			   "and thread count, against the peak at the clock measured under each ISA.",
-		.opts = table,
-		.nopts = sizeof table / sizeof table[0],
-		.common = &o.common,
+	    .prog = "cpubench",
+	    .usage = "[options]",
+	    .summary = "GFLOPS and GIOPS of verified register-resident kernels per ISA, precision "
+		       "and thread count, against the peak at the clock measured under each ISA.",
+	    .opts = table,
+	    .nopts = sizeof table / sizeof table[0],
+	    .common = &o.common,
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)

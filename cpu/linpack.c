@@ -19,8 +19,8 @@
 #include "peak_time.h"
 
 #define MAX_REPS 1000
-#define CALIB_N 2000
-#define SEED 0x5EEDull
+#define CALIB_N  2000
+#define SEED     0x5EEDull
 
 struct linpack_opts {
 	struct peak_common_opts common;
@@ -33,7 +33,7 @@ struct linpack_env {
 	struct peak_sysinfo si;
 	struct peak_machine m;
 	struct peak_context ctx;
-	enum peak_isa wide;   /* widest FMA ISA here (avx512 or avx2), or scalar */
+	enum peak_isa wide; /* widest FMA ISA here (avx512 or avx2), or scalar */
 	double worst_residual;
 };
 
@@ -66,9 +66,10 @@ static int solve_checked(struct linpack_env *e, struct linpack_system *s, bool c
 	}
 	e->worst_residual = fmax(e->worst_residual, r->scaled_residual);
 	if (!(r->scaled_residual <= LINPACK_RESIDUAL_THRESHOLD)) {
-		fprintf(stderr, "linpack: residual check failed: scaled residual %.3g > %g at N=%zu, "
-				"%u threads\n", r->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, s->n,
-			threads);
+		fprintf(stderr,
+			"linpack: residual check failed: scaled residual %.3g > %g at N=%zu, "
+			"%u threads\n",
+			r->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, s->n, threads);
 		return PEAK_EXIT_FAIL;
 	}
 	return PEAK_EXIT_OK;
@@ -137,15 +138,16 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 {
 	static double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
 	unsigned reps = (unsigned)o->common.reps;
-	unsigned cores = e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
+	unsigned cores =
+	    e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
 	unsigned used = threads < cores ? threads : cores;
 	double worst = 0, share = 1.0;
 	openblas_set_num_threads((int)threads);
 	for (unsigned i = 0; i < reps; i++) {
 		struct linpack_solve r;
 		if (!o->common.quiet)
-			fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u/%u\n", s->n, threads,
-				threads == 1 ? "" : "s", i + 1, reps);
+			fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u/%u\n", s->n,
+				threads, threads == 1 ? "" : "s", i + 1, reps);
 		int rc = solve_checked(e, s, o->corrupt, threads, &r);
 		if (rc != PEAK_EXIT_OK)
 			return rc;
@@ -154,8 +156,8 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 		/* OpenBLAS's threads should own `used` CPUs for the whole solve. */
 		if (r.seconds > 0)
 			share = fmin(share, r.cpu_seconds / (r.seconds * used));
-		ghz_wide[i] = chain_ghz(e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP
-								: CPU_CHAIN_AVX_FP, &e->m);
+		ghz_wide[i] = chain_ghz(
+		    e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP : CPU_CHAIN_AVX_FP, &e->m);
 		ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, &e->m);
 	}
 	char key[PEAK_CONTEXT_KEY_LEN];
@@ -167,8 +169,8 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 	peak_stats_summarize(ghz_avx2, reps, &fa);
 	struct peak_result row;
 	double peak = e->wide == PEAK_ISA_SCALAR
-			      ? NAN
-			      : peak_cpu_gflops(&e->m.uarch, e->wide, PEAK_PREC_DP, used, fw.mean);
+			  ? NAN
+			  : peak_cpu_gflops(&e->m.uarch, e->wide, PEAK_PREC_DP, used, fw.mean);
 	fill_row(&row, "dgesv", threads, gflops, reps, peak, cores);
 	if (share < 0.97)
 		peak_result_flag(&row, "contended");
@@ -193,7 +195,7 @@ static void describe(struct linpack_env *e, const struct linpack_opts *o)
 	char reason[160];
 	e->wide = cpu_isa_supported(PEAK_ISA_AVX512, reason, sizeof reason) ? PEAK_ISA_AVX512
 		  : cpu_isa_supported(PEAK_ISA_AVX2, reason, sizeof reason) ? PEAK_ISA_AVX2
-									     : PEAK_ISA_SCALAR;
+									    : PEAK_ISA_SCALAR;
 	peak_context_set_str(&e->ctx, "openblas.corename", openblas_get_corename());
 	peak_context_set_str(&e->ctx, "openblas.config", openblas_get_config());
 	peak_context_set_num(&e->ctx, "openblas.num_procs", openblas_get_num_procs());
@@ -201,8 +203,9 @@ static void describe(struct linpack_env *e, const struct linpack_opts *o)
 	const char *ct = getenv("OPENBLAS_CORETYPE");
 	peak_context_set_str(&e->ctx, "openblas.coretype_env", ct ? ct : "(unset)");
 	peak_context_set_str(&e->ctx, "linpack.gflops_formula", "(2/3 N^3 + 2 N^2) / dgesv time");
-	peak_context_set_str(&e->ctx, "linpack.residual",
-			     "||Ax-b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) N), eps = 2^-53");
+	peak_context_set_str(
+	    &e->ctx, "linpack.residual",
+	    "||Ax-b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) N), eps = 2^-53");
 	peak_context_set_num(&e->ctx, "linpack.residual_threshold", LINPACK_RESIDUAL_THRESHOLD);
 	peak_context_set_str(&e->ctx, "linpack.theoretical",
 			     "dgesv: widest FMA ISA (avx512 here if present) x cores used x GHz "
@@ -239,20 +242,22 @@ int main(int argc, char **argv)
 	o.common.threads.n = 0; /* not given: OpenBLAS's default thread count */
 	o.max_time_s = 20.0;
 	const struct peak_opt table[] = {
-		{"n", "N", "matrix order (default: HPL rule sqrt(0.8 x available RAM / 8), capped by "
-			   "--max-time)", PEAK_OPT_UINT, &o.n, 1, 1000000, NULL, NULL},
-		{"max-time", "SECONDS", "longest expected solve when N is automatic (default 20)",
-		 PEAK_OPT_DOUBLE, &o.max_time_s, 0.001, 86400, NULL, NULL},
-		PEAK_OPTS_COMMON(&o.common),
+	    {"n", "N",
+	     "matrix order (default: HPL rule sqrt(0.8 x available RAM / 8), capped by "
+	     "--max-time)",
+	     PEAK_OPT_UINT, &o.n, 1, 1000000, NULL, NULL},
+	    {"max-time", "SECONDS", "longest expected solve when N is automatic (default 20)",
+	     PEAK_OPT_DOUBLE, &o.max_time_s, 0.001, 86400, NULL, NULL},
+	    PEAK_OPTS_COMMON(&o.common),
 	};
 	const struct peak_cli cli = {
-		.prog = "linpack",
-		.usage = "[options]",
-		.summary = "GFLOPS of OpenBLAS LAPACKE_dgesv at the HPL problem size, residual checked "
-			   "(--threads sets OpenBLAS's threads; --min-time is not used).",
-		.opts = table,
-		.nopts = sizeof table / sizeof table[0],
-		.common = &o.common,
+	    .prog = "linpack",
+	    .usage = "[options]",
+	    .summary = "GFLOPS of OpenBLAS LAPACKE_dgesv at the HPL problem size, residual checked "
+		       "(--threads sets OpenBLAS's threads; --min-time is not used).",
+	    .opts = table,
+	    .nopts = sizeof table / sizeof table[0],
+	    .common = &o.common,
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)

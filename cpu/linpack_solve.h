@@ -11,18 +11,18 @@
 
 struct linpack_system {
 	size_t n;
-	double *a;   /* n x n, column major */
-	double *b;   /* right-hand side, overwritten by the solution */
-	double *x;   /* copy of the solution */
+	double *a; /* n x n, column major */
+	double *b; /* right-hand side, overwritten by the solution */
+	double *x; /* copy of the solution */
 	int *ipiv;
 };
 
 struct linpack_solve {
-	double seconds;        /* LAPACKE_dgesv alone */
-	double cpu_seconds;    /* CPU time of the whole process during the solve */
-	double gflops;         /* (2/3 n^3 + 2 n^2) / seconds / 1e9 */
+	double seconds;         /* LAPACKE_dgesv alone */
+	double cpu_seconds;     /* CPU time of the whole process during the solve */
+	double gflops;          /* (2/3 n^3 + 2 n^2) / seconds / 1e9 */
 	double scaled_residual; /* ||Ax - b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) n) */
-	int info;              /* dgesv's info: 0 ok, > 0 singular */
+	int info;               /* dgesv's info: 0 ok, > 0 singular */
 };
 
 /* Bytes the system needs (matrix, vectors, pivots). */

@@ -52,10 +52,18 @@ static void test_damage_is_caught(void **state)
 		size_t last = (size_t)k->nacc * k->lanes - 1;
 		struct cpu_acc bad = acc;
 		switch (k->elem) {
-		case CPU_F64: bad.v.f64[last] += 1.0; break;
-		case CPU_F32: bad.v.f32[last] += 1.0f; break;
-		case CPU_I64: bad.v.u64[last] ^= 1u; break;
-		case CPU_I32: bad.v.u32[last] ^= 1u; break;
+		case CPU_F64:
+			bad.v.f64[last] += 1.0;
+			break;
+		case CPU_F32:
+			bad.v.f32[last] += 1.0f;
+			break;
+		case CPU_I64:
+			bad.v.u64[last] ^= 1u;
+			break;
+		case CPU_I32:
+			bad.v.u32[last] ^= 1u;
+			break;
 		}
 		assert_int_equal(cpu_acc_verify(k, &bad, &c, 5, err, sizeof err), -1);
 		assert_non_null(strstr(err, k->name));
@@ -89,7 +97,7 @@ static void test_ops_per_iter(void **state)
 		double per = (double)k->nacc * k->steps * k->lanes;
 		bool two = k->kind == CPU_KIND_FMA || k->kind == CPU_KIND_IMULMIX;
 		assert_double_equal(cpu_kernel_ops_per_iter(k), two ? 2 * per : per, 0);
-		assert_true(k->steps % 2 == 0); /* the closed forms pair the steps */
+		assert_true(k->steps % 2 == 0);            /* the closed forms pair the steps */
 		if (strcmp(k->name, "avx512_dp_fma") == 0) /* 12 chains x 2 FMAs x 8 lanes x 2 */
 			assert_double_equal(cpu_kernel_ops_per_iter(k), 384, 0);
 	}
@@ -102,10 +110,10 @@ static void test_chains(void **state)
 		enum cpu_chain chain;
 		enum peak_isa isa;
 	} chains[] = {
-		{CPU_CHAIN_SCALAR_FP, PEAK_ISA_SCALAR}, {CPU_CHAIN_SCALAR_INT, PEAK_ISA_SCALAR},
-		{CPU_CHAIN_SSE_FP, PEAK_ISA_SSE},       {CPU_CHAIN_SSE_INT, PEAK_ISA_SSE},
-		{CPU_CHAIN_AVX_FP, PEAK_ISA_AVX},       {CPU_CHAIN_AVX2_INT, PEAK_ISA_AVX2},
-		{CPU_CHAIN_AVX512_FP, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_INT, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_SCALAR_FP, PEAK_ISA_SCALAR}, {CPU_CHAIN_SCALAR_INT, PEAK_ISA_SCALAR},
+	    {CPU_CHAIN_SSE_FP, PEAK_ISA_SSE},       {CPU_CHAIN_SSE_INT, PEAK_ISA_SSE},
+	    {CPU_CHAIN_AVX_FP, PEAK_ISA_AVX},       {CPU_CHAIN_AVX2_INT, PEAK_ISA_AVX2},
+	    {CPU_CHAIN_AVX512_FP, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_INT, PEAK_ISA_AVX512},
 	};
 	for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
 		char reason[160];
@@ -133,12 +141,12 @@ static void test_pretend_missing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_kernel_verifies),
-		cmocka_unit_test(test_damage_is_caught),
-		cmocka_unit_test(test_affine_pow_matches_replay),
-		cmocka_unit_test(test_ops_per_iter),
-		cmocka_unit_test(test_chains),
-		cmocka_unit_test(test_pretend_missing),
+	    cmocka_unit_test(test_every_kernel_verifies),
+	    cmocka_unit_test(test_damage_is_caught),
+	    cmocka_unit_test(test_affine_pow_matches_replay),
+	    cmocka_unit_test(test_ops_per_iter),
+	    cmocka_unit_test(test_chains),
+	    cmocka_unit_test(test_pretend_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
