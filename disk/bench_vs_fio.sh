@@ -18,27 +18,45 @@ fiofile="$dir/fio-peakbench.$$"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$fiofile"' EXIT INT TERM
 
-# One round of one job: ours then fio. Prints "ours_mbps ours_iops ours_p99 fio_mbps fio_iops fio_p99".
-round() { # test fio_rw engine block_bytes depth
-	test=$1 rw=$2 engine=$3 bs=$4 depth=$5
-	# Plain bytes for fio: with its default kb_base=1024 it reads "MiB" as 10^6.
-	"$bin" --dir "$dir" --file-size 1GiB --test "$test" --block "$bs" --engine "$engine" \
-		--iodepth "$depth" --direct on --reps "$reps" --runtime "$per_rep" --min-time 1 \
+# One run of diskbench: prints "MB/s IOPS p99_us".
+run_ours() { # test engine block_bytes depth
+	"$bin" --dir "$dir" --file-size 1GiB --test "$1" --block "$3" --engine "$2" \
+		--iodepth "$4" --direct on --reps "$reps" --runtime "$per_rep" --min-time 1 \
 		--quiet --format csv --output "$tmp/ours.csv"
-	fioeng=$engine
-	[ "$engine" = uring ] && fioeng=io_uring
+	awk -F, '$6 == "throughput" { m = $9 } $6 == "iops" { i = $9 } $6 == "latency" { p = $18 }
+		END { printf "%s %s %s\n", m, (i == "" ? 0 : i), p }' "$tmp/ours.csv"
+}
+
+# One run of fio on the same job: prints "MB/s IOPS p99_us" (total latency, like ours).
+run_fio() { # test fio_rw engine block_bytes depth
+	fioeng=$3
+	[ "$fioeng" = uring ] && fioeng=io_uring
 	# diskbench writes its file just before measuring; so does fio when its file is new.
 	# Reusing fio's old file would compare a fresh file with a stale one (host caches).
 	rm -f "$fiofile"
-	fio --name="$test" --filename="$fiofile" --size=1G --direct=1 --ioengine="$fioeng" \
-		--bs="$bs" --iodepth="$depth" --rw="$rw" --numjobs=1 --time_based \
+	# Plain bytes for --bs: with its default kb_base=1024 fio reads "MiB" as 10^6.
+	fio --name="$1" --filename="$fiofile" --size=1G --direct=1 --ioengine="$fioeng" \
+		--bs="$4" --iodepth="$5" --rw="$2" --numjobs=1 --time_based \
 		--runtime="$secs" --ramp_time=1 --lat_percentiles=1 --output-format=json >"$tmp/fio.json"
 	dirn="read"
-	case $rw in *write*) dirn="write" ;; esac
-	awk -F, '$6 == "throughput" { m = $9 } $6 == "iops" { i = $9 } $6 == "latency" { p = $18 }
-		END { printf "%s %s %s ", m, (i == "" ? 0 : i), p }' "$tmp/ours.csv"
+	case $2 in *write*) dirn="write" ;; esac
 	jq -r "[.jobs[0].$dirn.bw_bytes / 1e6, .jobs[0].$dirn.iops,
-		.jobs[0].$dirn.lat_ns.percentile[\"99.000000\"] / 1e3] | @tsv" "$tmp/fio.json"
+		.jobs[0].$dirn.lat_ns.percentile[\"99.000000\"] / 1e3] | @tsv" "$tmp/fio.json" | tr '\t' ' '
+	rm -f "$fiofile"
+}
+
+# One round: both tools, the order alternating between rounds so that whatever the first
+# run leaves behind (host write-back, burst credits) does not always favour the same tool.
+# Prints "ours_mbps ours_iops ours_p99 fio_mbps fio_iops fio_p99".
+round() { # round_number test fio_rw engine block_bytes depth
+	if [ $(($1 % 2)) -eq 1 ]; then
+		o=$(run_ours "$2" "$4" "$5" "$6")
+		f=$(run_fio "$2" "$3" "$4" "$5" "$6")
+	else
+		f=$(run_fio "$2" "$3" "$4" "$5" "$6")
+		o=$(run_ours "$2" "$4" "$5" "$6")
+	fi
+	echo "$o $f"
 }
 
 median() { # column number, from $tmp/rounds
@@ -52,8 +70,8 @@ job() { # name test fio_rw engine block_bytes depth
 	: >"$tmp/rounds"
 	r=0
 	while [ "$r" -lt "$rounds" ]; do
-		round "$@" | tr '\t' ' ' >>"$tmp/rounds"
 		r=$((r + 1))
+		round "$r" "$@" >>"$tmp/rounds"
 	done
 	om=$(median 1) oi=$(median 2) op=$(median 3) fm=$(median 4) fi_=$(median 5) fp=$(median 6)
 	printf '%-26s ours %8.1f MB/s %8.0f IOPS p99 %8.1f us | fio %8.1f MB/s %8.0f IOPS p99 %8.1f us | ours/fio %.3f\n' \
