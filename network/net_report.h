@@ -10,6 +10,7 @@
 #include "net_proto.h"
 #include "peak_hist.h"
 #include "peak_report.h"
+#include "peak_sysinfo.h"
 
 struct net_point {
 	enum net_test test;
@@ -33,6 +34,10 @@ struct net_theory {
 	double gbps;        /* NAN when unknown */
 	const char *source; /* "memcpy", "link", "config", "unknown" */
 };
+
+/* Fill th (and context keys netbench.*) for a loopback or a remote server. */
+void net_theory_measure(struct net_theory *th, bool loopback, const struct peak_sysinfo *si,
+			struct peak_context *ctx);
 
 int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns, uint32_t block_bytes,
 		   unsigned reps);
