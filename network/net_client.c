@@ -142,14 +142,26 @@ static int collect(struct net_client *c, const struct net_params *p, struct net_
 		   struct net_rep *rep, uint8_t *buf, char *err, size_t err_len)
 {
 	const struct net_proto *proto = net_proto_for((enum net_test)p->test);
+	uint32_t len;
+	int rc = 0;
 	if (proto->needs_done && send_list(c, NET_MSG_DONE, conns, p->nconns) != 0) {
 		snprintf(err, err_len, "sending DONE: %s", strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = expect(c, NET_MSG_RESULT, buf, &len, c->timeout_ms + RESULT_SLACK_MS, err,
+			    err_len);
+	if (rc != 0) {
+		/* A data connection's own error says more (e.g. the server died mid-test). */
+		for (uint32_t i = 0; i < p->nconns; i++) {
+			if (conns[i].st.status != 0) {
+				snprintf(err, err_len, "connection %u: %s (server gone?)",
+					 (unsigned)i, strerror((int)conns[i].st.status));
+				break;
+			}
+		}
 		return -1;
 	}
-	uint32_t len;
-	if (expect(c, NET_MSG_RESULT, buf, &len, c->timeout_ms + RESULT_SLACK_MS, err, err_len) !=
-	    0)
-		return -1;
 	if (len != 4 + NET_STATS_BYTES * p->nconns || net_get_u32(buf) != p->nconns) {
 		snprintf(err, err_len, "server sent a malformed RESULT");
 		return -1;
