@@ -70,7 +70,7 @@ wide() {
 			if (prefer_fma && v ~ /_addmul$/) { w = v; sub(/_addmul$/, "_fma", w); if (w in have) continue }
 			if (series == "variant") s = v
 			else if (series == "block") s = blk(rb[r])
-			else if (series == "test") s = rt[r]
+			else if (series == "test") s = rt[r] (index(v, "@") ? substr(v, index(v, "@")) : "")
 			else if (series == "test_block") s = rt[r] " " blk(rb[r])
 			else s = v " " blk(rb[r])
 			for (k = 1; k <= ns; k++) {
@@ -185,11 +185,11 @@ disk_figs() {
 
 network_figs() {
 	local c="$DIR/network.csv"
-	threads_fig network_throughput "$c" network '_throughput$' throughput '^(tcp|udp)$' test mean 1 0 \
-		'Network (loopback): throughput at the receiver vs threads (dashed: theoretical)' Gbit/s 0
-	threads_fig network_latency "$c" network '_latency$' latency '^(tcp|udp)$' test mean,p99 0 0 \
-		'Network (loopback): round-trip latency vs threads (mean and p99)' us 1
-	threads_fig network_loss "$c" network '_throughput$' loss '^udp$' test mean 0 0 \
+	threads_fig network_throughput "$c" network '_throughput$' throughput '^(tcp|udp)(@.*)?$' test mean 1 0 \
+		'Network: throughput at the receiver vs threads (@host: two nodes; dashed: theoretical)' Gbit/s 0
+	threads_fig network_latency "$c" network '_latency$' latency '^(tcp|udp)(@.*)?$' test mean,p99 0 0 \
+		'Network: round-trip latency vs threads (mean and p99; @host: two nodes)' us 1
+	threads_fig network_loss "$c" network '_throughput$' loss '^udp(@.*)?$' test mean 0 0 \
 		'UDP loss at the receiver vs threads' % 0
 }
 
