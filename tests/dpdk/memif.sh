@@ -21,17 +21,18 @@ cleanup() {
 }
 trap cleanup EXIT
 # shellcheck disable=SC2046
-timeout 120 "$bin" $(eal "$LCORE_B" dut) --vdev=net_memif0,role=server,socket="$sock",bsize=9216 -- \
+timeout 120 "$bin" $(eal "$LCORE_B" dut) --vdev=net_memif0,role=server,socket="$sock",socket-abstract=no,bsize=9216 -- \
 	--role dut --queues "$dut_queues" --sizes 9000 >"$tmp/dut.out" 2>"$tmp/dut.err" &
 dut_pid=$!
-# The memif client connects once, at start: wait for the dut's socket.
+# The memif client connects once, at start: wait for the dut's socket file (a file, not
+# the abstract socket memif uses by default, so that it can be waited for).
 i=0
 while [ ! -S "$sock" ] && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 # shellcheck disable=SC2046
-timeout 120 "$bin" $(eal "$LCORE_A" tester) --vdev=net_memif0,role=client,socket="$sock",bsize=9216 -- \
+timeout 120 "$bin" $(eal "$LCORE_A" tester) --vdev=net_memif0,role=client,socket="$sock",socket-abstract=no,bsize=9216 -- \
 	--role tester --direction "$dir" --sizes 64,1500,9000 --flows 1,8 --queues "$tester_queues" \
 	--time 0.1 --reps 2 --format json --output "$tmp/out.json" 2>"$tmp/tester.err"
 rc=$?
