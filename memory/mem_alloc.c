@@ -41,8 +41,8 @@ int mem_buf_map(struct mem_buf *b, size_t bytes, enum mem_pages pages)
 	} else {
 		/* Over-map by 2 MiB and align by hand: THP needs 2 MiB aligned ranges. */
 		size_t len = rounded + MEM_ALIGN;
-		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			       -1, 0);
+		char *p =
+		    mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return -1;
 		b->map = p;
@@ -79,7 +79,8 @@ uint64_t mem_buf_huge_bytes(const struct mem_buf *b)
 	uintptr_t want = (uintptr_t)b->base;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long lo, hi;
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
 			inside = want >= lo && want < hi;
 			continue;
 		}
@@ -116,8 +117,8 @@ bool mem_thp_available(void)
 	if (!f)
 		return false;
 	char line[128] = "";
-	bool ok = fgets(line, sizeof(line), f) &&
-		  (strstr(line, "[always]") || strstr(line, "[madvise]"));
+	bool ok =
+	    fgets(line, sizeof(line), f) && (strstr(line, "[always]") || strstr(line, "[madvise]"));
 	fclose(f);
 	return ok;
 }

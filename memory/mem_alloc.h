@@ -10,9 +10,9 @@
 enum mem_pages { MEM_PAGES_4K, MEM_PAGES_THP, MEM_PAGES_HUGETLB };
 
 struct mem_buf {
-	char *base;   /* 2 MiB aligned (4 KiB pages: still 2 MiB aligned) */
+	char *base; /* 2 MiB aligned (4 KiB pages: still 2 MiB aligned) */
 	size_t bytes;
-	void *map;    /* what munmap gets */
+	void *map; /* what munmap gets */
 	size_t map_bytes;
 	enum mem_pages pages;
 };

@@ -5,10 +5,10 @@
 #include "mem_kernels.h"
 
 static const struct mem_ops *const all_ops[MEM_ISA_COUNT] = {
-	[MEM_ISA_SCALAR] = &mem_ops_scalar,
-	[MEM_ISA_SSE2] = &mem_ops_sse2,
-	[MEM_ISA_AVX2] = &mem_ops_avx2,
-	[MEM_ISA_AVX512] = &mem_ops_avx512,
+    [MEM_ISA_SCALAR] = &mem_ops_scalar,
+    [MEM_ISA_SSE2] = &mem_ops_sse2,
+    [MEM_ISA_AVX2] = &mem_ops_avx2,
+    [MEM_ISA_AVX512] = &mem_ops_avx512,
 };
 
 const struct mem_ops *mem_ops_for(enum mem_isa isa)

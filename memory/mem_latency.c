@@ -44,7 +44,8 @@ size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max)
 			if (n == 0 || b > ws[n - 1])
 				ws[n++] = b;
 		}
-		if (n < max && (n == 0 || ws[n - 1] < run->sweep.max_bytes / LINE_BYTES * LINE_BYTES))
+		if (n < max &&
+		    (n == 0 || ws[n - 1] < run->sweep.max_bytes / LINE_BYTES * LINE_BYTES))
 			ws[n++] = run->sweep.max_bytes / LINE_BYTES * LINE_BYTES;
 		return n;
 	}
@@ -98,13 +99,14 @@ static int lat_team_fn(void *arg, unsigned t, unsigned nthreads)
 		for (size_t i = 1; i <= lines; i++) {
 			q = *(void **)q;
 			if (q == p->start && i != lines) {
-				snprintf(p->why, sizeof(p->why), "chase cycle of %zu lines, not %zu", i,
-					 lines);
+				snprintf(p->why, sizeof(p->why),
+					 "chase cycle of %zu lines, not %zu", i, lines);
 				return -1;
 			}
 		}
 		if (q != p->start) {
-			snprintf(p->why, sizeof(p->why), "chase does not close after %zu lines", lines);
+			snprintf(p->why, sizeof(p->why), "chase does not close after %zu lines",
+				 lines);
 			return -1;
 		}
 	}
@@ -194,7 +196,8 @@ static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_p
 	if (peak_team_run(team, lat_team_fn, &p, NULL, NULL) != 0) {
 		p.phase = 2;
 		(void)peak_team_run(team, lat_team_fn, &p, NULL, NULL);
-		return mem_fail(run, PEAK_EXIT_FAIL, "latency %s: %s", mem_pages_name(pages), p.why);
+		return mem_fail(run, PEAK_EXIT_FAIL, "latency %s: %s", mem_pages_name(pages),
+				p.why);
 	}
 	struct mem_steal steal;
 	mem_steal_begin(&steal);

@@ -98,10 +98,22 @@ void *mem_chase_walk(void *p, uint64_t steps)
 	void **q = p;
 	uint64_t i = steps;
 	for (; i >= 16; i -= 16) {
-		q = *q; q = *q; q = *q; q = *q;
-		q = *q; q = *q; q = *q; q = *q;
-		q = *q; q = *q; q = *q; q = *q;
-		q = *q; q = *q; q = *q; q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
+		q = *q;
 	}
 	for (; i > 0; i--)
 		q = *q;

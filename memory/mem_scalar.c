@@ -113,14 +113,14 @@ static void s_triad(double *a, const double *b, const double *c, double s, size_
 }
 
 const struct mem_ops mem_ops_scalar = {
-	.name = "scalar",
-	.isa = MEM_ISA_SCALAR,
-	.vector_bytes = 8,
-	.copy = walk_copy,
-	.sum = walk_sum,
-	.fill = walk_fill,
-	.stream_copy = s_copy,
-	.stream_scale = s_scale,
-	.stream_add = s_add,
-	.stream_triad = s_triad,
+    .name = "scalar",
+    .isa = MEM_ISA_SCALAR,
+    .vector_bytes = 8,
+    .copy = walk_copy,
+    .sum = walk_sum,
+    .fill = walk_fill,
+    .stream_copy = s_copy,
+    .stream_scale = s_scale,
+    .stream_add = s_add,
+    .stream_triad = s_triad,
 };

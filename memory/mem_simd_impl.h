@@ -7,10 +7,10 @@
 #error "define MEM_TARGET and the MEM_* intrinsics before including mem_simd_impl.h"
 #endif
 
-#define MEM_FN static __attribute__((target(MEM_TARGET)))
+#define MEM_FN  static __attribute__((target(MEM_TARGET)))
 #define MEM_INL static inline __attribute__((target(MEM_TARGET), always_inline))
-#define VB ((size_t)sizeof(MEM_VI))
-#define VD (VB / sizeof(double))
+#define VB      ((size_t)sizeof(MEM_VI))
+#define VD      (VB / sizeof(double))
 
 /* Unrolled by 4 vectors: enough independent loads and stores in flight to keep the
  * load/store ports busy; the block copy is then bound by memory, not by the loop. */

@@ -53,7 +53,8 @@ uint64_t mem_stream_need(const struct mem_run *run)
 		return 0;
 	for (size_t i = 0; i < run->common.threads.n; i++) {
 		unsigned n = (unsigned)run->common.threads.v[i];
-		uint64_t b = 3 * (uint64_t)elems_per_thread(run->size_bytes, n) * sizeof(double) * n;
+		uint64_t b =
+		    3 * (uint64_t)elems_per_thread(run->size_bytes, n) * sizeof(double) * n;
 		if (b > need)
 			need = b;
 	}
@@ -87,8 +88,9 @@ static int validate(const struct st_point *p, struct st_thread *th)
 		for (size_t j = 0; j < p->n; j++)
 			err += fabs(x[j] - want[k]);
 		if (err / (double)p->n / want[k] > 1e-13) {
-			snprintf(th->why, sizeof(th->why), "array %c: average error %g, expected %g",
-				 "abc"[k], err / (double)p->n, want[k]);
+			snprintf(th->why, sizeof(th->why),
+				 "array %c: average error %g, expected %g", "abc"[k],
+				 err / (double)p->n, want[k]);
 			return -1;
 		}
 	}
@@ -207,7 +209,8 @@ static int rounds(struct mem_run *run, struct st_ctx *c, unsigned nthreads,
 }
 
 static int emit_kernels(struct mem_run *run, const struct st_point *p, struct peak_team *team,
-			unsigned nthreads, double mbps[ST_COUNT][1000], const struct mem_steal *steal)
+			unsigned nthreads, double mbps[ST_COUNT][1000],
+			const struct mem_steal *steal)
 {
 	uint64_t array_bytes = (uint64_t)p->n * nthreads * sizeof(double);
 	for (int k = 0; k < ST_COUNT; k++) {

@@ -37,19 +37,19 @@ struct tp_point {
 	bool nt;
 	enum mem_pages pages;
 	size_t block_bytes;
-	size_t n_full;     /* blocks in a thread's slice (read, write) */
-	size_t n_rw;       /* block pairs (read+write: first half copied to second half) */
-	size_t buf_bytes;  /* per thread */
-	uint64_t iters;    /* visits per thread in one RUN */
-	uint64_t visits;   /* visits per thread since the last PATTERN */
-	uint64_t value;    /* what the write test stores */
+	size_t n_full;    /* blocks in a thread's slice (read, write) */
+	size_t n_rw;      /* block pairs (read+write: first half copied to second half) */
+	size_t buf_bytes; /* per thread */
+	uint64_t iters;   /* visits per thread in one RUN */
+	uint64_t visits;  /* visits per thread since the last PATTERN */
+	uint64_t value;   /* what the write test stores */
 	unsigned nthreads;
 	struct tp_thread *th;
 };
 
 static const enum tp_kind test_kind[] = {
-	[MEM_T_SEQ_RW] = TP_RW,      [MEM_T_RAND_RW] = TP_RW,     [MEM_T_SEQ_READ] = TP_READ,
-	[MEM_T_SEQ_WRITE] = TP_WRITE, [MEM_T_RAND_READ] = TP_READ, [MEM_T_RAND_WRITE] = TP_WRITE,
+    [MEM_T_SEQ_RW] = TP_RW,       [MEM_T_RAND_RW] = TP_RW,     [MEM_T_SEQ_READ] = TP_READ,
+    [MEM_T_SEQ_WRITE] = TP_WRITE, [MEM_T_RAND_READ] = TP_READ, [MEM_T_RAND_WRITE] = TP_WRITE,
 };
 
 static bool test_random(enum mem_test t)
@@ -59,8 +59,8 @@ static bool test_random(enum mem_test t)
 
 /* Slice geometry: size / threads per thread; a slice smaller than two blocks grows to
  * two blocks (flagged "size_grown"). */
-static void geometry(uint64_t size, unsigned nthreads, size_t block, size_t *n_full,
-		     size_t *n_rw, size_t *buf_bytes)
+static void geometry(uint64_t size, unsigned nthreads, size_t block, size_t *n_full, size_t *n_rw,
+		     size_t *buf_bytes)
 {
 	uint64_t slice = size / nthreads;
 	uint64_t nf = slice / block, nr = slice / (2 * (uint64_t)block);
@@ -111,7 +111,8 @@ static int map_order(struct tp_thread *th, struct mem_buf *b, size_t n, enum mem
 		     struct mem_rng *rng)
 {
 	if (mem_buf_map(b, n * sizeof(uint32_t), pages) != 0) {
-		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes for the random order", n * 4);
+		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes for the random order",
+			 n * 4);
 		return -1;
 	}
 	mem_order_shuffle((uint32_t *)(void *)b->base, n, rng);
@@ -138,8 +139,8 @@ static int thread_setup(struct tp_point *p, struct tp_thread *th, unsigned t)
 /* The walk of this thread for the point's test. */
 static struct mem_walk walk_of(const struct tp_point *p, const struct tp_thread *th)
 {
-	struct mem_walk w = {.block_bytes = p->block_bytes, .pos = th->pos, .count = p->iters,
-			     .nt = p->nt};
+	struct mem_walk w = {
+	    .block_bytes = p->block_bytes, .pos = th->pos, .count = p->iters, .nt = p->nt};
 	w.nblocks = p->kind == TP_RW ? p->n_rw : p->n_full;
 	if (p->random)
 		w.order = (const uint32_t *)(const void *)(p->kind == TP_RW ? th->order_rw.base
@@ -191,7 +192,8 @@ static int thread_verify(struct tp_point *p, struct tp_thread *th, unsigned t)
 			want += w[i];
 		uint64_t got = p->ops->sum(th->buf.base, &full);
 		if (got != want) {
-			snprintf(th->why, sizeof(th->why), "sum %" PRIx64 " != %" PRIx64, got, want);
+			snprintf(th->why, sizeof(th->why), "sum %" PRIx64 " != %" PRIx64, got,
+				 want);
 			return -1;
 		}
 		return 0;
@@ -209,14 +211,16 @@ static int thread_verify(struct tp_point *p, struct tp_thread *th, unsigned t)
 		if (written)
 			hit++;
 		else if (!block_is_pattern(w + first, words, t, first)) {
-			snprintf(th->why, sizeof(th->why), "block %zu holds neither the pattern nor %s",
-				 b, p->kind == TP_WRITE ? "the fill value" : "a copy of its source");
+			snprintf(th->why, sizeof(th->why),
+				 "block %zu holds neither the pattern nor %s", b,
+				 p->kind == TP_WRITE ? "the fill value" : "a copy of its source");
 			return -1;
 		}
 	}
 	uint64_t want = p->visits < n ? p->visits : n;
 	if (hit != want) {
-		snprintf(th->why, sizeof(th->why), "%zu blocks written, expected %" PRIu64, hit, want);
+		snprintf(th->why, sizeof(th->why), "%zu blocks written, expected %" PRIu64, hit,
+			 want);
 		return -1;
 	}
 	return 0;
@@ -326,10 +330,10 @@ static int measure(struct mem_run *run, struct tp_ctx *c, enum mem_test test, bo
 		rc = phase(c, TP_VERIFY);
 	if (rc != 0) {
 		free(mbps);
-		return mem_fail(run, PEAK_EXIT_FAIL, "%s block %s threads %u: verification failed: %s",
-				mem_test_names[test],
-				peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads,
-				thread_why(p));
+		return mem_fail(
+		    run, PEAK_EXIT_FAIL, "%s block %s threads %u: verification failed: %s",
+		    mem_test_names[test], peak_format_size(p->block_bytes, label, sizeof(label)),
+		    p->nthreads, thread_why(p));
 	}
 
 	char variant[32];
@@ -368,10 +372,11 @@ static bool use_nt(const struct mem_run *run, size_t block)
 	return run->llc_bytes != 0 && block > run->llc_bytes;
 }
 
-static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthreads,
-		     size_t block)
+static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthreads, size_t block)
 {
-	struct tp_point p = {.run = run, .nthreads = nthreads, .block_bytes = block,
+	struct tp_point p = {.run = run,
+			     .nthreads = nthreads,
+			     .block_bytes = block,
 			     .need_orders = want_random(run)};
 	/* 8-byte blocks (anything under a cache line) are moved one scalar word at a time. */
 	p.ops = block < 64 ? &mem_ops_scalar : run->ops;
@@ -381,7 +386,8 @@ static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthre
 	bool grown = (uint64_t)p.buf_bytes * nthreads > run->size_bytes;
 	if (p.n_full > UINT32_MAX)
 		return mem_fail(run, PEAK_EXIT_USAGE,
-				"--block: %zu blocks per thread is too many (at most 2^32)", p.n_full);
+				"--block: %zu blocks per thread is too many (at most 2^32)",
+				p.n_full);
 	p.th = calloc(nthreads, sizeof(*p.th));
 	if (!p.th)
 		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");

@@ -12,8 +12,8 @@
 #include "membench.h"
 #include "peak_exit.h"
 
-const char *const mem_test_names[] = {"seq_rw",    "rand_rw", "seq_read", "seq_write",
-				      "rand_read", "rand_write", "latency", "stream", NULL};
+const char *const mem_test_names[] = {"seq_rw",     "rand_rw", "seq_read", "seq_write", "rand_read",
+				      "rand_write", "latency", "stream",   NULL};
 
 static const char *const onoff_choices[] = {"auto", "on", "off", NULL};
 static const char *const isa_choices[] = {"auto", "scalar", "sse2", "avx2", "avx512", NULL};
@@ -165,36 +165,40 @@ static int parse_args(struct mem_run *run, int argc, char **argv)
 	run->size_bytes = (uint64_t)1 << 30;
 	run->seed = 1;
 	const struct peak_opt opts[] = {
-		{"test", "LIST", "tests: seq_rw,rand_rw,seq_read,seq_write,rand_read,rand_write,"
-				 "latency,stream or all (default all)",
-		 PEAK_OPT_CHOICE_LIST, &raw.tests, 0, 0, mem_test_names, NULL},
-		{"block", "LIST", "block sizes of the throughput tests (default 8B,8KiB,8MiB,80MiB)",
-		 PEAK_OPT_SIZE_LIST, &run->blocks, 8, 1099511627776.0, NULL, NULL},
-		{"size", "SIZE", "buffer shared by the threads; STREAM's three arrays together; "
-				 "latency's largest default point (default 1GiB)",
-		 PEAK_OPT_SIZE, &run->size_bytes, 4096, 1125899906842624.0, NULL, NULL},
-		{"sweep", "MIN:MAX[:STEPS]", "latency curve over working sets, STEPS points per "
-					     "power of two (default 4), e.g. 4KiB:1GiB",
-		 PEAK_OPT_CALLBACK, &run->sweep, 0, 0, NULL, parse_sweep},
-		{"hugepages", "MODE", "auto (THP where the kernel allows; latency: 4k and THP), "
-				      "on, off",
-		 PEAK_OPT_CHOICE, &raw.hugepages, 0, 0, onoff_choices, NULL},
-		{"nt", "MODE", "non-temporal stores: auto (blocks/arrays larger than the LLC), on, off",
-		 PEAK_OPT_CHOICE, &raw.nt, 0, 0, onoff_choices, NULL},
-		{"isa", "ISA", "kernels: auto (widest), scalar, sse2, avx2, avx512", PEAK_OPT_CHOICE,
-		 &raw.isa, 0, 0, isa_choices, NULL},
-		{"seed", "N", "seed of the random orders (default 1)", PEAK_OPT_UINT, &run->seed, 0,
-		 0, NULL, NULL},
-		PEAK_OPTS_COMMON(&run->common),
+	    {"test", "LIST",
+	     "tests: seq_rw,rand_rw,seq_read,seq_write,rand_read,rand_write,"
+	     "latency,stream or all (default all)",
+	     PEAK_OPT_CHOICE_LIST, &raw.tests, 0, 0, mem_test_names, NULL},
+	    {"block", "LIST", "block sizes of the throughput tests (default 8B,8KiB,8MiB,80MiB)",
+	     PEAK_OPT_SIZE_LIST, &run->blocks, 8, 1099511627776.0, NULL, NULL},
+	    {"size", "SIZE",
+	     "buffer shared by the threads; STREAM's three arrays together; "
+	     "latency's largest default point (default 1GiB)",
+	     PEAK_OPT_SIZE, &run->size_bytes, 4096, 1125899906842624.0, NULL, NULL},
+	    {"sweep", "MIN:MAX[:STEPS]",
+	     "latency curve over working sets, STEPS points per "
+	     "power of two (default 4), e.g. 4KiB:1GiB",
+	     PEAK_OPT_CALLBACK, &run->sweep, 0, 0, NULL, parse_sweep},
+	    {"hugepages", "MODE",
+	     "auto (THP where the kernel allows; latency: 4k and THP), "
+	     "on, off",
+	     PEAK_OPT_CHOICE, &raw.hugepages, 0, 0, onoff_choices, NULL},
+	    {"nt", "MODE", "non-temporal stores: auto (blocks/arrays larger than the LLC), on, off",
+	     PEAK_OPT_CHOICE, &raw.nt, 0, 0, onoff_choices, NULL},
+	    {"isa", "ISA", "kernels: auto (widest), scalar, sse2, avx2, avx512", PEAK_OPT_CHOICE,
+	     &raw.isa, 0, 0, isa_choices, NULL},
+	    {"seed", "N", "seed of the random orders (default 1)", PEAK_OPT_UINT, &run->seed, 0, 0,
+	     NULL, NULL},
+	    PEAK_OPTS_COMMON(&run->common),
 	};
 	const struct peak_cli cli = {
-		.prog = "membench",
-		.usage = "[options]",
-		.summary = "Memory throughput (block copy/read/write, sequential and random), "
-			   "load latency versus working set, and STREAM.",
-		.opts = opts,
-		.nopts = sizeof(opts) / sizeof(opts[0]),
-		.common = &run->common,
+	    .prog = "membench",
+	    .usage = "[options]",
+	    .summary = "Memory throughput (block copy/read/write, sequential and random), "
+		       "load latency versus working set, and STREAM.",
+	    .opts = opts,
+	    .nopts = sizeof(opts) / sizeof(opts[0]),
+	    .common = &run->common,
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)
@@ -220,7 +224,8 @@ static int check_memory(struct mem_run *run)
 	need = need > st ? need : st;
 	uint64_t avail = run->si.mem_available_bytes;
 	if (avail == 0) {
-		peak_context_warn(&run->ctx, "membench: MemAvailable unknown, buffer size not checked");
+		peak_context_warn(&run->ctx,
+				  "membench: MemAvailable unknown, buffer size not checked");
 		return 0;
 	}
 	if (need <= avail)
@@ -230,7 +235,8 @@ static int check_memory(struct mem_run *run)
 	human(avail, a, sizeof(a));
 	const char *flag = lat == need && run->sweep.set ? "sweep" : "size";
 	fprintf(stderr,
-		"membench: --%s: buffers and random orders need %s (%" PRIu64 " bytes) but only %s (%" PRIu64
+		"membench: --%s: buffers and random orders need %s (%" PRIu64
+		" bytes) but only %s (%" PRIu64
 		" bytes) is available (MemAvailable); use a smaller --%s\n",
 		flag, n, need, a, avail, flag);
 	return PEAK_EXIT_USAGE;
@@ -247,12 +253,14 @@ static void machine(struct mem_run *run)
 	peak_machine_to_context(&run->machine, &run->ctx);
 	run->llc_bytes = peak_sysinfo_llc_bytes(&run->si);
 	run->theoretical_mbps = run->machine.mem_gbps.source != PEAK_SRC_UNKNOWN
-					? run->machine.mem_gbps.value * 1000.0
-					: NAN;
+				    ? run->machine.mem_gbps.value * 1000.0
+				    : NAN;
 	run->ghz = run->machine.ghz.source != PEAK_SRC_UNKNOWN ? run->machine.ghz.value : 0.0;
 	peak_context_set_str(&run->ctx, "membench_isa", run->ops->name);
 	peak_context_set_str(&run->ctx, "membench_nt",
-			     run->nt == MEM_NT_ON ? "on" : run->nt == MEM_NT_OFF ? "off" : "auto");
+			     run->nt == MEM_NT_ON    ? "on"
+			     : run->nt == MEM_NT_OFF ? "off"
+						     : "auto");
 	peak_context_set_str(&run->ctx, "membench_hugepages",
 			     run->hugepages == MEM_HP_ON    ? "on"
 			     : run->hugepages == MEM_HP_OFF ? "off"
@@ -286,8 +294,8 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	char err[256];
-	if (peak_output_open(&run->out, run->common.format, run->common.output, err,
-			     sizeof(err)) != 0) {
+	if (peak_output_open(&run->out, run->common.format, run->common.output, err, sizeof(err)) !=
+	    0) {
 		fprintf(stderr, "membench: %s\n", err);
 		free(run);
 		return PEAK_EXIT_USAGE;

@@ -54,9 +54,9 @@ struct mem_run {
 	struct peak_sysinfo si;
 	struct peak_machine machine;
 	struct peak_context ctx;
-	uint64_t llc_bytes;       /* 0 unknown */
-	double theoretical_mbps;  /* NAN unknown */
-	double ghz;               /* measured core clock; 0 unknown */
+	uint64_t llc_bytes;      /* 0 unknown */
+	double theoretical_mbps; /* NAN unknown */
+	double ghz;              /* measured core clock; 0 unknown */
 	/* output and the first failure (one line, for stderr) */
 	struct peak_output out;
 	char error[256];
@@ -89,11 +89,10 @@ int mem_emit(struct mem_run *run, struct peak_result *r);
 
 /* One progress line on stderr, overwritten in place: only on a terminal, never with
  * --quiet (logs and tests see nothing). */
-void mem_progress(struct mem_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void mem_progress(struct mem_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Set run->error (printf style) and return code. */
 int mem_fail(struct mem_run *run, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -72,7 +72,8 @@ static void check_ops(const struct mem_ops *ops)
 				ops->copy((char *)dst, (const char *)src, w);
 				for (size_t b = 0; b < NBLOCKS; b++) {
 					const uint64_t *want = seen[b] ? src : orig;
-					assert_memory_equal(dst + b * bb / 8, want + b * bb / 8, bb);
+					assert_memory_equal(dst + b * bb / 8, want + b * bb / 8,
+							    bb);
 				}
 				/* The sum counts a block once per visit. */
 				uint64_t want_sum = 0;
@@ -91,7 +92,8 @@ static void check_ops(const struct mem_ops *ops)
 				for (size_t b = 0; b < NBLOCKS; b++)
 					for (size_t i = 0; i < bb / 8; i++) {
 						size_t at = b * bb / 8 + i;
-						assert_true(orig[at] == (seen[b] ? value : before[at]));
+						assert_true(orig[at] ==
+							    (seen[b] ? value : before[at]));
 					}
 				free(before);
 				free(orig);
@@ -162,11 +164,11 @@ static void test_dispatch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_SCALAR),
-		cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_SSE2),
-		cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_AVX2),
-		cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_AVX512),
-		cmocka_unit_test(test_dispatch),
+	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_SCALAR),
+	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_SSE2),
+	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_AVX2),
+	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_AVX512),
+	    cmocka_unit_test(test_dispatch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,10 +108,10 @@ static void test_buffers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shuffle_is_permutation),
-		cmocka_unit_test(test_seeds),
-		cmocka_unit_test(test_chase_one_cycle),
-		cmocka_unit_test(test_buffers),
+	    cmocka_unit_test(test_shuffle_is_permutation),
+	    cmocka_unit_test(test_seeds),
+	    cmocka_unit_test(test_chase_one_cycle),
+	    cmocka_unit_test(test_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
