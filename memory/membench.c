@@ -150,6 +150,12 @@ static int resolve(struct mem_run *run, const struct raw_opts *raw)
 		return PEAK_EXIT_UNSUPPORTED;
 	}
 	run->ops = mem_ops_for((enum mem_isa)isa);
+	if (run->hugepages == MEM_HP_ON && !mem_thp_available()) {
+		fprintf(stderr,
+			"membench: --hugepages on: transparent huge pages are disabled "
+			"here (/sys/kernel/mm/transparent_hugepage/enabled); use auto or off\n");
+		return PEAK_EXIT_UNSUPPORTED;
+	}
 	return 0;
 }
 
