@@ -49,14 +49,15 @@ size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max)
 			ws[n++] = run->sweep.max_bytes / LINE_BYTES * LINE_BYTES;
 		return n;
 	}
-	/* Without --sweep: half of L1d, L2 and the LLC (well inside each level), then the
-	 * --size buffer (main memory when it exceeds the LLC). */
-	for (unsigned level = 1; level <= 3 && n < max; level++) {
-		uint64_t c = peak_sysinfo_cache_bytes(&run->si, level);
-		if (c >= 2 * LINE_BYTES && (n == 0 || c / 2 > ws[n - 1]))
-			ws[n++] = c / 2 / LINE_BYTES * LINE_BYTES;
-	}
+	/* Without --sweep: half of L1d, L2 and the LLC (well inside each level) when smaller
+	 * than --size, then the --size buffer (main memory when it exceeds the LLC). */
 	uint64_t s = run->size_bytes / LINE_BYTES * LINE_BYTES;
+	for (unsigned level = 1; level <= 3 && n < max; level++) {
+		uint64_t c =
+		    peak_sysinfo_cache_bytes(&run->si, level) / 2 / LINE_BYTES * LINE_BYTES;
+		if (c >= 2 * LINE_BYTES && c < s && (n == 0 || c > ws[n - 1]))
+			ws[n++] = c;
+	}
 	if (n < max && s >= 2 * LINE_BYTES && (n == 0 || s > ws[n - 1]))
 		ws[n++] = s;
 	return n;
