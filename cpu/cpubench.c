@@ -153,7 +153,7 @@ static size_t pick_kernels(const struct cpubench_opts *o, unsigned isas, struct 
 	for (size_t i = 0; i < cpu_nkernels; i++) {
 		const struct cpu_kernel *k = &cpu_kernels[i];
 		char reason[160], key[PEAK_CONTEXT_KEY_LEN];
-		if (!selected(o, isas | ISA_ALL_BITS * o->isa.all, k))
+		if (!selected(o, o->isa.all ? ISA_ALL_BITS : isas, k))
 			continue;
 		(*nasked)++;
 		if (cpu_kernel_supported(k, reason, sizeof reason)) {
