@@ -164,7 +164,7 @@ static struct dpdk_summary_row *new_row(struct dpdk_report *r, const struct dpdk
 
 /* Per rep: the forward direction at the dut and the return (or loopback) at the tester. */
 static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, size_t n,
-			 struct dir_samples *fwd, struct dir_samples *back, double *tx_mpps)
+			 bool sink, struct dir_samples *fwd, struct dir_samples *back, double *tx_mpps)
 {
 	struct dpdk_totals *t = &r->totals;
 	for (size_t i = 0; i < n; i++) {
@@ -188,8 +188,8 @@ static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, siz
 			back->loss[i] = NAN;
 			continue;
 		}
-		if (rep->has_dut && rep->dut.mode == DPDK_DUT_SINK)
-			continue;
+		if (sink)
+			continue; /* nothing comes back from a dut that only counts */
 		uint64_t lost = counted_loss(sent, c->sum_next, c->gaps, c->late, &t->bogus);
 		back->loss[i] = sent ? 100.0 * (double)lost / (double)sent : 0;
 		t->rt_sent += sent;
@@ -216,7 +216,7 @@ int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 	int rc = -1;
 	if (fwd == NULL || back == NULL || tx == NULL || p50s == NULL || row == NULL)
 		goto out;
-	fill_samples(r, reps, n, fwd, back, tx);
+	fill_samples(r, reps, n, r->role == DPDK_ROLE_TESTER && !pt->bi, fwd, back, tx);
 	bool has_dut = n && reps[0].has_dut;
 	bool tester = r->role == DPDK_ROLE_TESTER;
 	char base[64];
