@@ -21,12 +21,76 @@ static inline void store8(char *p, uint64_t x, bool nt)
 		memcpy(p, &x, 8);
 }
 
-/* Sequential walks skip the order lookup: with 8-byte blocks it would cost as much as
- * the access itself. */
+/* 8-byte blocks (the PA1 case): the visit is one load or store, so the walk itself must
+ * cost next to nothing. These loops run over runs of consecutive positions (up to the
+ * wrap-around), with the order lookup hoisted out of the sequential case. */
+typedef void (*seg_fn)(uint64_t *d, const uint64_t *s, const uint32_t *order, size_t pos, size_t n,
+		       uint64_t *acc);
+
+static void seg_copy(uint64_t *d, const uint64_t *s, const uint32_t *order, size_t pos, size_t n,
+		     uint64_t *acc)
+{
+	(void)acc;
+	if (order)
+		for (size_t i = pos; i < pos + n; i++)
+			d[order[i]] = s[order[i]];
+	else
+		for (size_t i = pos; i < pos + n; i++)
+			d[i] = s[i];
+}
+
+static void seg_sum(uint64_t *d, const uint64_t *s, const uint32_t *order, size_t pos, size_t n,
+		    uint64_t *acc)
+{
+	(void)d;
+	uint64_t a = *acc;
+	if (order)
+		for (size_t i = pos; i < pos + n; i++)
+			a += s[order[i]];
+	else
+		for (size_t i = pos; i < pos + n; i++)
+			a += s[i];
+	*acc = a;
+}
+
+static void seg_fill(uint64_t *d, const uint64_t *s, const uint32_t *order, size_t pos, size_t n,
+		     uint64_t *acc)
+{
+	(void)s;
+	const uint64_t v = *acc;
+	if (order)
+		for (size_t i = pos; i < pos + n; i++)
+			d[order[i]] = v;
+	else
+		for (size_t i = pos; i < pos + n; i++)
+			d[i] = v;
+}
+
+static void walk8(seg_fn fn, uint64_t *d, const uint64_t *s, const struct mem_walk *w,
+		  uint64_t *acc)
+{
+	size_t pos = w->pos;
+	for (uint64_t left = w->count; left > 0;) {
+		size_t n = w->nblocks - pos;
+		if (n > left)
+			n = (size_t)left;
+		fn(d, s, w->order, pos, n, acc);
+		left -= n;
+		pos += n;
+		if (pos == w->nblocks)
+			pos = 0;
+	}
+}
+
 static void walk_copy(char *dst, const char *src, const struct mem_walk *w)
 {
 	size_t pos = w->pos;
 	const size_t bb = w->block_bytes;
+	if (bb == 8 && !w->nt) {
+		walk8(seg_copy, (uint64_t *)(void *)dst, (const uint64_t *)(const void *)src, w,
+		      NULL);
+		return;
+	}
 	for (uint64_t left = w->count; left > 0; left--) {
 		size_t off = (w->order ? (size_t)w->order[pos] : pos) * bb;
 		for (size_t i = 0; i < bb; i += 8)
@@ -43,6 +107,10 @@ static uint64_t walk_sum(const char *src, const struct mem_walk *w)
 	size_t pos = w->pos;
 	const size_t bb = w->block_bytes;
 	uint64_t s0 = 0, s1 = 0;
+	if (bb == 8) {
+		walk8(seg_sum, NULL, (const uint64_t *)(const void *)src, w, &s0);
+		return s0;
+	}
 	for (uint64_t left = w->count; left > 0; left--) {
 		const char *p = src + (w->order ? (size_t)w->order[pos] : pos) * bb;
 		size_t i = 0;
@@ -62,6 +130,11 @@ static void walk_fill(char *dst, uint64_t value, const struct mem_walk *w)
 {
 	size_t pos = w->pos;
 	const size_t bb = w->block_bytes;
+	if (bb == 8 && !w->nt) {
+		uint64_t v = value;
+		walk8(seg_fill, (uint64_t *)(void *)dst, NULL, w, &v);
+		return;
+	}
 	for (uint64_t left = w->count; left > 0; left--) {
 		size_t off = (w->order ? (size_t)w->order[pos] : pos) * bb;
 		for (size_t i = 0; i < bb; i += 8)
