@@ -182,7 +182,7 @@ build_plan() {
 		local lpt=1 t ncpu
 		ncpu=$(nproc 2>/dev/null || echo 1)
 		for t in ${THREADS//,/ }; do [ "$t" -le "$ncpu" ] && [ "$t" -gt "$lpt" ] && lpt=$t; done
-		plan cpu linpack "$(est 1 "${lp[1]}" | awk '{ print int($1 / 2) }')" bench linpack cpu-linpack linpack "${lp[@]}" \
+		plan cpu linpack "$(est 1 "${lp[1]}" | awk '{ print int($1 * 3 / 4) }')" bench linpack cpu-linpack linpack "${lp[@]}" \
 			--threads "$lpt" --reps "$REPS" --quiet
 	fi
 
@@ -193,7 +193,7 @@ build_plan() {
 		elif [ "$QUICK" = 1 ]; then
 			size=256MiB blocks=8B,8KiB,8MiB,80MiB sweep=4KiB:64MiB:1
 		fi
-		plan memory membench "$(est $((100 * NTHREADS)) "$rep_s")" bench membench memory-membench \
+		plan memory membench "$(est $((135 * NTHREADS)) "$rep_s")" bench membench memory-membench \
 			membench --test all --block "$blocks" --size "$size" --sweep "$sweep" "${COMMON[@]}"
 	fi
 
