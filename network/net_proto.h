@@ -43,6 +43,7 @@ struct net_params {
 	uint64_t duration_ns; /* time mode (and latency) run length */
 	uint64_t rate_bps;    /* udp: bits/s per connection; 0 = unlimited */
 	uint32_t timeout_ms;  /* longest silence either side tolerates */
+	bool no_gso;          /* client only, not on the wire: no UDP GSO */
 };
 
 /* Check a peer's (or the user's) parameters against the caps; reason names the field. */
@@ -61,6 +62,7 @@ struct net_conn_stats {
 	uint64_t cpu_ns;      /* CPU time of the thread serving the connection */
 	uint64_t retrans;     /* tcp sender: tcpi_total_retrans */
 	uint32_t status;      /* 0 ok, else an errno-like code */
+	uint32_t gso;         /* udp sender (client only): datagrams per UDP_SEGMENT send; 0 off */
 };
 
 /* Bytes one connection must move in bytes mode (the remainder goes to the first ones). */

@@ -81,6 +81,8 @@ void net_point_add(struct net_point *pt, const struct net_rep *rep)
 		pt->conn_gbps[i * pt->reps + r] =
 		    gbit(rc->bytes - rc->first_bytes, rc->last_ns - rc->first_ns);
 		pt->retrans += sc->retrans;
+		if (sc->gso != 0)
+			pt->gso = true;
 		pt->reordered += rc->reordered + sc->reordered;
 		pt->duplicated += rc->duplicated;
 		if (net_test_is_latency(pt->test)) {
@@ -156,6 +158,8 @@ static int emit_throughput(const struct net_point *pt, struct peak_output *out,
 		flagf(&r, "bytes=%.0f", (double)pt->rcv_bytes_last);
 	if (!net_test_is_udp(pt->test))
 		flagf(&r, "retrans=%.0f", (double)pt->retrans);
+	if (pt->gso)
+		peak_result_flag(&r, "udp_gso");
 	rc |= emit(out, &r, pt->gbps, pt->done);
 	for (uint32_t i = 0; pt->nconns > 1 && i < pt->nconns; i++) {
 		char variant[32];

@@ -26,6 +26,7 @@ struct net_point {
 	uint64_t retrans, sent, lost, reordered, duplicated, rcv_bytes_last;
 	struct peak_hist *hist;     /* latency: every timed round trip of every rep (ns) */
 	struct peak_hist *rep_hist; /* latency: the current rep, filled by net_client_run */
+	bool gso;                   /* udp senders used UDP_SEGMENT */
 	char flags[64];             /* flags of every row of the point (steal, oversubscribed) */
 };
 

@@ -41,6 +41,7 @@ struct nb_opts {
 	uint64_t rate_bps;
 	uint64_t warmup;
 	double timeout_s;
+	bool no_gso;
 	double idle_s;
 	uint64_t max_sessions;
 };
@@ -146,9 +147,18 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 	     NET_MAX_WARMUP,                                                                       \
 	     NULL,                                                                                 \
 	     NULL},                                                                                \
+	    {"timeout",                                                                            \
+	     "SECONDS",                                                                            \
+	     "longest wait on the server (default 5)",                                             \
+	     PEAK_OPT_DOUBLE,                                                                      \
+	     &(o)->timeout_s,                                                                      \
+	     0.01,                                                                                 \
+	     600,                                                                                  \
+	     NULL,                                                                                 \
+	     NULL},                                                                                \
 	{                                                                                          \
-		"timeout", "SECONDS", "longest wait on the server (default 5)", PEAK_OPT_DOUBLE,   \
-		    &(o)->timeout_s, 0.01, 600, NULL, NULL                                         \
+		"no-gso", NULL, "UDP: sendmmsg batches of single datagrams, no UDP_SEGMENT (GSO)", \
+		    PEAK_OPT_FLAG, &(o)->no_gso, 0, 0, NULL, NULL                                  \
 	}
 
 static void defaults(struct nb_opts *o)
@@ -231,6 +241,7 @@ static void point_params(const struct nb_opts *o, enum net_test t, uint32_t conn
 	p->block_bytes = size;
 	p->warmup_msgs = (uint32_t)o->warmup;
 	p->rate_bps = o->rate_bps;
+	p->no_gso = o->no_gso;
 	p->timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5);
 	if (net_test_is_latency(t)) {
 		double s = o->time_s != 0 ? o->time_s : DEFAULT_LATENCY_S;

@@ -145,6 +145,33 @@ static void udp_counts_add_up(void **state)
 	}
 }
 
+/* Unpaced senders batch datagrams with UDP GSO where the kernel has it: each segment is
+ * still one datagram with its own sequence number, so the books must balance too. */
+static void udp_unpaced_counts_add_up(void **state)
+{
+	struct fixture *f = *state;
+	for (int no_gso = 0; no_gso < 2; no_gso++) {
+		struct net_params p = {.test = NET_TEST_UDP_THROUGHPUT,
+				       .nconns = 2,
+				       .block_bytes = 1472,
+				       .total_bytes = 3000000,
+				       .timeout_ms = 2000,
+				       .no_gso = no_gso != 0};
+		struct net_rep rep;
+		assert_int_equal(run(f, &p, &rep, NULL), 0);
+		for (uint32_t i = 0; i < 2; i++) {
+			uint64_t want = (net_conn_share(p.total_bytes, 2, i) + 1471) / 1472;
+			assert_int_equal(rep.snd[i].packets, want);
+			assert_int_equal(rep.rcv[i].packets - rep.rcv[i].duplicated +
+					     rep.rcv[i].lost,
+					 rep.snd[i].packets);
+			assert_int_equal(rep.rcv[i].bytes, rep.rcv[i].packets * 1472);
+			if (no_gso)
+				assert_int_equal(rep.snd[i].gso, 0);
+		}
+	}
+}
+
 static void absurd_request_refused_then_served(void **state)
 {
 	struct fixture *f = *state;
@@ -186,6 +213,7 @@ int main(void)
 	    cmocka_unit_test(tcp_exact_bytes),
 	    cmocka_unit_test(latency_returns_every_message),
 	    cmocka_unit_test(udp_counts_add_up),
+	    cmocka_unit_test(udp_unpaced_counts_add_up),
 	    cmocka_unit_test(absurd_request_refused_then_served),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
