@@ -42,7 +42,8 @@ static int poll_reply(const struct dpdk_ctl_client *c, enum dpdk_pkt_type want, 
 				memcpy(out, b, sizeof(*out));
 			if (peer)
 				rte_ether_addr_copy(
-					&rte_pktmbuf_mtod(rx[i], struct rte_ether_hdr *)->src_addr, peer);
+				    &rte_pktmbuf_mtod(rx[i], struct rte_ether_hdr *)->src_addr,
+				    peer);
 		}
 		if (n)
 			rte_pktmbuf_free_bulk(rx, n);
@@ -51,8 +52,8 @@ static int poll_reply(const struct dpdk_ctl_client *c, enum dpdk_pkt_type want, 
 }
 
 int dpdk_ctl_call(const struct dpdk_ctl_client *c, enum dpdk_pkt_type req,
-		  const struct dpdk_ctl_body *in, enum dpdk_pkt_type want, struct dpdk_ctl_body *out,
-		  struct rte_ether_addr *peer, double timeout_s)
+		  const struct dpdk_ctl_body *in, enum dpdk_pkt_type want,
+		  struct dpdk_ctl_body *out, struct rte_ether_addr *peer, double timeout_s)
 {
 	uint64_t hz = rte_get_tsc_hz();
 	uint64_t start = rte_rdtsc();

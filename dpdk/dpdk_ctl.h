@@ -24,7 +24,7 @@ struct dpdk_ctl_client {
  * be NULL). Data frames received meanwhile are dropped. Returns 0, or -1 on timeout or
  * stop. */
 int dpdk_ctl_call(const struct dpdk_ctl_client *c, enum dpdk_pkt_type req,
-		  const struct dpdk_ctl_body *in, enum dpdk_pkt_type want, struct dpdk_ctl_body *out,
-		  struct rte_ether_addr *peer, double timeout_s);
+		  const struct dpdk_ctl_body *in, enum dpdk_pkt_type want,
+		  struct dpdk_ctl_body *out, struct rte_ether_addr *peer, double timeout_s);
 
 #endif

@@ -55,7 +55,8 @@ static void snapshot(const struct dpdk_dut_shared *sh, struct dpdk_ctl_body *b)
 	b->late = sum.late;
 	b->sum_next = sum.sum_next;
 	b->other = sum.other;
-	uint64_t cycles = sum.last_rx_tsc > sum.first_rx_tsc ? sum.last_rx_tsc - sum.first_rx_tsc : 0;
+	uint64_t cycles =
+	    sum.last_rx_tsc > sum.first_rx_tsc ? sum.last_rx_tsc - sum.first_rx_tsc : 0;
 	b->window_ns = (uint64_t)((double)cycles * 1e9 / (double)sh->tsc_hz);
 }
 
@@ -79,7 +80,8 @@ static bool answer(struct dpdk_dut_lcore *d, struct rte_mbuf *m, const struct dp
 		reply = DPDK_CTL_START_ACK;
 		if (b->epoch != __atomic_load_n(&sh->epoch, __ATOMIC_ACQUIRE)) {
 			__atomic_store_n(&sh->mode, b->mode, __ATOMIC_RELAXED);
-			__atomic_store_n(&sh->flows, b->flows < DPDK_MAX_FLOWS ? b->flows : DPDK_MAX_FLOWS,
+			__atomic_store_n(&sh->flows,
+					 b->flows < DPDK_MAX_FLOWS ? b->flows : DPDK_MAX_FLOWS,
 					 __ATOMIC_RELAXED);
 			__atomic_store_n(&sh->epoch, b->epoch, __ATOMIC_RELEASE);
 		}

@@ -35,8 +35,8 @@ void dpdk_gen_lcore_reset(struct dpdk_gen_lcore *g, const struct dpdk_gen_cfg *c
 		struct dpdk_txq *q = &g->q[i];
 		q->qid = qids[i];
 		/* Flow f goes out on queue f % nqueues. */
-		q->nflows = total_flows / cfg->nqueues +
-			    (q->qid < total_flows % cfg->nqueues ? 1u : 0u);
+		q->nflows =
+		    total_flows / cfg->nqueues + (q->qid < total_flows % cfg->nqueues ? 1u : 0u);
 		q->next_k = 0;
 		q->npend = 0;
 		memset(q->seq, 0, sizeof(q->seq[0]) * q->nflows);
@@ -47,8 +47,7 @@ void dpdk_gen_lcore_reset(struct dpdk_gen_lcore *g, const struct dpdk_gen_cfg *c
 }
 
 /* Chain nsegs fresh mbufs into one frame of len bytes. */
-static void chain_segments(struct rte_mbuf **segs, unsigned nsegs, uint32_t len,
-			   uint32_t seg_room)
+static void chain_segments(struct rte_mbuf **segs, unsigned nsegs, uint32_t len, uint32_t seg_room)
 {
 	struct rte_mbuf *head = segs[0];
 	uint32_t left = len;
@@ -64,8 +63,7 @@ static void chain_segments(struct rte_mbuf **segs, unsigned nsegs, uint32_t len,
 }
 
 /* Top the queue's pending burst up with new frames; returns how many frames it holds. */
-static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_t now,
-			   bool sample)
+static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_t now, bool sample)
 {
 	const struct dpdk_gen_cfg *cfg = g->cfg;
 	unsigned need = cfg->burst - q->npend;
@@ -85,8 +83,8 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 			segs[i] = m;
 		}
 	}
-	if (from_stash < need &&
-	    rte_pktmbuf_alloc_bulk(cfg->pool, segs + from_stash, (need - from_stash) * nsegs) != 0) {
+	if (from_stash < need && rte_pktmbuf_alloc_bulk(cfg->pool, segs + from_stash,
+							(need - from_stash) * nsegs) != 0) {
 		if (from_stash == 0)
 			return q->npend;
 		need = from_stash;
@@ -181,8 +179,9 @@ static unsigned receive(struct dpdk_gen_lcore *g, uint16_t qid)
 			if (likely(dpdk_flowcheck_seen(&g->fc, &c, p->flow, p->seq))) {
 				c.rx_bytes += m->pkt_len + DPDK_FCS_BYTES;
 				if (p->flags & DPDK_FLAG_SAMPLED)
-					peak_hist_record(&g->hist, (uint64_t)((double)(now - p->tsc) *
-									      cfg->ns_per_cycle));
+					peak_hist_record(
+					    &g->hist,
+					    (uint64_t)((double)(now - p->tsc) * cfg->ns_per_cycle));
 			}
 		} else {
 			c.other++;

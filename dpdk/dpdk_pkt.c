@@ -34,8 +34,8 @@ static void fill_headers(uint8_t *buf, const struct dpdk_addrs *a, uint32_t flow
 	udp->dgram_cksum = 0; /* optional for IPv4 */
 }
 
-void dpdk_pkt_build_templates(struct dpdk_templates *t, const struct dpdk_addrs *a,
-			      uint32_t nflows, uint32_t frame_bytes)
+void dpdk_pkt_build_templates(struct dpdk_templates *t, const struct dpdk_addrs *a, uint32_t nflows,
+			      uint32_t frame_bytes)
 {
 	t->nflows = nflows;
 	t->frame_bytes = frame_bytes;

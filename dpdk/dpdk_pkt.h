@@ -14,13 +14,13 @@
 
 /* Frame sizes count the Ethernet frame with its 4-byte FCS (RFC 2544, pktgen), so a
  * "64-byte packet" is 60 bytes in the mbuf; L1 adds 20 bytes (preamble, SFD, IFG). */
-#define DPDK_FCS_BYTES 4u
+#define DPDK_FCS_BYTES      4u
 #define DPDK_L1_EXTRA_BYTES 20u
-#define DPDK_HDR_BYTES 42u /* Ethernet 14 + IPv4 20 + UDP 8 */
-#define DPDK_MIN_FRAME 64u
-#define DPDK_MAX_FRAME 9216u
+#define DPDK_HDR_BYTES      42u /* Ethernet 14 + IPv4 20 + UDP 8 */
+#define DPDK_MIN_FRAME      64u
+#define DPDK_MAX_FRAME      9216u
 #define DPDK_TEMPLATE_BYTES 64u
-#define DPDK_MAX_FLOWS 4096u
+#define DPDK_MAX_FLOWS      4096u
 
 #define DPDK_MAGIC 0x5042u /* "PB" */
 
@@ -40,7 +40,7 @@ enum dpdk_pkt_type {
  * frame that straggles into the next run (a dut descheduled past the drain) is set aside
  * instead of corrupting that run's sequence accounting. */
 #define DPDK_FLAG_SAMPLED 0x1u
-#define DPDK_EPOCH_MASK 0xfeu
+#define DPDK_EPOCH_MASK   0xfeu
 static inline uint8_t dpdk_epoch_flags(uint32_t epoch)
 {
 	return (uint8_t)((epoch & 0x7fu) << 1);
@@ -95,8 +95,8 @@ struct dpdk_templates {
 };
 
 /* Fill t->tmpl[0..nflows) for frames of frame_bytes (with FCS). */
-void dpdk_pkt_build_templates(struct dpdk_templates *t, const struct dpdk_addrs *a,
-			      uint32_t nflows, uint32_t frame_bytes);
+void dpdk_pkt_build_templates(struct dpdk_templates *t, const struct dpdk_addrs *a, uint32_t nflows,
+			      uint32_t frame_bytes);
 
 /* Write a control frame (request or reply) into m; returns 0 or -1 if it does not fit. */
 int dpdk_pkt_build_ctl(struct rte_mbuf *m, const struct dpdk_addrs *a, enum dpdk_pkt_type type,

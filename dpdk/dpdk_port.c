@@ -16,7 +16,7 @@
 #include "dpdk_pkt.h"
 #include "peak_exit.h"
 
-#define RING_DESC 1024u
+#define RING_DESC  1024u
 #define POOL_CACHE 512u
 
 static void add_warning(struct dpdk_port *p, const char *w)
@@ -66,15 +66,15 @@ static int create_pool(struct dpdk_port *p, const struct dpdk_port_req *req,
 	unsigned nsegs = dpdk_pkt_nsegs(req->max_frame, room);
 	char name[RTE_MEMPOOL_NAMESIZE];
 	(void)snprintf(name, sizeof(name), "pb_pool_%u", (unsigned)p->port_id);
-	p->pool = rte_pktmbuf_pool_create(name, pool_size(req, nsegs), POOL_CACHE, 0,
-					  (uint16_t)(room + RTE_PKTMBUF_HEADROOM),
-					  (int)rte_eth_dev_socket_id(p->port_id) < 0
-						  ? (int)rte_socket_id()
-						  : rte_eth_dev_socket_id(p->port_id));
+	p->pool = rte_pktmbuf_pool_create(
+	    name, pool_size(req, nsegs), POOL_CACHE, 0, (uint16_t)(room + RTE_PKTMBUF_HEADROOM),
+	    (int)rte_eth_dev_socket_id(p->port_id) < 0 ? (int)rte_socket_id()
+						       : rte_eth_dev_socket_id(p->port_id));
 	if (p->pool == NULL) {
-		(void)snprintf(err, err_len,
-			       "cannot create the mbuf pool (%s): give EAL more memory, e.g. -m 1024",
-			       rte_strerror(rte_errno));
+		(void)snprintf(
+		    err, err_len,
+		    "cannot create the mbuf pool (%s): give EAL more memory, e.g. -m 1024",
+		    rte_strerror(rte_errno));
 		return PEAK_EXIT_UNSUPPORTED;
 	}
 	return 0;
@@ -93,7 +93,8 @@ static void set_mtu(struct dpdk_port *p, const struct dpdk_port_req *req)
 		p->mtu = want;
 	} else {
 		char w[96];
-		(void)snprintf(w, sizeof(w), "mtu %u not set (%s)", (unsigned)want, rte_strerror(-rc));
+		(void)snprintf(w, sizeof(w), "mtu %u not set (%s)", (unsigned)want,
+			       rte_strerror(-rc));
 		add_warning(p, w);
 	}
 }
@@ -122,16 +123,15 @@ static int setup_queues(struct dpdk_port *p, const struct dpdk_port_req *req,
 			rc = rte_eth_tx_queue_setup(p->port_id, q, ntxd, (unsigned)socket, &txc);
 		}
 		if (rc != 0) {
-			(void)snprintf(err, err_len, "port %u queue %u setup: %s", (unsigned)p->port_id,
-				       (unsigned)q, rte_strerror(-rc));
+			(void)snprintf(err, err_len, "port %u queue %u setup: %s",
+				       (unsigned)p->port_id, (unsigned)q, rte_strerror(-rc));
 			return PEAK_EXIT_FAIL;
 		}
 	}
 	return 0;
 }
 
-int dpdk_port_open(struct dpdk_port *p, const struct dpdk_port_req *req, char *err,
-		   size_t err_len)
+int dpdk_port_open(struct dpdk_port *p, const struct dpdk_port_req *req, char *err, size_t err_len)
 {
 	memset(p, 0, sizeof(*p));
 	p->port_id = req->port_id;
@@ -150,7 +150,8 @@ int dpdk_port_open(struct dpdk_port *p, const struct dpdk_port_req *req, char *e
 	}
 	name_port(p, &info);
 	if (req->nqueues > info.max_rx_queues || req->nqueues > info.max_tx_queues) {
-		(void)snprintf(err, err_len, "--queues %u: port %u (%s) has at most %u rx / %u tx queues",
+		(void)snprintf(err, err_len,
+			       "--queues %u: port %u (%s) has at most %u rx / %u tx queues",
 			       (unsigned)req->nqueues, (unsigned)req->port_id, p->driver,
 			       (unsigned)info.max_rx_queues, (unsigned)info.max_tx_queues);
 		return PEAK_EXIT_UNSUPPORTED;
@@ -169,7 +170,7 @@ int dpdk_port_open(struct dpdk_port *p, const struct dpdk_port_req *req, char *e
 		/* Spread the tester's flows over the queues by their 5-tuple on real NICs. */
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf =
-			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
+		    (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
 	}
 	rc = rte_eth_dev_configure(req->port_id, req->nqueues, req->nqueues, &conf);
 	if (rc != 0) {

@@ -37,8 +37,7 @@ struct dpdk_port_req {
 
 /* Configure and start the port. Returns 0, or an exit code (3: the device cannot do what
  * was asked; 1: a DPDK call failed) with one line in err. */
-int dpdk_port_open(struct dpdk_port *p, const struct dpdk_port_req *req, char *err,
-		   size_t err_len);
+int dpdk_port_open(struct dpdk_port *p, const struct dpdk_port_req *req, char *err, size_t err_len);
 
 /* Wait until the link is up. Returns 0, or -1 after timeout_s or when *stop is set. */
 int dpdk_port_wait_link(const struct dpdk_port *p, double timeout_s,

@@ -163,8 +163,8 @@ static struct dpdk_summary_row *new_row(struct dpdk_report *r, const struct dpdk
 }
 
 /* Per rep: the forward direction at the dut and the return (or loopback) at the tester. */
-static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, size_t n,
-			 bool sink, struct dir_samples *fwd, struct dir_samples *back, double *tx_mpps)
+static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, size_t n, bool sink,
+			 struct dir_samples *fwd, struct dir_samples *back, double *tx_mpps)
 {
 	struct dpdk_totals *t = &r->totals;
 	for (size_t i = 0; i < n; i++) {
@@ -175,7 +175,8 @@ static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, siz
 			const struct dpdk_ctl_body *d = &rep->dut;
 			rates(d->rx_pkts, d->rx_bytes, (double)d->window_ns / 1e9, &fwd->l1[i],
 			      &fwd->l2[i], &fwd->mpps[i]);
-			uint64_t lost = counted_loss(sent, d->sum_next, d->gaps, d->late, &t->bogus);
+			uint64_t lost =
+			    counted_loss(sent, d->sum_next, d->gaps, d->late, &t->bogus);
 			fwd->loss[i] = sent ? 100.0 * (double)lost / (double)sent : 0;
 			t->fwd_sent += sent;
 			t->fwd_received += d->rx_pkts;

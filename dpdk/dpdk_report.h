@@ -41,7 +41,7 @@ struct dpdk_report {
 	size_t nrows, cap;
 	struct dpdk_totals totals;
 	struct dpdk_noise noise; /* of the point being emitted */
-	double min_cpu_share;   /* over every point (NAN: unknown) */
+	double min_cpu_share;    /* over every point (NAN: unknown) */
 };
 
 void dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,

@@ -18,20 +18,20 @@
 #include "peak_exit.h"
 #include "peak_sysinfo.h"
 
-#define CTL_TIMEOUT_S 2.0
-#define DRAIN_IDLE_S 0.02
-#define DRAIN_MAX_S 2.0
+#define CTL_TIMEOUT_S   2.0
+#define DRAIN_IDLE_S    0.02
+#define DRAIN_MAX_S     2.0
 #define STATS_MAX_TRIES 100
 #define STATS_SETTLE_US 10000u
 /* QUIT: the dut stops polling when it answers and closes its port only after
  * DUT_QUIT_HOLD_S; the tester stops polling when answered or after QUIT_TIMEOUT_S. Neither
  * side polls a memif ring the other side is tearing down (the memif PMD can fault on a
  * ring unmapped under it). */
-#define QUIT_TIMEOUT_S 0.5
+#define QUIT_TIMEOUT_S  0.5
 #define DUT_QUIT_HOLD_S 1.0
 
-int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o,
-		    struct dpdk_port *port, const volatile sig_atomic_t *stop)
+int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o, struct dpdk_port *port,
+		    const volatile sig_atomic_t *stop)
 {
 	memset(b, 0, sizeof(*b));
 	b->o = o;
@@ -92,7 +92,8 @@ static int ctl(struct dpdk_bench *b, enum dpdk_pkt_type req, enum dpdk_pkt_type 
 			(void)snprintf(b->err, sizeof(b->err), "interrupted");
 		else
 			(void)snprintf(b->err, sizeof(b->err),
-				       "the dut did not answer %s within %.0f s", what, CTL_TIMEOUT_S);
+				       "the dut did not answer %s within %.0f s", what,
+				       CTL_TIMEOUT_S);
 		return PEAK_EXIT_FAIL;
 	}
 	*body = reply;
@@ -128,30 +129,30 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 	++b->epoch;
 	if (b->with_dut) {
 		struct dpdk_ctl_body body = {
-			.epoch = b->epoch,
-			.mode = pt->bi ? DPDK_DUT_REFLECT : DPDK_DUT_SINK,
-			.flows = pt->flows,
+		    .epoch = b->epoch,
+		    .mode = pt->bi ? DPDK_DUT_REFLECT : DPDK_DUT_SINK,
+		    .flows = pt->flows,
 		};
 		int rc = ctl(b, DPDK_CTL_START, DPDK_CTL_START_ACK, &body, "START");
 		if (rc)
 			return rc;
 	}
 	struct dpdk_gen_cfg cfg = {
-		.port_id = b->port->port_id,
-		.nqueues = (uint16_t)pt->queues,
-		.pool = b->port->pool,
-		.tmpl = &b->tmpl,
-		.frame_bytes = pt->size,
-		.seg_room = b->port->seg_room,
-		.nsegs = dpdk_pkt_nsegs(pt->size, b->port->seg_room),
-		.burst = (unsigned)b->o->burst,
-		.sample_every = (unsigned)b->o->sample_every,
-		.drain_idle_cycles = (uint64_t)(DRAIN_IDLE_S * (double)b->tsc_hz),
-		.drain_max_cycles = (uint64_t)(DRAIN_MAX_S * (double)b->tsc_hz),
-		.ns_per_cycle = 1e9 / (double)b->tsc_hz,
-		.minimal = b->o->role == DPDK_ROLE_MINIMAL,
-		.epoch_flags = dpdk_epoch_flags(b->epoch),
-		.stop = b->stop,
+	    .port_id = b->port->port_id,
+	    .nqueues = (uint16_t)pt->queues,
+	    .pool = b->port->pool,
+	    .tmpl = &b->tmpl,
+	    .frame_bytes = pt->size,
+	    .seg_room = b->port->seg_room,
+	    .nsegs = dpdk_pkt_nsegs(pt->size, b->port->seg_room),
+	    .burst = (unsigned)b->o->burst,
+	    .sample_every = (unsigned)b->o->sample_every,
+	    .drain_idle_cycles = (uint64_t)(DRAIN_IDLE_S * (double)b->tsc_hz),
+	    .drain_max_cycles = (uint64_t)(DRAIN_MAX_S * (double)b->tsc_hz),
+	    .ns_per_cycle = 1e9 / (double)b->tsc_hz,
+	    .minimal = b->o->role == DPDK_ROLE_MINIMAL,
+	    .epoch_flags = dpdk_epoch_flags(b->epoch),
+	    .stop = b->stop,
 	};
 	for (unsigned i = 0; i < pt->lcores; i++) {
 		uint16_t qids[DPDK_MAX_QUEUES];
@@ -273,10 +274,11 @@ static int hello(struct dpdk_bench *b)
 	/* memif pairs ring i with ring i: a dut that polls rings the tester never set up
 	 * reads stale slots. NICs with RSS do not care. */
 	if (strcmp(b->port->driver, "net_memif") == 0 && reply.flows != b->port->nqueues) {
-		(void)snprintf(b->err, sizeof(b->err),
-			       "--queues: the dut has %u queues, this tester %u; over memif give both "
-			       "ends the same largest --queues",
-			       (unsigned)reply.flows, (unsigned)b->port->nqueues);
+		(void)snprintf(
+		    b->err, sizeof(b->err),
+		    "--queues: the dut has %u queues, this tester %u; over memif give both "
+		    "ends the same largest --queues",
+		    (unsigned)reply.flows, (unsigned)b->port->nqueues);
 		return PEAK_EXIT_USAGE;
 	}
 	b->ctl.addrs.dst_mac = b->peer_mac;
@@ -297,10 +299,10 @@ int dpdk_bench_sweep(struct dpdk_bench *b, struct dpdk_report *r)
 		for (size_t fi = 0; rc == 0 && fi < o->flows.n; fi++) {
 			for (size_t qi = 0; rc == 0 && qi < o->queues.n; qi++) {
 				struct dpdk_point pt = {
-					.size = (uint32_t)o->sizes.v[si],
-					.flows = (uint32_t)o->flows.v[fi],
-					.queues = (uint32_t)o->queues.v[qi],
-					.bi = o->bi,
+				    .size = (uint32_t)o->sizes.v[si],
+				    .flows = (uint32_t)o->flows.v[fi],
+				    .queues = (uint32_t)o->queues.v[qi],
+				    .bi = o->bi,
 				};
 				if (pt.queues > pt.flows)
 					pt.queues = pt.flows;

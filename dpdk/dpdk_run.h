@@ -34,8 +34,8 @@ struct dpdk_bench_opts {
 struct dpdk_point {
 	uint32_t size; /* frame bytes with FCS */
 	uint32_t flows;
-	uint32_t queues;  /* queues used: min(--queues, flows) */
-	unsigned lcores;  /* tester lcores that served them */
+	uint32_t queues; /* queues used: min(--queues, flows) */
+	unsigned lcores; /* tester lcores that served them */
 	bool bi;
 };
 
@@ -45,7 +45,7 @@ struct dpdk_rep {
 	struct dpdk_counters tst;
 	struct dpdk_ctl_body dut;
 	bool has_dut;
-	double gen_s; /* how long frames were generated */
+	double gen_s;  /* how long frames were generated */
 	double p50_us; /* median latency of this rep (NAN without samples) */
 	uint64_t tsc_hz;
 };
@@ -69,8 +69,8 @@ struct dpdk_bench {
 };
 
 /* Allocate per-lcore state. Returns 0 or -1 (out of memory, message in b->err). */
-int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o,
-		    struct dpdk_port *port, const volatile sig_atomic_t *stop);
+int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o, struct dpdk_port *port,
+		    const volatile sig_atomic_t *stop);
 void dpdk_bench_free(struct dpdk_bench *b);
 
 /* Loopback, minimal or tester: sweep every point, hand each to the report. Returns 0,

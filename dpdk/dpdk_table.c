@@ -8,7 +8,7 @@
 #include "dpdk_report.h"
 
 #define MAX_COLS 10
-#define CELL 32
+#define CELL     32
 
 struct table {
 	size_t ncols;
@@ -75,12 +75,12 @@ static const char *direction(const struct dpdk_report *r, const struct dpdk_poin
 static void throughput_table(const struct dpdk_report *r, FILE *f, char (*cells)[MAX_COLS][CELL])
 {
 	struct table t = {
-		.ncols = 9,
-		.head = {"direction", "size", "flows", "Tx queues DUT / Tester", "type",
-			 "Rx on DUT, Gb/s", "Rx on Tester, Gb/s", "Rx on DUT, Mpps",
-			 "Rx on Tester, Mpps"},
-		.nrows = r->nrows,
-		.cells = cells,
+	    .ncols = 9,
+	    .head = {"direction", "size", "flows", "Tx queues DUT / Tester", "type",
+		     "Rx on DUT, Gb/s", "Rx on Tester, Gb/s", "Rx on DUT, Mpps",
+		     "Rx on Tester, Mpps"},
+	    .nrows = r->nrows,
+	    .cells = cells,
 	};
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct dpdk_summary_row *row = &r->rows[i];
@@ -105,10 +105,10 @@ static void throughput_table(const struct dpdk_report *r, FILE *f, char (*cells)
 static void latency_table(const struct dpdk_report *r, FILE *f, char (*cells)[MAX_COLS][CELL])
 {
 	struct table t = {
-		.ncols = 7,
-		.head = {"size", "flows", "queues", "p50, us", "p90, us", "p99, us", "pkt loss, %"},
-		.nrows = r->nrows,
-		.cells = cells,
+	    .ncols = 7,
+	    .head = {"size", "flows", "queues", "p50, us", "p90, us", "p99, us", "pkt loss, %"},
+	    .nrows = r->nrows,
+	    .cells = cells,
 	};
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct dpdk_summary_row *row = &r->rows[i];
@@ -132,8 +132,9 @@ void dpdk_report_table(const struct dpdk_report *r, FILE *f)
 	if (cells == NULL)
 		return;
 	fprintf(f, "\ndpdkbench: %s on port %u (%s)%s\n",
-		r->role == DPDK_ROLE_TESTER ? "tester <-> dut" : "loopback", (unsigned)r->port->port_id,
-		r->port->driver, r->port->is_virtual ? ", virtual device: no wire, no line rate" : "");
+		r->role == DPDK_ROLE_TESTER ? "tester <-> dut" : "loopback",
+		(unsigned)r->port->port_id, r->port->driver,
+		r->port->is_virtual ? ", virtual device: no wire, no line rate" : "");
 	fputs("Gb/s count L1 bits (frame with FCS + 20 bytes preamble and gap); L2 figures are in "
 	      "the rows above and in CSV/JSON.\n",
 	      f);

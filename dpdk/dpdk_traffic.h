@@ -16,14 +16,14 @@
 #include "peak_hist.h"
 
 #define DPDK_MAX_QUEUES 16u
-#define DPDK_MAX_BURST 256u
+#define DPDK_MAX_BURST  256u
 
 /* Written only by the lcore that owns it; read by others after it stopped (tester) or
  * through relaxed atomic loads (dut stats requests). */
 struct dpdk_counters {
 	uint64_t tx_pkts;
 	uint64_t tx_drops;
-	uint64_t rx_pkts; /* data frames of known flows */
+	uint64_t rx_pkts;  /* data frames of known flows */
 	uint64_t rx_bytes; /* their frame bytes, FCS included */
 	uint64_t gaps;     /* sequence numbers skipped (frames missing when seen) */
 	uint64_t late;     /* frames older than the newest seen of their flow */
@@ -74,7 +74,7 @@ static inline bool dpdk_flowcheck_seen(struct dpdk_flowcheck *fc, struct dpdk_co
 /* What every generator lcore of one run shares (read-only during the run). */
 struct dpdk_gen_cfg {
 	uint16_t port_id;
-	uint16_t nqueues;     /* queues used in this point */
+	uint16_t nqueues; /* queues used in this point */
 	struct rte_mempool *pool;
 	const struct dpdk_templates *tmpl;
 	uint32_t frame_bytes; /* with FCS */
@@ -86,7 +86,7 @@ struct dpdk_gen_cfg {
 	uint64_t drain_idle_cycles;
 	uint64_t drain_max_cycles;
 	double ns_per_cycle;
-	bool minimal; /* reference loop: no content, no checks */
+	bool minimal;        /* reference loop: no content, no checks */
 	uint8_t epoch_flags; /* dpdk_epoch_flags() of this run */
 	const volatile sig_atomic_t *stop;
 };

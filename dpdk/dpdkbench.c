@@ -23,7 +23,7 @@
 #include "peak_report.h"
 #include "peak_sysinfo.h"
 
-#define PROG "dpdkbench"
+#define PROG     "dpdkbench"
 #define EAL_HINT "e.g. --no-huge --no-pci -m 512 --vdev=net_ring0"
 
 /* The one piece of global state: set by SIGINT/SIGTERM, polled by every loop. */
@@ -61,36 +61,37 @@ static int usage_error(const char *msg)
 static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 {
 	struct peak_opt table[] = {
-		{"role", "ROLE", "loopback (one port to itself), tester (against a dut) or dut "
-				 "(reflects); minimal: the reference tx/rx loop",
-		 PEAK_OPT_CHOICE, &o->role_name, 0, 0, roles, NULL},
-		{"sizes", "LIST", "frame sizes in bytes with FCS, 64..9216 (default 64,1500,9000)",
-		 PEAK_OPT_UINT_LIST, &o->sizes, DPDK_MIN_FRAME, DPDK_MAX_FRAME, NULL, NULL},
-		{"flows", "LIST", "UDP flows (distinct 5-tuples), 1..4096 (default 1,8)",
-		 PEAK_OPT_UINT_LIST, &o->flows, 1, DPDK_MAX_FLOWS, NULL, NULL},
-		{"queues", "LIST", "rx/tx queue pairs, one lcore each when -l gives enough (default 1)",
-		 PEAK_OPT_UINT_LIST, &o->queues, 1, DPDK_MAX_QUEUES, NULL, NULL},
-		{"direction", "DIR", "uni (tester -> dut) or bi (dut reflects; default for tester)",
-		 PEAK_OPT_CHOICE, &o->direction_name, 0, 0, directions, NULL},
-		{"time", "SECONDS", "duration of one measured repetition (default 1)",
-		 PEAK_OPT_DOUBLE, &o->time_s, 0.01, 3600, NULL, NULL},
-		{"port", "ID", "DPDK port id (default 0)", PEAK_OPT_UINT, &o->port, 0,
-		 RTE_MAX_ETHPORTS - 1, NULL, NULL},
-		{"burst", "N", "frames per rx/tx burst, 1..256 (default 32)", PEAK_OPT_UINT, &o->burst,
-		 1, DPDK_MAX_BURST, NULL, NULL},
-		{"sample-every", "N", "timestamp one frame every N bursts, 0: no latency (default 1)",
-		 PEAK_OPT_UINT, &o->sample_every, 0, 1000000, NULL, NULL},
-		{"connect-timeout", "SECONDS", "tester: how long to wait for the dut (default 10)",
-		 PEAK_OPT_DOUBLE, &o->connect_timeout_s, 0.1, 3600, NULL, NULL},
-		PEAK_OPTS_COMMON(&o->common),
+	    {"role", "ROLE",
+	     "loopback (one port to itself), tester (against a dut) or dut "
+	     "(reflects); minimal: the reference tx/rx loop",
+	     PEAK_OPT_CHOICE, &o->role_name, 0, 0, roles, NULL},
+	    {"sizes", "LIST", "frame sizes in bytes with FCS, 64..9216 (default 64,1500,9000)",
+	     PEAK_OPT_UINT_LIST, &o->sizes, DPDK_MIN_FRAME, DPDK_MAX_FRAME, NULL, NULL},
+	    {"flows", "LIST", "UDP flows (distinct 5-tuples), 1..4096 (default 1,8)",
+	     PEAK_OPT_UINT_LIST, &o->flows, 1, DPDK_MAX_FLOWS, NULL, NULL},
+	    {"queues", "LIST", "rx/tx queue pairs, one lcore each when -l gives enough (default 1)",
+	     PEAK_OPT_UINT_LIST, &o->queues, 1, DPDK_MAX_QUEUES, NULL, NULL},
+	    {"direction", "DIR", "uni (tester -> dut) or bi (dut reflects; default for tester)",
+	     PEAK_OPT_CHOICE, &o->direction_name, 0, 0, directions, NULL},
+	    {"time", "SECONDS", "duration of one measured repetition (default 1)", PEAK_OPT_DOUBLE,
+	     &o->time_s, 0.01, 3600, NULL, NULL},
+	    {"port", "ID", "DPDK port id (default 0)", PEAK_OPT_UINT, &o->port, 0,
+	     RTE_MAX_ETHPORTS - 1, NULL, NULL},
+	    {"burst", "N", "frames per rx/tx burst, 1..256 (default 32)", PEAK_OPT_UINT, &o->burst,
+	     1, DPDK_MAX_BURST, NULL, NULL},
+	    {"sample-every", "N", "timestamp one frame every N bursts, 0: no latency (default 1)",
+	     PEAK_OPT_UINT, &o->sample_every, 0, 1000000, NULL, NULL},
+	    {"connect-timeout", "SECONDS", "tester: how long to wait for the dut (default 10)",
+	     PEAK_OPT_DOUBLE, &o->connect_timeout_s, 0.1, 3600, NULL, NULL},
+	    PEAK_OPTS_COMMON(&o->common),
 	};
 	struct peak_cli cli = {
-		.prog = PROG,
-		.usage = "[EAL args] -- --role loopback|tester|dut [options]",
-		.summary = "UDP packet rates, latency and loss through DPDK ports (pktgen-style)",
-		.opts = table,
-		.nopts = sizeof(table) / sizeof(table[0]),
-		.common = &o->common,
+	    .prog = PROG,
+	    .usage = "[EAL args] -- --role loopback|tester|dut [options]",
+	    .summary = "UDP packet rates, latency and loss through DPDK ports (pktgen-style)",
+	    .opts = table,
+	    .nopts = sizeof(table) / sizeof(table[0]),
+	    .common = &o->common,
 	};
 	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
 	if (st == PEAK_OPTS_EXIT)
@@ -107,8 +108,9 @@ static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 	else
 		o->bi = strcmp(o->direction_name, "bi") == 0;
 	if (o->bi && o->role != DPDK_ROLE_TESTER)
-		return usage_error("--direction bi: only with --role tester (a loopback port has one "
-				   "direction)");
+		return usage_error(
+		    "--direction bi: only with --role tester (a loopback port has one "
+		    "direction)");
 	return 0;
 }
 
@@ -187,12 +189,13 @@ static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, cons
 	if (rc != 0)
 		fprintf(stderr, "%s: %s (%zu points measured)\n", PROG, b->err, rep.nrows);
 	if (rep.totals.bogus) {
-		fprintf(stderr, "%s: %llu frames the sequence numbers cannot explain (duplicated or "
-				"corrupted)%s\n",
+		fprintf(stderr,
+			"%s: %llu frames the sequence numbers cannot explain (duplicated or "
+			"corrupted)%s\n",
 			PROG, (unsigned long long)rep.totals.bogus,
 			strcmp(port->driver, "net_memif") == 0
-				? "; memif: give both ends bsize=9216 for jumbo frames (docs/dpdk.md)"
-				: "");
+			    ? "; memif: give both ends bsize=9216 for jumbo frames (docs/dpdk.md)"
+			    : "");
 		rc = PEAK_EXIT_FAIL;
 	}
 	dpdk_bench_free(b);
@@ -227,7 +230,8 @@ static int serve(const struct dpdk_bench_opts *o, struct dpdk_port *port)
 		fprintf(stderr, "%s: %s\n", PROG, b->err);
 	else if (!o->common.quiet)
 		fprintf(stderr, "%s: dut done (%s); %llu frames reflected in the last run\n", PROG,
-			stop_flag ? "signal" : "the tester said quit", (unsigned long long)reflected);
+			stop_flag ? "signal" : "the tester said quit",
+			(unsigned long long)reflected);
 	dpdk_bench_free(b);
 	free(b);
 	return rc;
@@ -237,17 +241,18 @@ static int open_port(const struct dpdk_bench_opts *o, struct dpdk_port *port)
 {
 	char err[256];
 	if (rte_eth_dev_count_avail() == 0) {
-		fprintf(stderr, "%s: no DPDK port: give a virtual device (%s) or bind a NIC to "
-				"vfio-pci (see docs/dpdk.md)\n",
+		fprintf(stderr,
+			"%s: no DPDK port: give a virtual device (%s) or bind a NIC to "
+			"vfio-pci (see docs/dpdk.md)\n",
 			PROG, "--vdev=net_ring0");
 		return PEAK_EXIT_UNSUPPORTED;
 	}
 	struct dpdk_port_req req = {
-		.port_id = (uint16_t)o->port,
-		.nqueues = (uint16_t)list_max(&o->queues),
-		.max_frame = (uint32_t)list_max(&o->sizes),
-		.nlcores = rte_lcore_count(),
-		.burst = (unsigned)o->burst,
+	    .port_id = (uint16_t)o->port,
+	    .nqueues = (uint16_t)list_max(&o->queues),
+	    .max_frame = (uint32_t)list_max(&o->sizes),
+	    .nlcores = rte_lcore_count(),
+	    .burst = (unsigned)o->burst,
 	};
 	int rc = dpdk_port_open(port, &req, err, sizeof(err));
 	if (rc != 0) {

@@ -48,7 +48,8 @@ static int rows_ok(const cJSON *results, const char *test, const char *unit)
 {
 	int n = 0;
 	const cJSON *r;
-	cJSON_ArrayForEach(r, results) {
+	cJSON_ArrayForEach(r, results)
+	{
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "test");
 		const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "unit");
 		const cJSON *mean = cJSON_GetObjectItemCaseSensitive(r, "mean");

@@ -1,9 +1,9 @@
 /* Known answers for dpdkbench's per-flow sequence accounting: in order, gaps, late
  * (reordered) frames, sequence wrap-around and unknown flows; received = sum_next - gaps
  * + late and lost = gaps - late + (sent - sum_next). */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -105,9 +105,9 @@ static void test_counters_add(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_in_order),     cmocka_unit_test(test_gaps_and_late),
-		cmocka_unit_test(test_wraparound),   cmocka_unit_test(test_unknown_flow),
-		cmocka_unit_test(test_counters_add),
+	    cmocka_unit_test(test_in_order),     cmocka_unit_test(test_gaps_and_late),
+	    cmocka_unit_test(test_wraparound),   cmocka_unit_test(test_unknown_flow),
+	    cmocka_unit_test(test_counters_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
