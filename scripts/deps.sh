@@ -9,12 +9,11 @@ set -euo pipefail
 
 # Required to build and test; optional ones enable a feature or a baseline.
 apt_required=(gcc make cmake pkg-config libnuma-dev libhwloc-dev libopenblas-dev
-	liblapacke-dev libcjson-dev libcmocka-dev gnuplot-nox)
-apt_optional=(liburing-dev libdpdk-dev fio iperf3 sockperf hpcc likwid shellcheck iproute2
-	jq)
+	liblapacke-dev libcjson-dev libcmocka-dev gnuplot-nox jq)
+apt_optional=(liburing-dev libdpdk-dev fio iperf3 sockperf hpcc likwid shellcheck iproute2)
 dnf_required=(gcc make cmake pkgconf-pkg-config numactl-devel hwloc-devel openblas-devel
-	lapack-devel cjson-devel libcmocka-devel gnuplot)
-dnf_optional=(liburing-devel dpdk-devel fio iperf3 sockperf likwid ShellCheck iproute jq)
+	lapack-devel cjson-devel libcmocka-devel gnuplot jq)
+dnf_optional=(liburing-devel dpdk-devel fio iperf3 sockperf likwid ShellCheck iproute)
 
 die() {
 	echo "deps.sh: $*" >&2
@@ -111,7 +110,7 @@ esac
 if [ "$pm" = unknown ]; then
 	# Not Debian/Ubuntu/Fedora/RHEL: say what is needed and let the build try.
 	echo "deps.sh: unknown package manager; peakbench needs a C11 compiler, cmake, pkg-config," \
-		"libnuma, hwloc, OpenBLAS + LAPACKE, cJSON, cmocka and gnuplot" >&2
+		"libnuma, hwloc, OpenBLAS + LAPACKE, cJSON, cmocka, gnuplot and jq" >&2
 	[ "$mode" = --check ] && exit 1
 	exit 0
 fi
