@@ -381,11 +381,10 @@ void peak_opts_usage(const struct peak_cli *cli)
 	       "Exit codes: 0 ok, 1 measurement failed, 2 usage error, 3 not supported here.\n");
 }
 
-static int resolve_format(struct peak_common_opts *c)
+static void resolve_format(struct peak_common_opts *c)
 {
 	int idx = find_choice(peak_opts_formats, c->format_name ? c->format_name : "console");
 	c->format = idx == 1 ? PEAK_FORMAT_CSV : idx == 2 ? PEAK_FORMAT_JSON : PEAK_FORMAT_CONSOLE;
-	return 0;
 }
 
 enum { OPT_HELP = 0x1000, OPT_VERSION, OPT_TABLE_BASE };

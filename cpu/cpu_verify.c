@@ -88,17 +88,9 @@ uint64_t cpu_affine_pow_u64(uint64_t x, uint64_t a, uint64_t b, uint64_t n)
 
 uint32_t cpu_affine_pow_u32(uint32_t x, uint32_t a, uint32_t b, uint64_t n)
 {
-	uint32_t ra = 1, rb = 0;
-	while (n) {
-		if (n & 1) {
-			ra = a * ra;
-			rb = a * rb + b;
-		}
-		b = a * b + b;
-		a = a * a;
-		n >>= 1;
-	}
-	return ra * x + rb;
+	/* Reduction mod 2^32 commutes with + and *, so the 32-bit lanes' answer is the low
+	 * half of the 64-bit one. */
+	return (uint32_t)cpu_affine_pow_u64(x, a, b, n);
 }
 
 static uint64_t expected_u64(const struct cpu_kernel *k, const struct cpu_consts *c, uint64_t x0,
