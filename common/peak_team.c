@@ -4,13 +4,11 @@
 #include "peak_team.h"
 
 #include <errno.h>
-#include <numa.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "peak_time.h"
@@ -255,38 +253,4 @@ void peak_team_destroy(struct peak_team *team)
 	free(team->workers);
 	free(team->threads);
 	free(team);
-}
-
-void *peak_team_alloc_local(size_t bytes)
-{
-	void *p;
-
-	if (bytes == 0)
-		return NULL;
-	if (numa_available() >= 0) {
-		p = numa_alloc_local(bytes);
-	} else {
-		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			p = NULL;
-	}
-	if (!p)
-		return NULL;
-	/* First touch by the caller: the pages are placed on the caller's node now, not
-	 * later inside a timed region. */
-	long page = sysconf(_SC_PAGESIZE);
-	size_t step = page > 0 ? (size_t)page : 4096;
-	for (size_t off = 0; off < bytes; off += step)
-		((volatile char *)p)[off] = 0;
-	return p;
-}
-
-void peak_team_free_local(void *ptr, size_t bytes)
-{
-	if (!ptr)
-		return;
-	if (numa_available() >= 0)
-		numa_free(ptr, bytes);
-	else
-		(void)munmap(ptr, bytes);
 }

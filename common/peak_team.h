@@ -42,4 +42,46 @@ unsigned peak_team_allowed_cpus(void);
 void *peak_team_alloc_local(size_t bytes);
 void peak_team_free_local(void *ptr, size_t bytes);
 
+/* The page kind a buffer got, weakest first. THP_REQUESTED: the mapping was advised for
+ * transparent huge pages but /proc/self/smaps did not confirm that all of it got them. */
+enum peak_pages { PEAK_PAGES_SMALL, PEAK_PAGES_THP_REQUESTED, PEAK_PAGES_THP, PEAK_PAGES_HUGETLB };
+
+/* What peak_team_alloc_pages tries, in this order; with neither, small pages (4 KiB). */
+#define PEAK_PAGES_TRY_HUGETLB 1u /* from the hugetlb pool, when it has room */
+#define PEAK_PAGES_TRY_THP     2u /* transparent huge pages: 2 MiB-aligned, MADV_HUGEPAGE */
+#define PEAK_PAGES_HUGE        (PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_TRY_THP)
+#define PEAK_PAGES_REQUIRED    4u /* fail rather than fall back to small pages */
+
+/* A buffer from peak_team_alloc_pages; give it back with peak_team_free_pages only. */
+struct peak_mem {
+	void *ptr;
+	size_t bytes;     /* asked for */
+	size_t map_bytes; /* mapped: bytes rounded up to the page size */
+	enum peak_pages pages;
+	bool numa; /* small pages from libnuma */
+};
+
+/* Page-aligned, first-touched memory of the kind flags ask for, falling back to small
+ * pages on the caller's NUMA node unless PEAK_PAGES_REQUIRED. why (may be NULL) gets the
+ * reason a huge kind that was tried could not be had, also on success. Returns 0, or -1
+ * (bytes 0, out of memory, or a required kind not available: the reason is in why). */
+int peak_team_alloc_pages(struct peak_mem *m, size_t bytes, unsigned flags, char *why,
+			  size_t why_len);
+/* Unmap as it was mapped. Returns 0, or -1 with errno from munmap. */
+int peak_team_free_pages(struct peak_mem *m);
+/* "hugetlb", "thp", "thp-requested" or "small". */
+const char *peak_pages_name(enum peak_pages pages);
+
+/* The hugetlb pool of the default huge page size, from /proc/meminfo. */
+struct peak_hugetlb_pool {
+	uint64_t total, free, reserved;
+	uint64_t available; /* free - reserved: what a new mapping can still reserve */
+	uint64_t page_bytes;
+};
+/* Returns 0, or -1 when /proc/meminfo has no hugetlb lines. */
+int peak_team_hugetlb_pool(struct peak_hugetlb_pool *pool);
+/* 1 when /proc/self/smaps shows every mapping overlapping [ptr, ptr+bytes) backed by
+ * anonymous huge pages, 0 when not, -1 when it cannot tell. */
+int peak_team_thp_backed(const void *ptr, size_t bytes);
+
 #endif

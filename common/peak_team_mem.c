@@ -1,0 +1,299 @@
+/* Buffers for the thread team: NUMA-local, first-touched memory, on small pages or, when
+ * asked, on huge pages (hugetlb from the pool, else transparent huge pages). */
+#define _GNU_SOURCE
+#include "peak_team.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <numa.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 /* Linux 6.1 */
+#endif
+
+#define THP_BYTES        (2ull << 20)
+#define THP_ENABLED_PATH "/sys/kernel/mm/transparent_hugepage/enabled"
+
+static size_t small_page_bytes(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	return page > 0 ? (size_t)page : 4096;
+}
+
+static size_t round_up(size_t bytes, size_t unit)
+{
+	return (bytes + unit - 1) / unit * unit;
+}
+
+/* First touch by the caller: the pages are placed on the caller's node now, not later
+ * inside a timed region. */
+static void touch(void *p, size_t bytes)
+{
+	size_t step = small_page_bytes();
+	for (size_t off = 0; off < bytes; off += step)
+		((volatile char *)p)[off] = 0;
+}
+
+/* Small pages on the caller's node (libnuma when available), not yet touched. */
+static void *map_small(size_t bytes, bool *numa)
+{
+	void *p;
+	*numa = numa_available() >= 0;
+	if (*numa)
+		return numa_alloc_local(bytes);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void *peak_team_alloc_local(size_t bytes)
+{
+	bool numa;
+	if (bytes == 0)
+		return NULL;
+	void *p = map_small(bytes, &numa);
+	if (p)
+		touch(p, bytes);
+	return p;
+}
+
+void peak_team_free_local(void *ptr, size_t bytes)
+{
+	if (!ptr)
+		return;
+	if (numa_available() >= 0)
+		numa_free(ptr, bytes);
+	else
+		(void)munmap(ptr, bytes);
+}
+
+const char *peak_pages_name(enum peak_pages pages)
+{
+	switch (pages) {
+	case PEAK_PAGES_HUGETLB:
+		return "hugetlb";
+	case PEAK_PAGES_THP:
+		return "thp";
+	case PEAK_PAGES_THP_REQUESTED:
+		return "thp-requested";
+	case PEAK_PAGES_SMALL:
+		break;
+	}
+	return "small";
+}
+
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	if (!buf || len == 0)
+		return;
+	size_t used = strnlen(buf, len);
+	if (used + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+int peak_team_hugetlb_pool(struct peak_hugetlb_pool *pool)
+{
+	char line[128];
+	unsigned long long v;
+	unsigned found = 0;
+
+	memset(pool, 0, sizeof(*pool));
+	FILE *f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "HugePages_Total: %llu", &v) == 1) {
+			pool->total = v;
+			found |= 1;
+		} else if (sscanf(line, "HugePages_Free: %llu", &v) == 1) {
+			pool->free = v;
+			found |= 2;
+		} else if (sscanf(line, "HugePages_Rsvd: %llu", &v) == 1) {
+			pool->reserved = v;
+			found |= 4;
+		} else if (sscanf(line, "Hugepagesize: %llu kB", &v) == 1) {
+			pool->page_bytes = v << 10;
+			found |= 8;
+		}
+	}
+	(void)fclose(f);
+	if (found != 15 || pool->page_bytes == 0)
+		return -1;
+	pool->available = pool->free > pool->reserved ? pool->free - pool->reserved : 0;
+	return 0;
+}
+
+/* Hugetlb pages of the default size, or NULL with the reason appended to why. */
+static void *map_hugetlb(size_t bytes, size_t *map_bytes, char *why, size_t why_len)
+{
+	struct peak_hugetlb_pool pool;
+	if (peak_team_hugetlb_pool(&pool) != 0) {
+		appendf(why, why_len, "hugetlb: no HugePages lines in /proc/meminfo");
+		return NULL;
+	}
+	*map_bytes = round_up(bytes, (size_t)pool.page_bytes);
+	/* MAP_PRIVATE reserves the pages at mmap time: a pool without room fails here with
+	 * ENOMEM rather than with SIGBUS at first touch. */
+	void *p = mmap(NULL, *map_bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (p != MAP_FAILED)
+		return p;
+	appendf(why, why_len,
+		"hugetlb: %s (%" PRIu64 " of %" PRIu64 " %" PRIu64
+		"-KiB pages available, %zu needed)",
+		strerror(errno), pool.available, pool.total, pool.page_bytes >> 10,
+		*map_bytes / (size_t)pool.page_bytes);
+	return NULL;
+}
+
+/* Whether THP can be had at all: "never" in sysfs, or a kernel without THP, cannot. */
+static bool thp_possible(char *why, size_t why_len)
+{
+	char line[128] = "";
+	FILE *f = fopen(THP_ENABLED_PATH, "re");
+	if (!f) {
+		appendf(why, why_len, "THP: %s: %s", THP_ENABLED_PATH, strerror(errno));
+		return false;
+	}
+	bool ok = fgets(line, sizeof(line), f) != NULL && !strstr(line, "[never]");
+	(void)fclose(f);
+	if (!ok)
+		appendf(why, why_len, "THP: %s is never", THP_ENABLED_PATH);
+	return ok;
+}
+
+int peak_team_thp_backed(const void *ptr, size_t bytes)
+{
+	char line[1024];
+	uintptr_t lo = (uintptr_t)ptr, hi = lo + bytes;
+	unsigned long long start, end, kb;
+	unsigned long long size_kb = 0, huge_kb = 0;
+	bool in = false, seen = false, all = true;
+
+	FILE *f = fopen("/proc/self/smaps", "re");
+	if (!f)
+		return -1;
+	/* Per mapping: a header "start-end perms ..." then "Key: value kB" lines. Our range may
+	 * share a mapping with a neighbour the kernel merged it with: then all of that mapping
+	 * must be huge for ours to be. */
+	while (fgets(line, sizeof(line), f)) {
+		if (!strchr(line, '\n')) { /* a long path: the rest of the line is no header */
+			int c;
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+		}
+		if (sscanf(line, "%llx-%llx ", &start, &end) == 2) {
+			if (in)
+				all = all && size_kb == huge_kb;
+			in = start < hi && end > lo;
+			seen = seen || in;
+			size_kb = huge_kb = 0;
+		} else if (in && sscanf(line, "Size: %llu kB", &kb) == 1) {
+			size_kb = kb;
+		} else if (in && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
+			huge_kb = kb;
+		}
+	}
+	(void)fclose(f);
+	if (in)
+		all = all && size_kb == huge_kb;
+	return seen ? all : -1;
+}
+
+/* A 2 MiB-aligned mapping advised for THP, touched; NULL with the reason in why. */
+static void *map_thp(size_t bytes, size_t *map_bytes, enum peak_pages *pages, char *why,
+		     size_t why_len)
+{
+	if (!thp_possible(why, why_len))
+		return NULL;
+	*map_bytes = round_up(bytes, THP_BYTES);
+	size_t span = *map_bytes + THP_BYTES;
+	uint8_t *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED) {
+		appendf(why, why_len, "THP: mmap: %s", strerror(errno));
+		return NULL;
+	}
+	uint8_t *p = (uint8_t *)round_up((size_t)(uintptr_t)raw, THP_BYTES);
+	size_t head = (size_t)(p - raw), tail = span - head - *map_bytes;
+	if (head)
+		(void)munmap(raw, head);
+	if (tail)
+		(void)munmap(p + *map_bytes, tail);
+	if (madvise(p, *map_bytes, MADV_HUGEPAGE) != 0) {
+		appendf(why, why_len, "THP: madvise(MADV_HUGEPAGE): %s", strerror(errno));
+		(void)munmap(p, *map_bytes);
+		return NULL;
+	}
+	touch(p, *map_bytes);
+	/* Faults get huge pages when the kernel has free 2 MiB blocks; when some did not,
+	 * ask it to collapse them now (Linux 6.1+; best effort), then look again. */
+	int backed = peak_team_thp_backed(p, *map_bytes);
+	if (backed == 0 && madvise(p, *map_bytes, MADV_COLLAPSE) == 0)
+		backed = peak_team_thp_backed(p, *map_bytes);
+	*pages = backed == 1 ? PEAK_PAGES_THP : PEAK_PAGES_THP_REQUESTED;
+	return p;
+}
+
+int peak_team_alloc_pages(struct peak_mem *m, size_t bytes, unsigned flags, char *why,
+			  size_t why_len)
+{
+	memset(m, 0, sizeof(*m));
+	if (why && why_len)
+		why[0] = '\0';
+	if (bytes == 0)
+		return -1;
+	m->bytes = bytes;
+	if (flags & PEAK_PAGES_TRY_HUGETLB) {
+		m->ptr = map_hugetlb(bytes, &m->map_bytes, why, why_len);
+		if (m->ptr) {
+			m->pages = PEAK_PAGES_HUGETLB;
+			touch(m->ptr, m->map_bytes);
+			return 0;
+		}
+	}
+	if (flags & PEAK_PAGES_TRY_THP) {
+		if ((flags & PEAK_PAGES_TRY_HUGETLB) && why && why[0])
+			appendf(why, why_len, "; ");
+		m->ptr = map_thp(bytes, &m->map_bytes, &m->pages, why, why_len);
+		if (m->ptr)
+			return 0;
+	}
+	if ((flags & PEAK_PAGES_REQUIRED) &&
+	    (flags & (PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_TRY_THP)))
+		return -1;
+	m->pages = PEAK_PAGES_SMALL;
+	m->map_bytes = bytes;
+	m->ptr = map_small(bytes, &m->numa);
+	if (!m->ptr) {
+		appendf(why, why_len, "%s%s", why && why[0] ? "; " : "", "out of memory");
+		return -1;
+	}
+	/* Small means small: where THP is "always", the kernel would otherwise back a large
+	 * mapping with huge pages behind the caller's back. EINVAL: a kernel without THP. */
+	(void)madvise(m->ptr, bytes, MADV_NOHUGEPAGE);
+	touch(m->ptr, bytes);
+	return 0;
+}
+
+int peak_team_free_pages(struct peak_mem *m)
+{
+	int rc = 0;
+	if (!m->ptr)
+		return 0;
+	if (m->pages == PEAK_PAGES_SMALL && m->numa)
+		numa_free(m->ptr, m->bytes);
+	else
+		rc = munmap(m->ptr, m->map_bytes);
+	memset(m, 0, sizeof(*m));
+	return rc;
+}

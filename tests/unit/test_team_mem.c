@@ -1,0 +1,213 @@
+/* peak_team_alloc_pages: each page kind is what it says, checked against /proc/self/smaps
+ * with a parser of the test's own; hugetlb and THP cases skip where the machine has none. */
+#define _GNU_SOURCE
+#include "peak_cmocka.h"
+#include <string.h>
+
+#include "peak_team.h"
+
+/* KernelPageSize and AnonHugePages (kB) of the mapping holding addr; 0 when found. */
+struct vma_info {
+	unsigned long long kernel_page_kb, anon_huge_kb, size_kb;
+};
+
+static int vma_of(const void *addr, struct vma_info *v)
+{
+	char line[4096];
+	unsigned long long lo, hi, kb;
+	uintptr_t a = (uintptr_t)addr;
+	int state = -1; /* -1 not found, 0 inside, 1 done */
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	memset(v, 0, sizeof(*v));
+	while (state != 1 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx ", &lo, &hi) == 2) {
+			if (state == 0)
+				state = 1;
+			else if (a >= lo && a < hi)
+				state = 0;
+		} else if (state == 0) {
+			if (sscanf(line, "KernelPageSize: %llu kB", &kb) == 1)
+				v->kernel_page_kb = kb;
+			else if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1)
+				v->anon_huge_kb = kb;
+			else if (sscanf(line, "Size: %llu kB", &kb) == 1)
+				v->size_kb = kb;
+		}
+	}
+	fclose(f);
+	return state >= 0 ? 0 : -1;
+}
+
+static bool thp_enabled(void)
+{
+	char line[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (!f)
+		return false;
+	bool ok = fgets(line, sizeof(line), f) && !strstr(line, "[never]");
+	fclose(f);
+	return ok;
+}
+
+static unsigned long long overcommit_hugepages(void)
+{
+	unsigned long long n = 0;
+	FILE *f = fopen("/proc/sys/vm/nr_overcommit_hugepages", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n;
+}
+
+static void fill_and_check(struct peak_mem *m)
+{
+	unsigned char *p = m->ptr;
+	memset(p, 0x5a, m->bytes);
+	p[m->bytes - 1] = 0xa5;
+	assert_int_equal(p[0], 0x5a);
+	assert_int_equal(p[m->bytes / 2], 0x5a);
+	assert_int_equal(p[m->bytes - 1], 0xa5);
+}
+
+static void test_small(void **state)
+{
+	(void)state;
+	struct peak_mem m;
+	struct vma_info v;
+	char why[256];
+	size_t bytes = 8u << 20;
+	assert_int_equal(peak_team_alloc_pages(&m, bytes, 0, why, sizeof(why)), 0);
+	assert_non_null(m.ptr);
+	assert_int_equal(m.pages, PEAK_PAGES_SMALL);
+	assert_int_equal((uintptr_t)m.ptr % 4096, 0);
+	assert_true(m.map_bytes >= bytes);
+	fill_and_check(&m);
+	/* Small means no huge page anywhere in it, even where THP is "always". */
+	assert_int_equal(vma_of(m.ptr, &v), 0);
+	assert_int_equal(v.kernel_page_kb, 4);
+	assert_int_equal(v.anon_huge_kb, 0);
+	assert_int_equal(peak_team_thp_backed(m.ptr, bytes), 0);
+	assert_int_equal(peak_team_free_pages(&m), 0);
+	assert_null(m.ptr);
+	assert_int_equal(peak_team_alloc_pages(&m, 0, 0, NULL, 0), -1);
+}
+
+static void test_hugetlb(void **state)
+{
+	(void)state;
+	struct peak_hugetlb_pool pool;
+	struct peak_mem m;
+	struct vma_info v;
+	char why[256];
+	if (peak_team_hugetlb_pool(&pool) != 0 || pool.available < 2) {
+		print_message("skipped: fewer than 2 hugetlb pages available (vm.nr_hugepages)\n");
+		skip();
+	}
+	size_t bytes = (size_t)pool.page_bytes + 1; /* needs two pages */
+	if (peak_team_alloc_pages(&m, bytes, PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_REQUIRED, why,
+				  sizeof(why)) != 0) {
+		/* Someone else (DPDK) may have taken the pages since we looked. */
+		if (peak_team_hugetlb_pool(&pool) == 0 && pool.available < 2) {
+			print_message("skipped: the hugetlb pool emptied meanwhile: %s\n", why);
+			skip();
+		}
+		fail_msg("hugetlb refused with %llu pages available: %s",
+			 (unsigned long long)pool.available, why);
+	}
+	assert_int_equal(m.pages, PEAK_PAGES_HUGETLB);
+	assert_string_equal(peak_pages_name(m.pages), "hugetlb");
+	assert_int_equal(m.map_bytes, 2 * pool.page_bytes);
+	assert_int_equal((uintptr_t)m.ptr % pool.page_bytes, 0);
+	fill_and_check(&m);
+	assert_int_equal(vma_of(m.ptr, &v), 0);
+	assert_int_equal(v.kernel_page_kb, pool.page_bytes >> 10);
+	assert_int_equal(peak_team_free_pages(&m), 0);
+}
+
+static void test_hugetlb_refused(void **state)
+{
+	(void)state;
+	struct peak_hugetlb_pool pool;
+	struct peak_mem m;
+	char why[256];
+	if (overcommit_hugepages() > 0) {
+		print_message("skipped: vm.nr_overcommit_hugepages lets the pool grow\n");
+		skip();
+	}
+	if (peak_team_hugetlb_pool(&pool) != 0)
+		pool = (struct peak_hugetlb_pool){.page_bytes = 2u << 20};
+	/* More pages than the pool holds: required hugetlb fails with the reason, nothing
+	 * is mapped. Also runs (and matters) where the pool is empty. */
+	size_t bytes = (size_t)((pool.total + 1) * pool.page_bytes);
+	assert_int_equal(peak_team_alloc_pages(&m, bytes,
+					       PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_REQUIRED, why,
+					       sizeof(why)),
+			 -1);
+	assert_null(m.ptr);
+	assert_non_null(strstr(why, "hugetlb"));
+}
+
+static void test_thp(void **state)
+{
+	(void)state;
+	struct peak_mem m;
+	struct vma_info v;
+	char why[256];
+	if (!thp_enabled()) {
+		print_message("skipped: transparent huge pages are off (never, or not built)\n");
+		skip();
+	}
+	size_t bytes = 4u << 20;
+	assert_int_equal(peak_team_alloc_pages(&m, bytes, PEAK_PAGES_TRY_THP | PEAK_PAGES_REQUIRED,
+					       why, sizeof(why)),
+			 0);
+	assert_true(m.pages == PEAK_PAGES_THP || m.pages == PEAK_PAGES_THP_REQUESTED);
+	assert_int_equal((uintptr_t)m.ptr % (2u << 20), 0);
+	assert_int_equal(m.map_bytes, bytes);
+	fill_and_check(&m);
+	assert_int_equal(vma_of(m.ptr, &v), 0);
+	if (m.pages == PEAK_PAGES_THP)
+		assert_true(v.anon_huge_kb >= bytes >> 10);
+	else
+		print_message("note: THP not confirmed (memory fragmented?)\n");
+	assert_int_equal(peak_team_free_pages(&m), 0);
+}
+
+static void test_huge_falls_back(void **state)
+{
+	(void)state;
+	struct peak_mem m;
+	char why[512];
+	/* Without REQUIRED, a huge request always gets memory, of whatever kind it says. */
+	assert_int_equal(peak_team_alloc_pages(&m, 3u << 20, PEAK_PAGES_HUGE, why, sizeof(why)), 0);
+	assert_non_null(m.ptr);
+	assert_true(m.map_bytes >= m.bytes);
+	if (m.pages == PEAK_PAGES_SMALL)
+		assert_true(why[0] != '\0'); /* says why not huge */
+	fill_and_check(&m);
+	assert_int_equal(peak_team_free_pages(&m), 0);
+	assert_int_equal(peak_team_free_pages(&m), 0); /* freeing twice is harmless */
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(peak_pages_name(PEAK_PAGES_SMALL), "small");
+	assert_string_equal(peak_pages_name(PEAK_PAGES_THP_REQUESTED), "thp-requested");
+	assert_string_equal(peak_pages_name(PEAK_PAGES_THP), "thp");
+	assert_string_equal(peak_pages_name(PEAK_PAGES_HUGETLB), "hugetlb");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_small),           cmocka_unit_test(test_hugetlb),
+	    cmocka_unit_test(test_hugetlb_refused), cmocka_unit_test(test_thp),
+	    cmocka_unit_test(test_huge_falls_back), cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
