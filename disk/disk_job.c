@@ -15,6 +15,10 @@
 #include "peak_exit.h"
 #include "peak_time.h"
 
+/* disk_thread.err besides -errno. */
+#define ERR_DATA  1 /* a short transfer or data that is not the pattern */
+#define ERR_PAGES 2 /* the buffer's required page kind could not be had */
+
 struct disk_thread {
 	uint64_t region_start;
 	uint64_t region_blocks;
@@ -22,8 +26,9 @@ struct disk_thread {
 	uint64_t cursor;   /* I/Os issued in earlier repetitions: the next one goes on from here */
 	size_t noffsets;
 	void *engine_state;
-	uint8_t *bufs; /* depth read buffers of slot_bytes each */
-	size_t bufs_bytes;
+	uint8_t *bufs; /* depth read buffers of slot_bytes each, in mem */
+	struct peak_mem mem;
+	char why[256]; /* why the buffer pages asked for were not had */
 	size_t slot_bytes;
 	uint64_t *slot_start_ns;
 	uint64_t *slot_offset;
@@ -33,7 +38,7 @@ struct disk_thread {
 	struct peak_hist *hist;
 	/* One repetition's outcome. */
 	uint64_t bytes, ops, lat_sum_ns;
-	int err; /* -errno, or 1 for a short transfer / bad data */
+	int err; /* -errno, ERR_DATA (short transfer, bad data) or ERR_PAGES */
 	uint64_t err_offset;
 };
 
@@ -58,6 +63,11 @@ const char *disk_test_name(enum disk_test t)
 bool disk_test_writes(enum disk_test t)
 {
 	return t == DISK_SEQ_RW || t == DISK_SEQ_WRITE || t == DISK_RAND_WRITE;
+}
+
+bool disk_test_reads(enum disk_test t)
+{
+	return t != DISK_SEQ_WRITE && t != DISK_RAND_WRITE;
 }
 
 bool disk_test_random(enum disk_test t)
@@ -114,8 +124,7 @@ static void thread_free(struct disk_run *run, struct disk_thread *t)
 {
 	if (t->engine_state)
 		run->pt->engine->exit(t->engine_state);
-	if (t->bufs)
-		peak_team_free_local(t->bufs, t->bufs_bytes);
+	(void)peak_team_free_pages(&t->mem);
 	free(t->offsets);
 	free(t->slot_start_ns);
 	free(t->slot_offset);
@@ -136,8 +145,12 @@ static int thread_setup(void *arg, unsigned idx, unsigned n)
 	(void)n;
 
 	t->slot_bytes = slot_bytes_for(pt->block_bytes);
-	t->bufs_bytes = t->slot_bytes * d;
-	t->bufs = peak_team_alloc_local(t->bufs_bytes);
+	if (peak_team_alloc_pages(&t->mem, t->slot_bytes * d, pt->buffer_pages, t->why,
+				  sizeof(t->why)) != 0) {
+		t->err = (pt->buffer_pages & PEAK_PAGES_REQUIRED) ? ERR_PAGES : -ENOMEM;
+		return 1;
+	}
+	t->bufs = t->mem.ptr;
 	t->slot_start_ns = calloc(d, sizeof(uint64_t));
 	t->slot_offset = calloc(d, sizeof(uint64_t));
 	t->slot_read = calloc(d, sizeof(bool));
@@ -202,7 +215,7 @@ static int reap_some(struct disk_run *run, struct disk_thread *t, unsigned *nfre
 	for (unsigned i = 0; i < got; i++) {
 		unsigned s = t->done[i].tag;
 		if (t->done[i].res != (int64_t)run->pt->block_bytes) {
-			t->err = t->done[i].res < 0 ? (int)t->done[i].res : 1;
+			t->err = t->done[i].res < 0 ? (int)t->done[i].res : ERR_DATA;
 			t->err_offset = t->slot_offset[s];
 		}
 		uint64_t lat = now - t->slot_start_ns[s];
@@ -286,7 +299,7 @@ static int thread_run(void *arg, unsigned idx, unsigned n)
 		const uint8_t *b = t->bufs + (size_t)s * t->slot_bytes;
 		if (!disk_pattern_matches(run->pat, t->slot_offset[s], b, len) &&
 		    !(run->poisoned && all_zero(b, len))) {
-			t->err = 1;
+			t->err = ERR_DATA;
 			t->err_offset = t->slot_offset[s];
 			return 1;
 		}
@@ -313,7 +326,12 @@ static int thread_error(const struct disk_run *run, struct disk_err *e)
 		const struct disk_thread *t = &run->th[i];
 		if (!t->err)
 			continue;
-		if (t->err == 1)
+		if (t->err == ERR_PAGES)
+			return fail(
+			    e, PEAK_EXIT_UNSUPPORTED,
+			    "%s: the %zu-byte I/O buffer on the pages --buffer-pages requires: %s",
+			    disk_test_name(run->pt->test), t->slot_bytes * run->depth, t->why);
+		if (t->err == ERR_DATA)
 			return fail(e, PEAK_EXIT_FAIL,
 				    "%s: data read at offset %llu of %s/%s is not what was written",
 				    disk_test_name(run->pt->test),
@@ -491,6 +509,11 @@ int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struc
 		thread_error(&run, e);
 		goto out;
 	}
+	for (unsigned i = 0; i < pt->threads; i++)
+		if (disk_test_reads(pt->test))
+			out->pages_seen |= 1u << run.th[i].mem.pages;
+	if (disk_test_writes(pt->test))
+		out->pages_seen |= 1u << pat->mem.pages;
 	if (measure(&run, team, out, e) != 0)
 		goto out;
 	/* Reads are always checked (each slot's last block); writes only under --verify. */

@@ -18,6 +18,7 @@ enum disk_test { DISK_SEQ_RW, DISK_SEQ_READ, DISK_SEQ_WRITE, DISK_RAND_READ, DIS
 /* Test name as on the command line ("seq_rw", ...). */
 const char *disk_test_name(enum disk_test t);
 bool disk_test_writes(enum disk_test t);
+bool disk_test_reads(enum disk_test t);
 bool disk_test_random(enum disk_test t);
 
 /* Above this many blocks per thread a repetition is time-based (--min-time) rather
@@ -32,10 +33,11 @@ struct disk_point {
 	unsigned threads;
 	bool direct; /* O_DIRECT, else buffered with the cache dropped per repetition */
 	unsigned reps;
-	double min_time_s;  /* shortest repetition */
-	double runtime_s;   /* > 0: every repetition lasts this long (fio time_based) */
-	uint64_t seed;      /* random offsets */
-	bool verify_writes; /* --verify: poison the file first, then check what was written */
+	double min_time_s;     /* shortest repetition */
+	double runtime_s;      /* > 0: every repetition lasts this long (fio time_based) */
+	uint64_t seed;         /* random offsets */
+	bool verify_writes;    /* --verify: poison the file first, then check what was written */
+	unsigned buffer_pages; /* PEAK_PAGES_* flags for the read buffers */
 };
 
 #define DISK_MAX_REPS 1000
@@ -50,6 +52,7 @@ struct disk_point_result {
 	bool time_based;
 	bool verified; /* what was read or written was checked */
 	unsigned depth_used;
+	unsigned pages_seen; /* bit (1 << enum peak_pages) of every buffer the I/O went through */
 };
 
 /* Bytes of buffers one point needs per thread (read buffers for every slot). */

@@ -18,10 +18,9 @@ static uint64_t splitmix64(uint64_t *state)
 }
 
 int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes,
-		      uint64_t span_bytes)
+		      uint64_t span_bytes, unsigned page_flags, char *why, size_t why_len)
 {
 	uint64_t period = (file_bytes + 4095) & ~4095ull;
-	void *mem = NULL;
 
 	memset(p, 0, sizeof(*p));
 	if (period > PATTERN_MAX_PERIOD)
@@ -30,14 +29,14 @@ int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes
 		period = 4096;
 	span_bytes = (span_bytes + 4095) & ~4095ull;
 	size_t len = (size_t)(period + span_bytes);
-	if (posix_memalign(&mem, 4096, len) != 0)
+	if (peak_team_alloc_pages(&p->mem, len, page_flags, why, why_len) != 0)
 		return -1;
-	p->buf = mem;
+	p->buf = p->mem.ptr;
 	p->len = len;
 	p->period = (size_t)period;
 	p->seed = seed;
 	uint64_t state = seed;
-	uint64_t *w = mem;
+	uint64_t *w = p->mem.ptr;
 	for (size_t i = 0; i < p->period / 8; i++)
 		w[i] = splitmix64(&state);
 	/* The tail repeats the head so a span starting anywhere in the period is contiguous. */
@@ -51,7 +50,7 @@ int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes
 
 void disk_pattern_free(struct disk_pattern *p)
 {
-	free(p->buf);
+	(void)peak_team_free_pages(&p->mem);
 	p->buf = NULL;
 }
 

@@ -9,17 +9,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "peak_team.h"
+
 struct disk_pattern {
-	uint8_t *buf; /* period + span bytes, page aligned */
+	uint8_t *buf; /* period + span bytes, page aligned; the source of every write */
 	size_t len;
-	size_t period; /* multiple of 4096; no repeat within 64 MiB */
+	struct peak_mem mem; /* buf's memory and the page kind it got */
+	size_t period;       /* multiple of 4096; no repeat within 64 MiB */
 	uint64_t seed;
 };
 
 /* Build the pattern for a file of file_bytes read or written in pieces of at most
- * span_bytes. Returns 0 or -1 (out of memory). */
+ * span_bytes, on the pages page_flags ask for (PEAK_PAGES_*). Returns 0, or -1 (out of
+ * memory, or a required page kind not available: the reason is in why). */
 int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes,
-		      uint64_t span_bytes);
+		      uint64_t span_bytes, unsigned page_flags, char *why, size_t why_len);
 void disk_pattern_free(struct disk_pattern *p);
 
 /* The bytes the file holds at offset (valid for up to span_bytes). */

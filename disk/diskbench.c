@@ -31,6 +31,15 @@ static const char *const test_choices[] = {"seq_rw",    "seq_read",   "seq_write
 					   "rand_read", "rand_write", NULL};
 static const char *const engine_choices[] = {"psync", "uring", NULL};
 static const char *const direct_choices[] = {"auto", "on", "off", NULL};
+/* --buffer-pages: what each choice asks peak_team_alloc_pages for. */
+static const char *const pages_choices[] = {"auto", "huge", "hugetlb", "thp", "small", NULL};
+static const unsigned pages_flags[] = {
+    PEAK_PAGES_HUGE,
+    PEAK_PAGES_HUGE | PEAK_PAGES_REQUIRED,
+    PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_REQUIRED,
+    PEAK_PAGES_TRY_THP | PEAK_PAGES_REQUIRED,
+    0,
+};
 
 struct disk_opts {
 	struct peak_common_opts common;
@@ -41,6 +50,7 @@ struct disk_opts {
 	struct peak_str_list engines;
 	uint64_t iodepth;
 	const char *direct;
+	const char *buffer_pages;
 	double runtime_s;
 	bool keep;
 	bool verify;
@@ -76,6 +86,7 @@ static void defaults(struct disk_opts *o)
 		o->tests.v[o->tests.n++] = test_choices[i];
 	o->iodepth = 32;
 	o->direct = "auto";
+	o->buffer_pages = "auto";
 }
 
 static void note(const struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -109,6 +120,10 @@ static int parse(struct bench *b, int argc, char **argv)
 	     &o->iodepth, 1, 4096, NULL, NULL},
 	    {"direct", "MODE", "O_DIRECT: auto (when the block allows it), on (required) or off",
 	     PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
+	    {"buffer-pages", "KIND",
+	     "I/O buffer pages: auto (huge when available), huge (hugetlb or THP, required), "
+	     "hugetlb, thp or small (4KiB)",
+	     PEAK_OPT_CHOICE, &o->buffer_pages, 0, 0, pages_choices, NULL},
 	    {"runtime", "SECONDS",
 	     "time-based: every repetition lasts this long (default: one pass)", PEAK_OPT_DOUBLE,
 	     &o->runtime_s, 0.001, 86400, NULL, NULL},
@@ -152,6 +167,24 @@ static int parse(struct bench *b, int argc, char **argv)
 		}
 	}
 	return -1;
+}
+
+/* PEAK_PAGES_* flags of the --buffer-pages choice. */
+static unsigned page_flags(const struct disk_opts *o)
+{
+	for (size_t i = 0; pages_choices[i]; i++)
+		if (strcmp(o->buffer_pages, pages_choices[i]) == 0)
+			return pages_flags[i];
+	return 0;
+}
+
+/* "hugetlb", "thp", "thp-requested", "small", or "mixed" when a point's buffers differ. */
+static const char *pages_seen_name(unsigned seen)
+{
+	for (unsigned k = PEAK_PAGES_SMALL; k <= PEAK_PAGES_HUGETLB; k++)
+		if (seen == 1u << k)
+			return peak_pages_name((enum peak_pages)k);
+	return seen ? "mixed" : "none";
 }
 
 /* Engines: the ones asked for, or psync plus uring when it can run here. */
@@ -214,6 +247,9 @@ static int store_row(struct row_store *s, const struct peak_result *r, const dou
 static void row_flags(const struct bench *b, const struct disk_point *pt, struct peak_result *r,
 		      bool capped)
 {
+	char pages[40];
+	snprintf(pages, sizeof(pages), "buffer_pages=%s", pages_seen_name(b->res.pages_seen));
+	peak_result_flag(r, pages);
 	if (!pt->direct)
 		peak_result_flag(r, "buffered;cache_dropped");
 	if (b->file.is_tmpfs) /* "tmpfs" or "ramfs": memory, not a disk */
@@ -315,9 +351,10 @@ static int run_point(struct bench *b, struct disk_point *pt, size_t team_idx, st
 		double sum = 0;
 		for (size_t i = 0; i < b->res.nreps; i++)
 			sum += v[i];
-		note(b, "%-10s %8s x%-2u %-5s %-8s %10.1f MB/s", disk_test_name(pt->test),
+		note(b, "%-10s %8s x%-2u %-5s %-8s %-7s %10.1f MB/s", disk_test_name(pt->test),
 		     peak_format_size(pt->block_bytes, bs, sizeof(bs)), pt->threads,
 		     pt->engine->name, pt->direct ? "direct" : "buffered",
+		     pages_seen_name(b->res.pages_seen),
 		     b->res.nreps ? sum / (double)b->res.nreps : 0.0);
 	}
 	return emit_point(b, pt, capped);
@@ -359,6 +396,7 @@ static int sweep(struct bench *b, struct disk_err *e)
 					    .runtime_s = o->runtime_s,
 					    .seed = seed++,
 					    .verify_writes = o->verify,
+					    .buffer_pages = page_flags(o),
 					};
 					if (block > o->file_size / pt.threads) {
 						if (!o->common.quiet)
@@ -395,6 +433,7 @@ static void add_context(struct bench *b)
 	peak_context_set_bool(&b->ctx, "disk.o_direct", f->direct_ok);
 	peak_context_set_num(&b->ctx, "disk.dio_align_bytes", f->dio_align);
 	peak_context_set_str(&b->ctx, "disk.direct_mode", b->o.direct);
+	peak_context_set_str(&b->ctx, "disk.buffer_pages", b->o.buffer_pages);
 	peak_context_set_num(&b->ctx, "disk.iodepth", (double)b->o.iodepth);
 	peak_context_set_bool(&b->ctx, "disk.verify", b->o.verify);
 	snprintf(buf, sizeof(buf), "%s", b->o.runtime_s > 0 ? "time" : "pass");
@@ -451,10 +490,23 @@ static int prepare(struct bench *b, struct disk_err *e)
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
 		seed = 0x9e3779b97f4a7c15ull;
-	if (disk_pattern_init(&b->pat, seed, f->size_bytes, span) != 0) {
-		snprintf(e->msg, sizeof(e->msg), "out of memory for the %llu-byte data pattern",
-			 (unsigned long long)span);
-		e->exit_code = PEAK_EXIT_FAIL;
+	/* Writes go straight from the pattern: it is the write tests' I/O buffer. */
+	bool writes = false;
+	for (size_t i = 0; i < b->o.tests.n; i++)
+		writes |=
+		    strstr(b->o.tests.v[i], "write") || strcmp(b->o.tests.v[i], "seq_rw") == 0;
+	unsigned flags = writes ? page_flags(&b->o) : 0;
+	char why[512];
+	if (disk_pattern_init(&b->pat, seed, f->size_bytes, span, flags, why, sizeof(why)) != 0) {
+		if (flags & PEAK_PAGES_REQUIRED) {
+			snprintf(e->msg, sizeof(e->msg),
+				 "--buffer-pages %s: the data pattern (the write buffer): %s",
+				 b->o.buffer_pages, why);
+			e->exit_code = PEAK_EXIT_UNSUPPORTED;
+		} else {
+			snprintf(e->msg, sizeof(e->msg), "out of memory for the data pattern");
+			e->exit_code = PEAK_EXIT_FAIL;
+		}
 		return -1;
 	}
 	if (disk_layout(f, &b->pat, false, e) != 0)
