@@ -25,6 +25,21 @@ void dpdk_counters_add(struct dpdk_counters *dst, const struct dpdk_counters *sr
 		dst->last_rx_tsc = src->last_rx_tsc;
 }
 
+/* The mbuf fields a PMD re-arms in one store (data_off, refcnt, nb_segs, port), as a
+ * fresh single-segment mbuf has them: receive-side PMDs build the same word once. */
+static uint64_t fresh_rearm_word(void)
+{
+	struct rte_mbuf mb;
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = RTE_PKTMBUF_HEADROOM;
+	mb.nb_segs = 1;
+	mb.port = RTE_MBUF_PORT_INVALID;
+	rte_mbuf_refcnt_set(&mb, 1);
+	uint64_t w;
+	memcpy(&w, &mb.rearm_data, sizeof(w));
+	return w;
+}
+
 void dpdk_gen_lcore_reset(struct dpdk_gen_lcore *g, const struct dpdk_gen_cfg *cfg,
 			  const uint16_t *qids, unsigned nq, uint32_t total_flows)
 {
@@ -42,6 +57,7 @@ void dpdk_gen_lcore_reset(struct dpdk_gen_lcore *g, const struct dpdk_gen_cfg *c
 		memset(q->seq, 0, sizeof(q->seq[0]) * q->nflows);
 	}
 	memset(&g->c, 0, sizeof(g->c));
+	g->rearm = fresh_rearm_word();
 	dpdk_flowcheck_reset(&g->fc, total_flows);
 	peak_hist_init(&g->hist);
 }
@@ -62,7 +78,25 @@ static void chain_segments(struct rte_mbuf **segs, unsigned nsegs, uint32_t len,
 	head->pkt_len = len;
 }
 
-/* Top the queue's pending burst up with new frames; returns how many frames it holds. */
+/* Frame k of a burst, single segment: header and payload from the flow's template, the
+ * next sequence number of that flow, the run's epoch; the mbuf re-armed as fresh. */
+static inline void build_frame(struct rte_mbuf *m, uint64_t rearm, uint32_t len,
+			       const uint8_t *tmpl, uint32_t seq, uint8_t flags)
+{
+	memcpy(&m->rearm_data, &rearm, sizeof(rearm));
+	m->ol_flags = 0;
+	m->packet_type = 0;
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+	uint8_t *data = (uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM;
+	rte_mov64(data, tmpl);
+	struct dpdk_payload *p = (struct dpdk_payload *)(data + DPDK_HDR_BYTES);
+	p->seq = seq;
+	p->flags = flags;
+}
+
+/* Top the queue's pending burst up with new frames; returns how many frames it holds.
+ * Single-segment frames reuse received mbufs (the stash) before asking the mempool. */
 static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_t now, bool sample)
 {
 	const struct dpdk_gen_cfg *cfg = g->cfg;
@@ -70,18 +104,12 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 	if (need == 0 || q->nflows == 0)
 		return q->npend;
 	struct rte_mbuf *segs[DPDK_MAX_BURST * 8];
-	unsigned nsegs = cfg->nsegs;
+	const unsigned nsegs = cfg->nsegs;
 	unsigned from_stash = 0;
 	if (nsegs == 1 && g->nstash) {
 		from_stash = need < g->nstash ? need : g->nstash;
 		g->nstash -= from_stash;
-		for (unsigned i = 0; i < from_stash; i++) {
-			struct rte_mbuf *m = g->stash[g->nstash + i];
-			m->data_off = RTE_PKTMBUF_HEADROOM;
-			m->ol_flags = 0;
-			m->packet_type = 0;
-			segs[i] = m;
-		}
+		memcpy(segs, &g->stash[g->nstash], from_stash * sizeof(segs[0]));
 	}
 	if (from_stash < need && rte_pktmbuf_alloc_bulk(cfg->pool, segs + from_stash,
 							(need - from_stash) * nsegs) != 0) {
@@ -92,14 +120,8 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 	/* Everything the loop needs in locals: stores into frame data may alias any memory
 	 * as far as the compiler knows, so fields read through pointers would be reloaded. */
 	const uint32_t len = cfg->frame_bytes - DPDK_FCS_BYTES;
-	const uint32_t nq = cfg->nqueues, nflows = q->nflows, qid = q->qid;
-	const uint8_t epoch_flags = cfg->epoch_flags;
-	const uint32_t seg_room = cfg->seg_room;
-	uint8_t(*const tmpl)[DPDK_TEMPLATE_BYTES] = cfg->tmpl->tmpl;
-	uint32_t *const seq = q->seq;
 	struct rte_mbuf **const pend = q->pend;
 	unsigned npend = q->npend;
-	uint32_t k = q->next_k;
 	if (cfg->minimal) {
 		for (unsigned i = 0; i < need; i++) {
 			struct rte_mbuf *m = segs[i];
@@ -110,26 +132,53 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 		q->npend = (uint16_t)npend;
 		return npend;
 	}
-	for (unsigned i = 0; i < need; i++) {
-		struct rte_mbuf *m = segs[i * nsegs];
-		uint32_t flow = qid + k * nq;
-		uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
-		rte_mov64(data, tmpl[flow]);
-		struct dpdk_payload *p = (struct dpdk_payload *)(data + DPDK_HDR_BYTES);
-		p->seq = seq[k]++;
-		p->flags = epoch_flags;
-		if (sample && i == 0) {
-			p->flags = epoch_flags | DPDK_FLAG_SAMPLED;
-			p->tsc = now;
+	const uint32_t nflows = q->nflows;
+	const uint8_t epoch_flags = cfg->epoch_flags;
+	/* This queue's flows are qid, qid + nqueues, ...: their templates are a stride apart. */
+	const uint8_t *const first_tmpl = cfg->tmpl->tmpl[q->qid];
+	const size_t stride = (size_t)cfg->nqueues * DPDK_TEMPLATE_BYTES;
+	uint32_t *const seq = q->seq;
+	uint32_t k = q->next_k;
+	const uint8_t *t = first_tmpl + k * stride;
+	if (likely(nsegs == 1)) {
+		const uint64_t rearm = g->rearm;
+		for (unsigned i = 0; i < need; i++) {
+			struct rte_mbuf *m = segs[i];
+			uint32_t s = seq[k];
+			seq[k] = s + 1;
+			build_frame(m, rearm, len, t, s, epoch_flags);
+			pend[npend + i] = m;
+			if (++k == nflows) {
+				k = 0;
+				t = first_tmpl;
+			} else {
+				t += stride;
+			}
 		}
-		k = k + 1 == nflows ? 0 : k + 1;
-		if (likely(nsegs == 1)) {
-			m->data_len = (uint16_t)len;
-			m->pkt_len = len;
-		} else {
-			chain_segments(&segs[i * nsegs], nsegs, len, seg_room);
+		npend += need;
+	} else {
+		for (unsigned i = 0; i < need; i++) {
+			struct rte_mbuf *m = segs[i * nsegs];
+			uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
+			rte_mov64(data, t);
+			struct dpdk_payload *p = (struct dpdk_payload *)(data + DPDK_HDR_BYTES);
+			p->seq = seq[k]++;
+			p->flags = epoch_flags;
+			chain_segments(&segs[i * nsegs], nsegs, len, cfg->seg_room);
+			pend[npend++] = m;
+			if (++k == nflows) {
+				k = 0;
+				t = first_tmpl;
+			} else {
+				t += stride;
+			}
 		}
-		pend[npend++] = m;
+	}
+	/* One timestamped frame per sampled burst: the first new one. */
+	if (sample) {
+		struct dpdk_payload *p = dpdk_pkt_payload(segs[0]);
+		p->flags = epoch_flags | DPDK_FLAG_SAMPLED;
+		p->tsc = now;
 	}
 	q->next_k = k;
 	q->npend = (uint16_t)npend;
@@ -169,16 +218,23 @@ static unsigned receive(struct dpdk_gen_lcore *g, uint16_t qid)
 	struct dpdk_counters c = g->c;
 	unsigned nstash = g->nstash;
 	unsigned nfree = 0;
+	/* The stash takes the whole burst or none of it: no bound check per frame. */
+	const bool keep = nstash + n <= RTE_DIM(g->stash);
 	const struct rte_mempool *pool = cfg->pool;
-	const uint8_t epoch_flags = cfg->epoch_flags;
+	/* magic, type and flags read as one little-endian word; the sampled bit masked. */
+	const uint32_t want = DPDK_MAGIC | (uint32_t)DPDK_PKT_DATA << 16 |
+			      (uint32_t)cfg->epoch_flags << 24;
+	const uint32_t mask = ~((uint32_t)DPDK_FLAG_SAMPLED << 24);
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = rx[i];
 		const struct dpdk_payload *p = dpdk_pkt_payload(m);
-		if (likely(p != NULL && p->magic == DPDK_MAGIC && p->type == DPDK_PKT_DATA &&
-			   (p->flags & DPDK_EPOCH_MASK) == epoch_flags)) {
+		uint32_t word = 0;
+		if (likely(p != NULL))
+			memcpy(&word, p, sizeof(word));
+		if (likely((word & mask) == want)) {
 			if (likely(dpdk_flowcheck_seen(&g->fc, &c, p->flow, p->seq))) {
 				c.rx_bytes += m->pkt_len + DPDK_FCS_BYTES;
-				if (p->flags & DPDK_FLAG_SAMPLED)
+				if (unlikely(p->flags & DPDK_FLAG_SAMPLED))
 					peak_hist_record(
 					    &g->hist,
 					    (uint64_t)((double)(now - p->tsc) * cfg->ns_per_cycle));
@@ -186,8 +242,9 @@ static unsigned receive(struct dpdk_gen_lcore *g, uint16_t qid)
 		} else {
 			c.other++;
 		}
-		if (likely(m->nb_segs == 1 && m->pool == pool && RTE_MBUF_DIRECT(m) &&
-			   rte_mbuf_refcnt_read(m) == 1 && nstash < RTE_DIM(g->stash)))
+		/* Reusable as it is: ours, one segment, not shared, not attached. */
+		if (likely(keep && m->pool == pool && m->nb_segs == 1 &&
+			   rte_mbuf_refcnt_read(m) == 1 && RTE_MBUF_DIRECT(m)))
 			g->stash[nstash++] = m;
 		else
 			rx[nfree++] = m;

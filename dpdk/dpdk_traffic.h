@@ -112,6 +112,7 @@ struct dpdk_gen_lcore {
 	 * (--role minimal) does not recycle. */
 	unsigned nstash;
 	struct rte_mbuf *stash[2 * DPDK_MAX_BURST];
+	uint64_t rearm; /* rearm_data of a fresh single-segment mbuf */
 };
 
 /* Prepare an lcore for a run: the given queues, counters and checker reset. */
