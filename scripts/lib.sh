@@ -188,3 +188,33 @@ peak_join_baselines() {
 		fi
 	done
 }
+
+# dpdkbench's EAL memory arguments, one word a line, for PROCS processes of MB MiB each:
+# hugepages ("-m MB --in-memory": EAL's hugepage files are never created, so nothing is
+# left behind) when a hugetlbfs is mounted and the free, unreserved huge pages of the default
+# size cover PROCS x MB; ordinary memory ("--no-huge --no-shconf -m MB") otherwise.
+# PEAKBENCH_DPDK_HUGE=no forces ordinary memory, =yes hugepages. Nothing is allocated or
+# mounted here. MOUNTS and MEMINFO (default /proc/mounts, /proc/meminfo) let tests pass fakes.
+# peak_dpdk_eal_mem PROCS MB [MOUNTS [MEMINFO]]
+peak_dpdk_eal_mem() {
+	local procs=$1 mb=$2 mounts=${3:-/proc/mounts} meminfo=${4:-/proc/meminfo} huge=0
+	case ${PEAKBENCH_DPDK_HUGE:-auto} in
+	yes) huge=1 ;;
+	no) ;;
+	*)
+		if awk '$3 == "hugetlbfs" { f = 1 } END { exit !f }' "$mounts" 2>/dev/null &&
+			awk -v need_kb=$((procs * mb * 1024)) '
+			$1 == "HugePages_Free:" { free = $2 }
+			$1 == "HugePages_Rsvd:" { rsvd = $2 }
+			$1 == "Hugepagesize:" { kb = $2 }
+			END { exit !(kb > 0 && (free - rsvd) * kb >= need_kb) }' "$meminfo" 2>/dev/null; then
+			huge=1
+		fi
+		;;
+	esac
+	if [ "$huge" = 1 ]; then
+		printf '%s\n' -m "$mb" --in-memory
+	else
+		printf '%s\n' --no-huge --no-shconf -m "$mb"
+	fi
+}
