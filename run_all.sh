@@ -36,7 +36,13 @@ Options:
   -h, --help         this help
 
 Environment: PEAKBENCH_LOCK=FILE takes flock(1) on FILE around every measuring step, so
-runs that share a machine measure one at a time.
+runs that share a machine measure one at a time. PEAKBENCH_DPDK_HUGE=auto|yes|no: dpdkbench
+on hugepages when a hugetlbfs is mounted and enough pages are free (auto), always, or never
+(--no-huge); run_all.sh never allocates hugepages itself.
+
+DPDK steps (--only dpdk): net_ring loopback; a tester and a dut over net_memif in two
+processes (scripts/dpdk_memif_pair.sh, 2 CPUs); and netbench's kernel UDP path at the same
+frame sizes (payload = frame - 46 bytes), compared in the report.
 
 Exit status: 0 when every step ran (skipped steps included), 1 when a step failed,
 2 on a usage error.
@@ -247,12 +253,27 @@ build_plan() {
 	fi
 
 	if want dpdk; then
-		local sizes=64,1500,9000 flows=1,8,32,256 t=1
-		[ "$QUICK" = 0 ] || flows=1,32 t=0.5
-		[ "$TINY" = 0 ] || sizes=64 flows=1 t=0.1
+		local sizes=64,1500,9000 flows=1,8,32,256 pflows=1,8 t=1 mem nsizes payloads="" s
+		[ "$QUICK" = 0 ] || flows=1,32 pflows=1 t=0.5
+		[ "$TINY" = 0 ] || sizes=64 flows=1 pflows=1 t=0.1
+		nsizes=$(echo "$sizes" | tr ',' '\n' | wc -l)
+		# Hugepages when enough are free (much faster), else ordinary memory: the EAL
+		# arguments say which, in the plan and in the results' context (dpdk_eal_args).
+		mapfile -t mem < <(peak_dpdk_eal_mem 1 512)
 		plan dpdk dpdkbench "$(est $((3 * 4)) "$t")" bench dpdkbench dpdk-dpdkbench \
-			dpdkbench -l 0 --no-huge --no-pci -m 512 --no-shconf --no-telemetry '--log-level=*:critical' --file-prefix=peakbench-runall --vdev=net_ring0 -- --role loopback --sizes "$sizes" \
+			dpdkbench -l 0 "${mem[@]}" --no-pci --no-telemetry '--log-level=*:critical' --file-prefix=peakbench-runall --vdev=net_ring0 -- --role loopback --sizes "$sizes" \
 			--flows "$flows" --time "$t" --reps "$REPS"
+		# Tester and dut in two processes over net_memif, one CPU each, both directions.
+		plan dpdk "memif pair" "$(est $((nsizes * $(echo "$pflows" | tr ',' '\n' | wc -l))) "$t" | awk '{ print $1 + 3 }')" \
+			bench dpdkbench dpdk-memif scripts/dpdk_memif_pair.sh dpdkbench --sizes "$sizes" \
+			--flows "$pflows" --direction bi --time "$t" --reps "$REPS"
+		# The kernel's UDP path at the same sizes, for the report's comparison: a frame of S
+		# bytes (with FCS) carries S - 46 bytes of UDP payload (Ethernet 14, IPv4 20, UDP 8,
+		# FCS 4). One connection, as the pair runs one tester lcore.
+		for s in ${sizes//,/ }; do payloads+="${payloads:+,}$((s - 46))B"; done
+		plan dpdk "kernel udp" "$(est $((2 * nsizes)) "$t")" bench netbench network-udpframes \
+			netbench loopback --test udp_throughput,udp_latency --datagram "$payloads" \
+			--msg-size "$payloads" --time "$t" --threads 1 --reps "$REPS" --quiet
 	fi
 
 	if [ "$BASELINES" = 1 ]; then
@@ -357,9 +378,20 @@ run_bench() {
 		fi
 		return 3
 	fi
+	if [ "$outf" = network-udpframes ] && ! find_bin dpdkbench >/dev/null; then
+		LAST_REASON="dpdkbench not built: no DPDK figures to compare the kernel's with"
+		return 3
+	fi
 	fmt=json
 	peak_have jq || fmt=csv
-	cmd[0]=$path
+	case ${cmd[0]} in
+	scripts/*)
+		# A launcher script (the memif pair): the binary is its first argument.
+		cmd[0]=$ROOT/${cmd[0]}
+		cmd[1]=$path
+		;;
+	*) cmd[0]=$path ;;
+	esac
 	# dpdkbench: our flags come after the EAL's "--".
 	"${cmd[@]}" --format "$fmt" --output "$OUT/raw/$outf.$fmt" >"$OUT/logs/$outf.out" \
 		2>"$OUT/logs/$outf.err" 9>&-
@@ -367,14 +399,12 @@ run_bench() {
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
 	if [ "$rc" -eq 0 ] && [ "$outf" = network-remote ]; then
 		# Two-node rows: the variant names the peer, so they stand apart from loopback's.
-		if [ "$fmt" = json ]; then
-			jq --arg p "$PEER" '.results |= map(.variant += "@" + $p)' "$OUT/raw/$outf.json" \
-				>"$OUT/raw/$outf.json.tmp" && mv "$OUT/raw/$outf.json.tmp" "$OUT/raw/$outf.json"
-		else
-			awk -v p="$PEER" "$PEAK_AWK_LIB"'FNR == 1 { print; next }
-				{ n = csv_split($0, f); f[C_VARIANT] = f[C_VARIANT] "@" p; print csv_join(f, n) }' \
-				"$OUT/raw/$outf.csv" >"$OUT/raw/$outf.csv.tmp" && mv "$OUT/raw/$outf.csv.tmp" "$OUT/raw/$outf.csv"
-		fi
+		retag "$OUT/raw/$outf.$fmt" "@$PEER" 0
+	fi
+	if [ "$rc" -eq 0 ] && [ "$outf" = network-udpframes ]; then
+		# The kernel's rows at the DPDK frame sizes: variant udp-vs-dpdk (apart from the
+		# netbench step's udp rows in charts and baselines), flagged with their frame size.
+		retag "$OUT/raw/$outf.$fmt" -vs-dpdk 1
 	fi
 	if [ "$rc" -eq 0 ] && [ "$fmt" = json ]; then
 		json_to_csv "$OUT/raw/$outf.json" "$OUT/raw/$outf.csv" || {
@@ -383,6 +413,28 @@ run_bench() {
 		}
 	fi
 	return "$rc"
+}
+
+# retag FILE SUFFIX FRAME: append SUFFIX to every row's variant; with FRAME=1 also flag
+# frame_bytes=<block_bytes + 46> (the Ethernet frame, FCS included, of that UDP payload).
+retag() {
+	local f=$1 suf=$2 frame=$3
+	case $f in
+	*.json)
+		jq --arg s "$suf" --arg fr "$frame" '.results |= map(.variant += $s |
+			if $fr == "1" and .block_bytes != null then
+				.flags = ((.flags // "") | if . == "" then "" else . + ";" end) +
+					"frame_bytes=\(.block_bytes + 46)"
+			else . end)' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+		;;
+	*)
+		awk -v s="$suf" -v fr="$frame" "$PEAK_AWK_LIB"'FNR == 1 { print; next }
+			{ n = csv_split($0, f); f[C_VARIANT] = f[C_VARIANT] s
+			  if (fr == 1 && f[C_BLOCK] != "")
+				f[C_FLAGS] = (f[C_FLAGS] == "" ? "" : f[C_FLAGS] ";") "frame_bytes=" (f[C_BLOCK] + 46)
+			  print csv_join(f, n) }' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+		;;
+	esac
 }
 
 run_baseline() {

@@ -22,6 +22,21 @@ echo "$plan" | grep -q -- '--file-size 1GiB' || fail "the full plan does not use
 [ ! -e "$out/r" ] || fail "--dry-run created the results folder"
 ok "full plan"
 
+# DPDK: the memif tester/dut pair and the kernel's UDP path at the same frame sizes
+# (payload = frame - 46); the loopback's EAL memory follows PEAKBENCH_DPDK_HUGE.
+echo "$plan" | grep -q 'scripts/dpdk_memif_pair.sh dpdkbench --sizes 64,1500,9000 --flows 1,8 --direction bi' ||
+	fail "full plan lacks the memif pair"
+echo "$plan" | grep -q 'netbench loopback --test udp_throughput,udp_latency --datagram 18B,1454B,8954B --msg-size 18B,1454B,8954B' ||
+	fail "full plan lacks the kernel UDP step at the DPDK sizes"
+plan=$(PEAKBENCH_DPDK_HUGE=no "$repo/run_all.sh" --dry-run --only dpdk) || fail "exit $?"
+echo "$plan" | grep -q 'dpdkbench -l 0 --no-huge --no-shconf -m 512 ' || fail "PEAKBENCH_DPDK_HUGE=no: loopback not on --no-huge"
+plan=$(PEAKBENCH_DPDK_HUGE=yes "$repo/run_all.sh" --dry-run --only dpdk) || fail "exit $?"
+echo "$plan" | grep -q 'dpdkbench -l 0 -m 512 --in-memory ' || fail "PEAKBENCH_DPDK_HUGE=yes: loopback not on hugepages"
+plan=$("$repo/run_all.sh" --dry-run --tiny --only dpdk) || fail "exit $?"
+echo "$plan" | grep -q 'dpdk_memif_pair.sh dpdkbench --sizes 64 --flows 1 --direction bi --time 0.1' || fail "tiny memif pair"
+echo "$plan" | grep -q -- '--datagram 18B --msg-size 18B' || fail "tiny kernel UDP step"
+ok "dpdk steps: loopback memory, memif pair, kernel UDP"
+
 plan=$("$repo/run_all.sh" --dry-run --quick --only cpu,network --reps 2 --peer 192.0.2.1 --no-baselines) ||
 	fail "--dry-run --quick exited $?"
 echo "$plan" | grep -q 'threads 1,2, reps 2, quick' || fail "quick plan summary"
