@@ -332,6 +332,87 @@ dpdk_section() {
 	table "$DIR/dpdk.csv" dpdk '' '^loss$' '' 0 || true
 	echo
 	charts dpdk_mpps
+	dpdk_vs_kernel
+}
+
+# Memory behind each DPDK step's EAL (hugepages matter: 64 B net_ring goes from about 27 to
+# about 40 Mpps on the development VM), from the context each step recorded.
+dpdk_eal_memory() {
+	local f args step
+	peak_have jq || return 0
+	for f in "$DIR"/raw/dpdk-*.json; do
+		[ -s "$f" ] || continue
+		args=$(jq -r '.context.dpdk_eal_args // empty' "$f" 2>/dev/null)
+		[ -n "$args" ] || continue
+		step=${f##*/dpdk-}
+		step=${step%.json}
+		[ "$step" != dpdkbench ] || step="net_ring loopback"
+		[ "$step" != memif ] || step="memif pair (tester)"
+		case " $args " in
+		*" --no-huge "*) echo "- $step: ordinary memory (\`$args\`)" ;;
+		*) echo "- $step: hugepages (\`$args\`)" ;;
+		esac
+	done
+}
+
+# DPDK's tester/dut pair over memif next to the kernel's UDP path (netbench loopback, run
+# by run_all.sh at the payload of each frame size), per frame size and DPDK run.
+dpdk_vs_kernel() {
+	local net="$DIR/network.csv"
+	[ -s "$net" ] || net=/dev/null
+	echo
+	echo "### DPDK (memif, user space) vs kernel UDP (netbench loopback)"
+	echo
+	echo "A frame of S bytes (FCS included) carries S - 46 bytes of UDP payload (Ethernet 14, IPv4 20,"
+	echo "UDP 8, FCS 4); the kernel ran at that payload. DPDK: tester -> dut over net_memif, one"
+	echo "lcore each; Mpps and L2 Gbit/s (frame bits with FCS) counted at the dut (\`rx_dut\`), loss"
+	echo "tester -> dut, latency the round trip under full load (\`latency_roundtrip\`). Kernel:"
+	echo "netbench loopback, one connection; \`udp_throughput\` Gbit/s of UDP payload at the receiver"
+	echo "(Mpps derived from it: Gbit/s / payload bits) and its loss; latency the \`udp_latency\`"
+	echo "round trip, one message at a time (no load). Means over the repetitions; n/a: not measured."
+	echo
+	dpdk_eal_memory
+	echo
+	awk "$PEAK_AWK_LIB$AWK_FMT"'
+	function na(x) { return (x == "" || !is_number(x)) ? "n/a" : fmt(x) }
+	function ratio(a, b) { return (is_number(a) && is_number(b) && b > 0 && a != "") ? sprintf("%.2fx", a / b) : "n/a" }
+	function val(x, n) { return (n == 0 || x == "") ? "" : x }
+	FNR == 1 { next }
+	FILENAME ~ /dpdk\.csv$/ {
+		csv_split($0, f)
+		if (f[C_SUITE] != "dpdk" || f[C_VARIANT] !~ /^memif-/) next
+		v = f[C_VARIANT]; l2 = sub(/-l2$/, "", v); if (v ~ /-l1$/) next
+		k = f[C_BLOCK] SUBSEP v
+		if (!(k in seen)) { seen[k] = 1; key[++n] = sprintf("%08d %06d", f[C_BLOCK] + 0, n); kk[key[n]] = k; size[k] = f[C_BLOCK]; var[k] = v }
+		m = val(f[C_MEAN], f[C_N])
+		if (f[C_TEST] == "rx_dut" && f[C_UNIT] == "Mpps") mpps[k] = m
+		else if (f[C_TEST] == "rx_dut" && l2) gbps[k] = m
+		else if (f[C_TEST] == "loss_dut") loss[k] = m
+		else if (f[C_TEST] == "latency_roundtrip" && f[C_N] > 0) { p50[k] = f[C_P50]; p99[k] = f[C_P99] }
+		next
+	}
+	{
+		csv_split($0, f)
+		if (f[C_SUITE] != "network" || f[C_N] == 0 || f[C_MEAN] == "") next
+		if (f[C_VARIANT] != "udp-vs-dpdk" && !(f[C_VARIANT] == "udp" && f[C_THREADS] == 1)) next
+		b = f[C_BLOCK]; pri = f[C_VARIANT] == "udp-vs-dpdk" ? 2 : 1
+		if (f[C_TEST] == "udp_throughput" && f[C_METRIC] == "throughput" && pri >= kg_pri[b]) { kg[b] = f[C_MEAN]; kg_pri[b] = pri }
+		if (f[C_TEST] == "udp_throughput" && f[C_METRIC] == "loss" && pri >= kl_pri[b]) { kl[b] = f[C_MEAN]; kl_pri[b] = pri }
+		if (f[C_TEST] == "udp_latency" && f[C_METRIC] == "latency" && pri >= kp_pri[b]) { k50[b] = f[C_P50]; k99[b] = f[C_P99]; kp_pri[b] = pri }
+	}
+	END {
+		if (n == 0) { print "No memif tester/dut rows in dpdk.csv (see the steps above)."; exit }
+		print "| Frame | UDP payload | DPDK run | DPDK Mpps | DPDK Gbit/s (L2) | DPDK RTT p50 / p99 (us) | DPDK loss | Kernel Mpps | Kernel Gbit/s (payload) | Kernel RTT p50 / p99 (us) | Kernel loss | Mpps DPDK / kernel | RTT p50 kernel / DPDK |"
+		print "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		for (i = 2; i <= n; i++) { t = key[i]; for (j = i - 1; j >= 1 && key[j] > t; j--) key[j + 1] = key[j]; key[j + 1] = t }
+		for (i = 1; i <= n; i++) {
+			k = kk[key[i]]; s = size[k]; pl = s - 46
+			kmpps = (pl in kg) ? kg[pl] * 1000 / (pl * 8) : ""
+			print "| " s " B | " pl " B | " var[k] " | " na(mpps[k]) " | " na(gbps[k]) " | " na(p50[k]) " / " na(p99[k]) " | " \
+				(is_number(loss[k]) ? fmt(loss[k]) " %" : "n/a") " | " na(kmpps) " | " na(kg[pl]) " | " na(k50[pl]) " / " na(k99[pl]) " | " \
+				((pl in kl) ? fmt(kl[pl]) " %" : "n/a") " | " ratio(mpps[k], kmpps) " | " ratio(k50[pl], p50[k]) " |"
+		}
+	}' "$DIR/dpdk.csv" "$net"
 }
 
 baseline_section() {

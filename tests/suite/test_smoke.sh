@@ -1,7 +1,8 @@
 #!/bin/sh
 # The whole protocol at tiny sizes on what is built (no make, no reference tools): every
 # step ends ok, skipped or not built; every <suite>.csv/.json validates against the schema;
-# charts exist when gnuplot is installed; report.md has every expected section.
+# charts exist when gnuplot is installed; report.md has every expected section (and the DPDK
+# vs kernel UDP table when the memif pair ran).
 set -u
 repo=$1 build=$2 check=$3
 # shellcheck source=tests/suite/lib_test.sh
@@ -73,5 +74,9 @@ for png in "$r"/charts/*.png; do
 done
 if ! [ -s "$r/dpdk.csv" ]; then
 	grep -q 'dpdk' "$r/report.md" || fail "report.md says nothing about dpdk"
+elif grep -q '^dpdk,rx_dut,memif-' "$r/dpdk.csv"; then
+	grep -qx '### DPDK (memif, user space) vs kernel UDP (netbench loopback)' "$r/report.md" ||
+		fail "report.md lacks the DPDK vs kernel UDP table"
+	grep -q '^| 64 B | 18 B | memif-' "$r/report.md" || fail "the DPDK vs kernel UDP table has no 64 B row"
 fi
 ok "report.md has every section"
