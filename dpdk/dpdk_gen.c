@@ -53,6 +53,7 @@ void dpdk_gen_lcore_reset(struct dpdk_gen_lcore *g, const struct dpdk_gen_cfg *c
 		q->nflows =
 		    total_flows / cfg->nqueues + (q->qid < total_flows % cfg->nqueues ? 1u : 0u);
 		q->next_k = 0;
+		q->built = 0;
 		q->npend = 0;
 		memset(q->seq, 0, sizeof(q->seq[0]) * q->nflows);
 	}
@@ -101,6 +102,13 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 {
 	const struct dpdk_gen_cfg *cfg = g->cfg;
 	unsigned need = cfg->burst - q->npend;
+	if (cfg->frames_per_cycle > 0) {
+		/* --rate: no more frames than the time since the start allows. */
+		uint64_t due = (uint64_t)((double)(now - cfg->start_tsc) * cfg->frames_per_cycle);
+		uint64_t allowed = due > q->built ? due - q->built : 0;
+		if (allowed < need)
+			need = (unsigned)allowed;
+	}
 	if (need == 0 || q->nflows == 0)
 		return q->npend;
 	struct rte_mbuf *segs[DPDK_MAX_BURST * 8];
@@ -181,6 +189,7 @@ static unsigned fill_burst(struct dpdk_gen_lcore *g, struct dpdk_txq *q, uint64_
 		p->tsc = now;
 	}
 	q->next_k = k;
+	q->built += need;
 	q->npend = (uint16_t)npend;
 	return npend;
 }

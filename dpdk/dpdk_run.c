@@ -161,7 +161,10 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 			qids[nq++] = (uint16_t)q;
 		dpdk_gen_lcore_reset(b->gen[i], &cfg, qids, nq, pt->flows);
 	}
+	if (b->o->rate_mpps > 0)
+		cfg.frames_per_cycle = b->o->rate_mpps * 1e6 / pt->queues / (double)b->tsc_hz;
 	uint64_t start = rte_rdtsc();
+	cfg.start_tsc = start;
 	cfg.end_tsc = start + (uint64_t)(time_s * (double)b->tsc_hz);
 	for (unsigned i = 1; i < pt->lcores; i++) {
 		if (rte_eal_remote_launch(dpdk_gen_lcore_main, b->gen[i], b->lcore_ids[i]) != 0) {

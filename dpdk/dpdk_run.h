@@ -26,6 +26,7 @@ struct dpdk_bench_opts {
 	uint64_t port;
 	uint64_t burst;
 	uint64_t sample_every;
+	double rate_mpps; /* offered load per direction over all queues; 0: no limit */
 	double connect_timeout_s;
 	struct peak_common_opts common;
 };

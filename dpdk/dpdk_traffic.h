@@ -86,6 +86,8 @@ struct dpdk_gen_cfg {
 	uint64_t drain_idle_cycles;
 	uint64_t drain_max_cycles;
 	double ns_per_cycle;
+	double frames_per_cycle; /* --rate: per queue, in frames per TSC cycle; 0 = no limit */
+	uint64_t start_tsc;      /* when generation started (the rate's time origin) */
 	bool minimal;        /* reference loop: no content, no checks */
 	uint8_t epoch_flags; /* dpdk_epoch_flags() of this run */
 	const volatile sig_atomic_t *stop;
@@ -95,6 +97,7 @@ struct dpdk_txq {
 	uint16_t qid;
 	uint32_t nflows; /* flows of this queue: global ids qid, qid + nq, ... */
 	uint32_t next_k;
+	uint64_t built; /* frames built since the start: the rate limit's count */
 	uint16_t npend;
 	struct rte_mbuf *pend[DPDK_MAX_BURST];
 	uint32_t seq[DPDK_MAX_FLOWS];

@@ -81,6 +81,9 @@ static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 	     1, DPDK_MAX_BURST, NULL, NULL},
 	    {"sample-every", "N", "timestamp one frame every N bursts, 0: no latency (default 1)",
 	     PEAK_OPT_UINT, &o->sample_every, 0, 1000000, NULL, NULL},
+	    {"rate", "MPPS",
+	     "offered load per direction in Mpps over all queues, 0: as fast as possible (default 0)",
+	     PEAK_OPT_DOUBLE, &o->rate_mpps, 0, 10000, NULL, NULL},
 	    {"connect-timeout", "SECONDS", "tester: how long to wait for the dut (default 10)",
 	     PEAK_OPT_DOUBLE, &o->connect_timeout_s, 0.1, 3600, NULL, NULL},
 	    PEAK_OPTS_COMMON(&o->common),
@@ -111,6 +114,8 @@ static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 		return usage_error(
 		    "--direction bi: only with --role tester (a loopback port has one "
 		    "direction)");
+	if (o->rate_mpps > 0 && o->role != DPDK_ROLE_LOOPBACK && o->role != DPDK_ROLE_TESTER)
+		return usage_error("--rate: only with --role loopback or tester (they generate)");
 	return 0;
 }
 
@@ -149,6 +154,7 @@ static void fill_context(struct peak_context *ctx, const struct dpdk_bench_opts 
 	peak_context_set_num(ctx, "dpdk_time_s", o->time_s);
 	peak_context_set_num(ctx, "dpdk_burst", (double)o->burst);
 	peak_context_set_num(ctx, "dpdk_latency_sample_every", (double)o->sample_every);
+	peak_context_set_num(ctx, "dpdk_rate_mpps", o->rate_mpps);
 	peak_context_set_str(ctx, "dpdk_size_unit", "Ethernet frame bytes with FCS");
 	char w[sizeof(p->warnings)];
 	(void)snprintf(w, sizeof(w), "%s", p->warnings);

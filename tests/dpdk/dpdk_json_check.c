@@ -1,6 +1,6 @@
 /* Checks a dpdkbench JSON report: packets conserved per direction (sent = received +
  * lost counted from sequence numbers, nothing unexplained), latency samples present,
- * rates positive. Usage: dpdk_json_check loopback|pair-bi|pair-uni FILE */
+ * rates positive, --rate respected. Usage: dpdk_json_check loopback|pair-bi|pair-uni FILE */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +95,36 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* With --rate, no repetition may offer more than the rate: the generator builds a frame
+ * only once the time since the start allows it (a bound, not a speed). */
+static void rate_respected(const cJSON *ctx, const cJSON *results)
+{
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(ctx, "dpdk_rate_mpps");
+	if (!cJSON_IsNumber(r) || r->valuedouble <= 0)
+		return;
+	int rows = 0;
+	const cJSON *row;
+	cJSON_ArrayForEach(row, results)
+	{
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(row, "test");
+		const cJSON *u = cJSON_GetObjectItemCaseSensitive(row, "unit");
+		const cJSON *mx = cJSON_GetObjectItemCaseSensitive(row, "max");
+		if (!cJSON_IsString(t) || strncmp(t->valuestring, "tx_", 3) != 0 ||
+		    !cJSON_IsString(u) || strcmp(u->valuestring, "Mpps") != 0)
+			continue;
+		rows++;
+		if (!cJSON_IsNumber(mx) || mx->valuedouble > r->valuedouble * 1.001) {
+			fprintf(stderr, "FAIL: %s offered %g Mpps with --rate %g\n", t->valuestring,
+				cJSON_IsNumber(mx) ? mx->valuedouble : -1.0, r->valuedouble);
+			failures++;
+		}
+	}
+	if (rows == 0)
+		fail("--rate given but no tx_* Mpps row to check it against");
+	else
+		printf("rate: %d tx rows within --rate %g Mpps\n", rows, r->valuedouble);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -118,6 +148,7 @@ int main(int argc, char **argv)
 	}
 	if (ctx_num(ctx, "dpdk_packets_unexplained") != 0)
 		fail("frames the sequence numbers cannot explain");
+	rate_respected(ctx, results);
 	int bi = strcmp(mode, "pair-uni") != 0;
 	if (strcmp(mode, "loopback") == 0) {
 		conserved(ctx, "dpdk_packets");
