@@ -41,8 +41,9 @@ on hugepages when a hugetlbfs is mounted and enough pages are free (auto), alway
 (--no-huge); run_all.sh never allocates hugepages itself.
 
 DPDK steps (--only dpdk): net_ring loopback; a tester and a dut over net_memif in two
-processes (scripts/dpdk_memif_pair.sh, 2 CPUs); and netbench's kernel UDP path at the same
-frame sizes (payload = frame - 46 bytes), compared in the report.
+processes (scripts/dpdk_memif_pair.sh, 2 CPUs), at full load and again at --rate 0.1 Mpps
+for the round trip without queueing; and netbench's kernel UDP path at the same frame sizes
+(payload = frame - 46 bytes), compared in the report.
 
 Exit status: 0 when every step ran (skipped steps included), 1 when a step failed,
 2 on a usage error.
@@ -267,6 +268,11 @@ build_plan() {
 		plan dpdk "memif pair" "$(est $((nsizes * $(echo "$pflows" | tr ',' '\n' | wc -l))) "$t" | awk '{ print $1 + 3 }')" \
 			bench dpdkbench dpdk-memif scripts/dpdk_memif_pair.sh dpdkbench --sizes "$sizes" \
 			--flows "$pflows" --direction bi --time "$t" --reps "$REPS"
+		# The same pair at a light load (0.1 Mpps per direction): the round trip without
+		# queueing in full rings, comparable with the kernel's ping-pong below.
+		plan dpdk "memif latency" "$(est "$nsizes" "$t" | awk '{ print $1 + 3 }')" \
+			bench dpdkbench dpdk-memif-rate scripts/dpdk_memif_pair.sh dpdkbench --sizes "$sizes" \
+			--flows 1 --direction bi --rate 0.1 --time "$t" --reps "$REPS"
 		# The kernel's UDP path at the same sizes, for the report's comparison: a frame of S
 		# bytes (with FCS) carries S - 46 bytes of UDP payload (Ethernet 14, IPv4 20, UDP 8,
 		# FCS 4). One connection, as the pair runs one tester lcore.

@@ -220,9 +220,13 @@ int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 	fill_samples(r, reps, n, r->role == DPDK_ROLE_TESTER && !pt->bi, fwd, back, tx);
 	bool has_dut = n && reps[0].has_dut;
 	bool tester = r->role == DPDK_ROLE_TESTER;
-	char base[64];
-	(void)snprintf(base, sizeof(base), "%s-flows%u-q%u-%s", r->port->short_name,
-		       (unsigned)pt->flows, (unsigned)pt->queues, pt->bi && tester ? "bi" : "uni");
+	char base[64], rate[24] = "";
+	/* A rate-limited run is another workload than a saturated one: its variant says so. */
+	if (r->rate_mpps > 0)
+		(void)snprintf(rate, sizeof(rate), "-r%g", r->rate_mpps);
+	(void)snprintf(base, sizeof(base), "%s-flows%u-q%u-%s%s", r->port->short_name,
+		       (unsigned)pt->flows, (unsigned)pt->queues, pt->bi && tester ? "bi" : "uni",
+		       rate);
 	const char *self = r->role == DPDK_ROLE_MINIMAL ? "minimal"
 			   : tester                     ? "tester"
 							: "loopback";

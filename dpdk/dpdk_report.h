@@ -42,6 +42,7 @@ struct dpdk_report {
 	struct dpdk_totals totals;
 	struct dpdk_noise noise; /* of the point being emitted */
 	double min_cpu_share;    /* over every point (NAN: unknown) */
+	double rate_mpps;        /* --rate (0: none); named in the variant when set */
 };
 
 void dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,

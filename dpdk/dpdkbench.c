@@ -187,6 +187,7 @@ static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, cons
 	peak_sysinfo_to_context(si, ctx);
 	fill_context(ctx, o, port, eal_args);
 	dpdk_report_init(&rep, &out, o->role, port);
+	rep.rate_mpps = o->rate_mpps;
 	if (peak_output_begin(&out, ctx) != 0 || dpdk_bench_init(b, o, port, &stop_flag) != 0) {
 		fprintf(stderr, "%s: cannot start the report or the lcores\n", PROG);
 		goto close_out;

@@ -348,6 +348,7 @@ dpdk_eal_memory() {
 		step=${step%.json}
 		[ "$step" != dpdkbench ] || step="net_ring loopback"
 		[ "$step" != memif ] || step="memif pair (tester)"
+		[ "$step" != memif-rate ] || step="memif pair at --rate 0.1 (tester)"
 		case " $args " in
 		*" --no-huge "*) echo "- $step: ordinary memory (\`$args\`)" ;;
 		*) echo "- $step: hugepages (\`$args\`)" ;;
@@ -366,7 +367,8 @@ dpdk_vs_kernel() {
 	echo "A frame of S bytes (FCS included) carries S - 46 bytes of UDP payload (Ethernet 14, IPv4 20,"
 	echo "UDP 8, FCS 4); the kernel ran at that payload. DPDK: tester -> dut over net_memif, one"
 	echo "lcore each; Mpps and L2 Gbit/s (frame bits with FCS) counted at the dut (\`rx_dut\`), loss"
-	echo "tester -> dut, latency the round trip under full load (\`latency_roundtrip\`). Kernel:"
+	echo "tester -> dut; latency the round trip (\`latency_roundtrip\`), under full load (rings full:"
+	echo "queueing) and at a light load (\`--rate\`, the \`-rR\` run: 1 flow). Kernel:"
 	echo "netbench loopback, one connection; \`udp_throughput\` Gbit/s of UDP payload at the receiver"
 	echo "(Mpps derived from it: Gbit/s / payload bits) and its loss; latency the \`udp_latency\`"
 	echo "round trip, one message at a time (no load). Means over the repetitions; n/a: not measured."
@@ -382,6 +384,11 @@ dpdk_vs_kernel() {
 		csv_split($0, f)
 		if (f[C_SUITE] != "dpdk" || f[C_VARIANT] !~ /^memif-/) next
 		v = f[C_VARIANT]; l2 = sub(/-l2$/, "", v); if (v ~ /-l1$/) next
+		if (match(v, /-r[0-9.e+]+$/)) {
+			# The light-load run: its round trip goes next to the saturated one.
+			if (f[C_TEST] == "latency_roundtrip" && f[C_N] > 0) { r50[f[C_BLOCK]] = f[C_P50]; r99[f[C_BLOCK]] = f[C_P99]; rname = substr(v, RSTART + 2) }
+			next
+		}
 		k = f[C_BLOCK] SUBSEP v
 		if (!(k in seen)) { seen[k] = 1; key[++n] = sprintf("%08d %06d", f[C_BLOCK] + 0, n); kk[key[n]] = k; size[k] = f[C_BLOCK]; var[k] = v }
 		m = val(f[C_MEAN], f[C_N])
@@ -402,15 +409,17 @@ dpdk_vs_kernel() {
 	}
 	END {
 		if (n == 0) { print "No memif tester/dut rows in dpdk.csv (see the steps above)."; exit }
-		print "| Frame | UDP payload | DPDK run | DPDK Mpps | DPDK Gbit/s (L2) | DPDK RTT p50 / p99 (us) | DPDK loss | Kernel Mpps | Kernel Gbit/s (payload) | Kernel RTT p50 / p99 (us) | Kernel loss | Mpps DPDK / kernel | RTT p50 kernel / DPDK |"
-		print "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		light = (rname == "") ? "light load" : rname " Mpps"
+		print "| Frame | UDP payload | DPDK run | DPDK Mpps | DPDK Gbit/s (L2) | DPDK RTT p50 / p99, full load (us) | DPDK RTT p50 / p99 at " light " (us) | DPDK loss | Kernel Mpps | Kernel Gbit/s (payload) | Kernel RTT p50 / p99 (us) | Kernel loss | Mpps DPDK / kernel | RTT p50 kernel / DPDK at " light " |"
+		print "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 		for (i = 2; i <= n; i++) { t = key[i]; for (j = i - 1; j >= 1 && key[j] > t; j--) key[j + 1] = key[j]; key[j + 1] = t }
 		for (i = 1; i <= n; i++) {
 			k = kk[key[i]]; s = size[k]; pl = s - 46
 			kmpps = (pl in kg) ? kg[pl] * 1000 / (pl * 8) : ""
 			print "| " s " B | " pl " B | " var[k] " | " na(mpps[k]) " | " na(gbps[k]) " | " na(p50[k]) " / " na(p99[k]) " | " \
+				na(r50[s]) " / " na(r99[s]) " | " \
 				(is_number(loss[k]) ? fmt(loss[k]) " %" : "n/a") " | " na(kmpps) " | " na(kg[pl]) " | " na(k50[pl]) " / " na(k99[pl]) " | " \
-				((pl in kl) ? fmt(kl[pl]) " %" : "n/a") " | " ratio(mpps[k], kmpps) " | " ratio(k50[pl], p50[k]) " |"
+				((pl in kl) ? fmt(kl[pl]) " %" : "n/a") " | " ratio(mpps[k], kmpps) " | " ratio(k50[pl], r50[s]) " |"
 		}
 	}' "$DIR/dpdk.csv" "$net"
 }

@@ -31,13 +31,13 @@ rc=$?
 cat "$out/progress"
 r="$out/r"
 cat "$r/status.tsv"
-for step in dpdkbench 'memif pair' 'kernel udp'; do
+for step in dpdkbench 'memif pair' 'memif latency' 'kernel udp'; do
 	st=$(awk -F'\t' -v s="$step" '$1 == s { print $3 ": " $5 }' "$r/status.tsv")
 	[ "$st" = "ok: " ] || fail "step '$step' is '$st', not ok (logs: $(cat "$r"/logs/*.err 2>/dev/null | tail -n 5))"
 done
 [ "$rc" -eq 0 ] || fail "run_all.sh exited $rc"
 [ -z "$(ls -A "$out/tmp")" ] || fail "left behind in TMPDIR: $(ls -A "$out/tmp")"
-ok "loopback, memif pair and kernel udp steps ok; nothing left in TMPDIR"
+ok "loopback, memif pair, memif latency and kernel udp steps ok; nothing left in TMPDIR"
 
 schema "$check" csv "$r/dpdk.csv"
 schema "$check" csv "$r/network.csv"
@@ -46,6 +46,8 @@ for t in rx_dut rx_tester loss_dut loss_tester tx_tester latency_roundtrip; do
 		END { exit !f }' "$r/dpdk.csv" || fail "dpdk.csv lacks the pair's $t row at 64 B"
 done
 grep -q '^dpdk,rx_loopback,ring-' "$r/dpdk.csv" || fail "dpdk.csv lost the loopback rows"
+awk -F, '$1 == "dpdk" && $2 == "latency_roundtrip" && $3 == "memif-flows1-q1-bi-r0.1" && $5 == 64 && $8 > 0 { f = 1 }
+	END { exit !f }' "$r/dpdk.csv" || fail "dpdk.csv lacks the light-load (--rate 0.1) round trip at 64 B"
 ok "dpdk.csv holds the pair's rows next to the loopback's"
 for t in udp_throughput udp_latency; do
 	awk -F, -v t="$t" '$1 == "network" && $2 == t && $3 == "udp-vs-dpdk" && $4 == 1 && $5 == 18 && $8 > 0 { f = 1 }
@@ -66,8 +68,9 @@ grep -qx '### DPDK (memif, user space) vs kernel UDP (netbench loopback)' "$r/re
 	fail "report.md lacks the comparison table"
 row=$(grep '^| 64 B | 18 B | memif-flows1-q1-bi |' "$r/report.md") || fail "the comparison has no 64 B row"
 echo "$row"
-# DPDK Mpps, Gbit/s, RTT, loss, kernel Mpps, Gbit/s, RTT, loss, both ratios: all measured.
-echo "$row" | awk -F'|' '{ for (i = 5; i <= 15; i++) if ($i ~ /n\/a/) exit 1 }' ||
+# DPDK Mpps, Gbit/s, RTT loaded and light, loss, kernel Mpps, Gbit/s, RTT, loss, both
+# ratios: all measured.
+echo "$row" | awk -F'|' '{ for (i = 5; i <= 16; i++) if ($i ~ /n\/a/) exit 1 }' ||
 	fail "the 64 B comparison row has a figure missing"
 grep -q '^| Frame | UDP payload | DPDK run | DPDK Mpps |' "$r/report.md" || fail "comparison header"
 grep -q '^- memif pair (tester): ordinary memory' "$r/report.md" || fail "report.md does not say which memory the pair used"

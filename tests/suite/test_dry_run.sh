@@ -34,6 +34,8 @@ plan=$(PEAKBENCH_DPDK_HUGE=yes "$repo/run_all.sh" --dry-run --only dpdk) || fail
 echo "$plan" | grep -q 'dpdkbench -l 0 -m 512 --in-memory ' || fail "PEAKBENCH_DPDK_HUGE=yes: loopback not on hugepages"
 plan=$("$repo/run_all.sh" --dry-run --tiny --only dpdk) || fail "exit $?"
 echo "$plan" | grep -q 'dpdk_memif_pair.sh dpdkbench --sizes 64 --flows 1 --direction bi --time 0.1' || fail "tiny memif pair"
+echo "$plan" | grep -q 'dpdk_memif_pair.sh dpdkbench --sizes 64 --flows 1 --direction bi --rate 0.1 --time 0.1' ||
+	fail "tiny memif pair at --rate 0.1"
 echo "$plan" | grep -q -- '--datagram 18B --msg-size 18B' || fail "tiny kernel UDP step"
 ok "dpdk steps: loopback memory, memif pair, kernel UDP"
 
