@@ -1,0 +1,103 @@
+/* peak_steal: percent stolen between two /proc/stat readings (a fake /proc under a temp
+ * root), unknown when nothing can be read or no tick went by, and the "steal" flag only
+ * above 1%. */
+#include "peak_cmocka.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "peak_steal.h"
+
+static char root[64];
+
+/* /proc/stat's first line: user nice system idle iowait irq softirq steal. */
+static void write_stat(unsigned long long idle, unsigned long long steal)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "%s/proc/stat", root);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "cpu  100 0 50 %llu 0 0 0 %llu 0 0\ncpu0 50 0 25 1 0 0 0 0 0 0\n", idle, steal);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/peak_steal.XXXXXX");
+	if (mkdtemp(root) == NULL)
+		return -1;
+	char proc[96];
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	return mkdir(proc, 0700);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(path, sizeof(path), "%s/proc/stat", root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	rmdir(path);
+	rmdir(root);
+	return 0;
+}
+
+static void test_between(void **state)
+{
+	(void)state;
+	assert_float_equal(peak_steal_pct_between(10, 1000, 30, 2000), 2.0, 1e-12);
+	assert_float_equal(peak_steal_pct_between(10, 1000, 10, 2000), 0.0, 1e-12);
+	assert_true(isnan(peak_steal_pct_between(10, 1000, 20, 1000))); /* no tick */
+	assert_true(isnan(peak_steal_pct_between(30, 1000, 20, 2000))); /* counter went back */
+}
+
+static void test_window_over_fake_proc(void **state)
+{
+	(void)state;
+	struct peak_steal s;
+	write_stat(845, 5); /* total 1000 */
+	peak_steal_begin_at(&s, root);
+	assert_true(s.ok);
+	write_stat(1825, 25); /* total 2000: 20 of 1000 ticks stolen */
+	assert_float_equal(peak_steal_pct(&s), 2.0, 1e-9);
+	write_stat(1850, 0); /* steal went backwards: not a number */
+	assert_true(isnan(peak_steal_pct(&s)));
+}
+
+static void test_unreadable_is_unknown(void **state)
+{
+	(void)state;
+	struct peak_steal s;
+	peak_steal_begin_at(&s, "/nonexistent-peak-root");
+	assert_false(s.ok);
+	assert_true(isnan(peak_steal_pct(&s)));
+}
+
+static void test_flag_threshold(void **state)
+{
+	(void)state;
+	struct peak_result r;
+	peak_result_init(&r, "cpu", "t", "v", "throughput", "GFLOPS");
+	assert_false(peak_steal_flag(NAN, &r));
+	assert_false(peak_steal_flag(PEAK_STEAL_FLAG_PCT, &r));
+	assert_null(strstr(r.flags, "steal"));
+	assert_true(peak_steal_flag(1.5, &r));
+	assert_non_null(strstr(r.flags, "steal"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_between),
+	    cmocka_unit_test(test_window_over_fake_proc),
+	    cmocka_unit_test(test_unreadable_is_unknown),
+	    cmocka_unit_test(test_flag_threshold),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
