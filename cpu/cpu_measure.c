@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "peak_calib.h"
+#include "peak_steal.h"
 #include "peak_sysinfo.h"
 
 #define MAX_THREADS 1024
@@ -153,10 +154,8 @@ static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts 
 	}
 	if (!peak_team_pinned(team))
 		peak_result_flag(rr, "unpinned");
-	if (steal_pct > 1.0) {
-		peak_result_flag(rr, "steal");
+	if (peak_steal_flag(steal_pct, rr))
 		peak_result_flag(fr, "steal");
-	}
 	if (cpu_share < 0.97 && !peak_team_oversubscribed(team))
 		peak_result_flag(rr, "contended");
 	peak_result_finish(rr);
@@ -169,7 +168,7 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	unsigned n = peak_team_size(team);
 	struct run_ctx r = {
 	    .k = k, .nthreads = n, .team = team, .err = p->err, .err_len = sizeof p->err};
-	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
+	struct peak_steal steal;
 	int rc = -1;
 
 	p->err[0] = '\0';
@@ -192,7 +191,7 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	 * time the core keeps its AVX licence. */
 	r.chain_iters = (uint64_t)(0.003 * ghz * 1e9 / (CPU_CHAIN_STEPS * (double)latency)) + 1;
 
-	(void)peak_sysinfo_ticks("", &steal0, &total0);
+	peak_steal_begin(&steal);
 	if (peak_calib_iterations(timed_run, &r, o->min_time_s, 16, UINT64_C(1) << 40, &p->iters) !=
 	    0)
 		goto out;
@@ -208,9 +207,7 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 		if (chain_ghz(&r, latency, &p->ghz[i]) != 0)
 			goto out;
 	}
-	double steal_pct = 0;
-	if (peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0)
-		steal_pct = 100.0 * (double)(steal1 - steal0) / (double)(total1 - total0);
+	double steal_pct = peak_steal_pct(&steal);
 	p->cpu_share = share;
 	fill_rows(k, o, n, team, steal_pct, share, p);
 	rc = 0;

@@ -231,8 +231,8 @@ static unsigned receive(struct dpdk_gen_lcore *g, uint16_t qid)
 	const bool keep = nstash + n <= RTE_DIM(g->stash);
 	const struct rte_mempool *pool = cfg->pool;
 	/* magic, type and flags read as one little-endian word; the sampled bit masked. */
-	const uint32_t want = DPDK_MAGIC | (uint32_t)DPDK_PKT_DATA << 16 |
-			      (uint32_t)cfg->epoch_flags << 24;
+	const uint32_t want =
+	    DPDK_MAGIC | (uint32_t)DPDK_PKT_DATA << 16 | (uint32_t)cfg->epoch_flags << 24;
 	const uint32_t mask = ~((uint32_t)DPDK_FLAG_SAMPLED << 24);
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = rx[i];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "peak_result.h"
+#include "peak_steal.h"
 
 #define MAX_REPS 1000
 
@@ -78,8 +79,7 @@ static void theoretical(const struct dpdk_report *r, uint32_t size, double *l1, 
 
 static void flag_noise(const struct dpdk_report *r, struct peak_result *res)
 {
-	if (r->noise.steal_pct > 1.0)
-		peak_result_flag(res, "steal");
+	(void)peak_steal_flag(r->noise.steal_pct, res);
 	/* Busy-polling lcores got less than 95% of their CPUs: another process ran there. */
 	if (!isnan(r->noise.cpu_share) && r->noise.cpu_share < 0.95)
 		peak_result_flag(res, "preempted");

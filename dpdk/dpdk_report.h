@@ -29,7 +29,7 @@ struct dpdk_totals {
 
 /* What else happened on the machine during a point. */
 struct dpdk_noise {
-	double steal_pct; /* CPU stolen by the hypervisor: rows flagged "steal" above 1% */
+	double steal_pct; /* CPU stolen by the hypervisor (NAN: unknown); flagged above 1% */
 	double cpu_share; /* CPU time / (wall time x lcores): "preempted" below 0.95 */
 };
 

@@ -16,6 +16,7 @@
 
 #include "dpdk_report.h"
 #include "peak_exit.h"
+#include "peak_steal.h"
 #include "peak_sysinfo.h"
 
 #define CTL_TIMEOUT_S   2.0
@@ -227,8 +228,8 @@ static int run_point(struct dpdk_bench *b, const struct dpdk_point *pt, struct d
 	/* Warm-up: caches, mempool, the dut's lcores; not recorded. */
 	double warm_s = b->o->time_s / 4.0;
 	warm_s = warm_s < 0.05 ? 0.05 : (warm_s > 0.5 ? 0.5 : warm_s);
-	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
-	bool ticks = peak_sysinfo_ticks("", &steal0, &total0) == 0;
+	struct peak_steal steal;
+	peak_steal_begin(&steal);
 	double cpu0 = cpu_seconds();
 	uint64_t wall0 = rte_rdtsc();
 	peak_hist_init(scratch);
@@ -237,9 +238,7 @@ static int run_point(struct dpdk_bench *b, const struct dpdk_point *pt, struct d
 	peak_hist_init(hist);
 	for (size_t i = 0; rc == 0 && i < nreps; i++)
 		rc = run_once(b, pt, b->o->time_s, &reps[i], hist);
-	struct dpdk_noise noise = {.steal_pct = 0, .cpu_share = NAN};
-	if (ticks && peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0)
-		noise.steal_pct = 100.0 * (double)(steal1 - steal0) / (double)(total1 - total0);
+	struct dpdk_noise noise = {.steal_pct = peak_steal_pct(&steal), .cpu_share = NAN};
 	double wall_s = (double)(rte_rdtsc() - wall0) / (double)b->tsc_hz;
 	if (cpu0 >= 0 && wall_s > 0)
 		noise.cpu_share = (cpu_seconds() - cpu0) / (wall_s * pt->lcores);

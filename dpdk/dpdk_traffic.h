@@ -88,8 +88,8 @@ struct dpdk_gen_cfg {
 	double ns_per_cycle;
 	double frames_per_cycle; /* --rate: per queue, in frames per TSC cycle; 0 = no limit */
 	uint64_t start_tsc;      /* when generation started (the rate's time origin) */
-	bool minimal;        /* reference loop: no content, no checks */
-	uint8_t epoch_flags; /* dpdk_epoch_flags() of this run */
+	bool minimal;            /* reference loop: no content, no checks */
+	uint8_t epoch_flags;     /* dpdk_epoch_flags() of this run */
 	const volatile sig_atomic_t *stop;
 };
 

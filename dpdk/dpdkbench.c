@@ -82,7 +82,7 @@ static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 	    {"sample-every", "N", "timestamp one frame every N bursts, 0: no latency (default 1)",
 	     PEAK_OPT_UINT, &o->sample_every, 0, 1000000, NULL, NULL},
 	    {"rate", "MPPS",
-	     "offered load per direction in Mpps over all queues, 0: as fast as possible (default 0)",
+	     "offered load per direction in Mpps (all queues), 0: no limit (default 0)",
 	     PEAK_OPT_DOUBLE, &o->rate_mpps, 0, 10000, NULL, NULL},
 	    {"connect-timeout", "SECONDS", "tester: how long to wait for the dut (default 10)",
 	     PEAK_OPT_DOUBLE, &o->connect_timeout_s, 0.1, 3600, NULL, NULL},

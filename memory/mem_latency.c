@@ -10,6 +10,7 @@
 #include "membench.h"
 #include "peak_calib.h"
 #include "peak_exit.h"
+#include "peak_steal.h"
 #include "peak_team.h"
 
 #define LINE_BYTES 64
@@ -152,7 +153,7 @@ static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 }
 
 static int emit_point(struct mem_run *run, const struct lat_point *p, uint64_t prev,
-		      const double *ns, size_t reps, const struct mem_steal *steal)
+		      const double *ns, size_t reps, const struct peak_steal *steal)
 {
 	char variant[32];
 	snprintf(variant, sizeof(variant), "chase-%s", mem_pages_name(p->pages));
@@ -168,7 +169,7 @@ static int emit_point(struct mem_run *run, const struct lat_point *p, uint64_t p
 		if (huge < p->ws_bytes * 9 / 10)
 			peak_result_flag(&r, "thp_partial");
 	}
-	mem_steal_flag(steal, &r);
+	peak_steal_flag(peak_steal_pct(steal), &r);
 	int rc = mem_emit(run, &r);
 	if (rc != 0 || run->ghz <= 0)
 		return rc;
@@ -200,8 +201,8 @@ static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_p
 		return mem_fail(run, PEAK_EXIT_FAIL, "latency %s: %s", mem_pages_name(pages),
 				p.why);
 	}
-	struct mem_steal steal;
-	mem_steal_begin(&steal);
+	struct peak_steal steal;
+	peak_steal_begin(&steal);
 	uint64_t steps = 0;
 	size_t reps = (size_t)run->common.reps;
 	double ns[1000];

@@ -9,6 +9,7 @@
 #include "membench.h"
 #include "peak_calib.h"
 #include "peak_exit.h"
+#include "peak_steal.h"
 #include "peak_team.h"
 
 #define STREAM_SCALAR 3.0
@@ -210,7 +211,7 @@ static int rounds(struct mem_run *run, struct st_ctx *c, unsigned nthreads,
 
 static int emit_kernels(struct mem_run *run, const struct st_point *p, struct peak_team *team,
 			unsigned nthreads, double mbps[ST_COUNT][1000],
-			const struct mem_steal *steal)
+			const struct peak_steal *steal)
 {
 	uint64_t array_bytes = (uint64_t)p->n * nthreads * sizeof(double);
 	for (int k = 0; k < ST_COUNT; k++) {
@@ -234,7 +235,7 @@ static int emit_kernels(struct mem_run *run, const struct st_point *p, struct pe
 			peak_result_flag(&r, "oversubscribed");
 		if (!peak_team_pinned(team))
 			peak_result_flag(&r, "unpinned");
-		mem_steal_flag(steal, &r);
+		peak_steal_flag(peak_steal_pct(steal), &r);
 		int rc = mem_emit(run, &r);
 		if (rc != 0)
 			return rc;
@@ -266,8 +267,8 @@ static int run_threads(struct mem_run *run, unsigned nthreads)
 		rc = mem_fail(run, PEAK_EXIT_FAIL, "stream setup: %s", st_why(&p, nthreads));
 		goto teardown;
 	}
-	struct mem_steal steal;
-	mem_steal_begin(&steal);
+	struct peak_steal steal;
+	peak_steal_begin(&steal);
 	if (rounds(run, &c, nthreads, mbps) != 0) {
 		rc = mem_fail(run, PEAK_EXIT_FAIL, "stream threads %u: validation failed: %s",
 			      nthreads, st_why(&p, nthreads));

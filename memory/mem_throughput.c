@@ -11,6 +11,7 @@
 #include "membench.h"
 #include "peak_calib.h"
 #include "peak_exit.h"
+#include "peak_steal.h"
 #include "peak_team.h"
 
 enum tp_kind { TP_RW, TP_READ, TP_WRITE };
@@ -309,8 +310,8 @@ static int measure(struct mem_run *run, struct tp_ctx *c, enum mem_test test, bo
 	if (phase(c, TP_PATTERN) != 0)
 		return mem_fail(run, PEAK_EXIT_FAIL, "%s: %s", mem_test_names[test], thread_why(p));
 
-	struct mem_steal steal;
-	mem_steal_begin(&steal);
+	struct peak_steal steal;
+	peak_steal_begin(&steal);
 	uint64_t start = p->block_bytes >= 65536 ? 1 : 65536 / p->block_bytes, iters = 0;
 	int rc = peak_calib_iterations(calib_fn, c, run->common.min_time_s, start,
 				       UINT64_C(1) << 40, &iters);
@@ -355,7 +356,7 @@ static int measure(struct mem_run *run, struct tp_ctx *c, enum mem_test test, bo
 		peak_result_flag(&r, "oversubscribed");
 	if (!peak_team_pinned(c->team))
 		peak_result_flag(&r, "unpinned");
-	mem_steal_flag(&steal, &r);
+	peak_steal_flag(peak_steal_pct(&steal), &r);
 	rc = mem_emit(run, &r);
 	free(mbps);
 	return rc;

@@ -40,21 +40,6 @@ void mem_progress(struct mem_run *run, const char *fmt, ...)
 	run->progress_shown = true;
 }
 
-void mem_steal_begin(struct mem_steal *s)
-{
-	s->ok = peak_sysinfo_ticks("", &s->steal, &s->total) == 0;
-}
-
-void mem_steal_flag(const struct mem_steal *s, struct peak_result *r)
-{
-	uint64_t steal, total;
-	if (!s->ok || peak_sysinfo_ticks("", &steal, &total) != 0 || total <= s->total)
-		return;
-	double pct = 100.0 * (double)(steal - s->steal) / (double)(total - s->total);
-	if (pct > 1.0)
-		peak_result_flag(r, "steal");
-}
-
 int mem_emit(struct mem_run *run, struct peak_result *r)
 {
 	peak_result_finish(r);

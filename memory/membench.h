@@ -76,14 +76,6 @@ uint64_t mem_stream_need(const struct mem_run *run);
 /* Working-set sizes of the latency test (sweep or default points); returns how many. */
 size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max);
 
-/* Steal time over one measured point: begin before, end after; flags "steal" above 1%. */
-struct mem_steal {
-	uint64_t steal, total;
-	bool ok;
-};
-void mem_steal_begin(struct mem_steal *s);
-void mem_steal_flag(const struct mem_steal *s, struct peak_result *r);
-
 /* Finish the record (efficiency, physics flags) and hand it to the reporter. */
 int mem_emit(struct mem_run *run, struct peak_result *r);
 

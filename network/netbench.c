@@ -20,6 +20,7 @@
 #include "peak_exit.h"
 #include "peak_opts.h"
 #include "peak_report.h"
+#include "peak_steal.h"
 #include "peak_sysinfo.h"
 
 #define DEFAULT_PORT      5301
@@ -295,8 +296,8 @@ static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t
 	team = peak_team_create(conns, false, sw->err, sizeof sw->err);
 	if (team == NULL || warm_up(sw, &p, team) != 0)
 		goto out;
-	uint64_t steal0 = 0, total0 = 0, steal1 = 0, total1 = 0;
-	int ticks_ok = peak_sysinfo_ticks("", &steal0, &total0);
+	struct peak_steal steal;
+	peak_steal_begin(&steal);
 	for (unsigned r = 0; r < pt.reps; r++) {
 		struct net_rep rep;
 		if (net_client_run(sw->cli, &p, team, &rep, pt.rep_hist, sw->err, sizeof sw->err) !=
@@ -317,8 +318,7 @@ static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t
 		net_point_add(&pt, &rep);
 	}
 	/* Another tenant took the CPU (above 1% steal), or more connections than CPUs. */
-	if (ticks_ok == 0 && peak_sysinfo_ticks("", &steal1, &total1) == 0 && total1 > total0 &&
-	    (double)(steal1 - steal0) * 100.0 > (double)(total1 - total0))
+	if (peak_steal_pct(&steal) > PEAK_STEAL_FLAG_PCT)
 		snprintf(pt.flags, sizeof pt.flags, "steal");
 	if (peak_team_oversubscribed(team))
 		snprintf(pt.flags + strlen(pt.flags), sizeof pt.flags - strlen(pt.flags), "%s%s",
