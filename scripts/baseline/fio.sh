@@ -10,6 +10,12 @@
 #   every job also gives a latency row (completion latency mean, p50/p90/p99/p99.9, us).
 # Threads are fio jobs (numjobs) on disjoint regions of one file (offset_increment), as
 # diskbench's threads are; the figures are the group's sums (group_reporting).
+# Buffer pages: diskbench's default --buffer-pages auto puts its I/O buffers on 2 MiB
+# hugetlb pages when the pool (vm.nr_hugepages) has room, and on a VM disk the pages
+# change large transfers' speed (docs/disk.md). So fio gets --mem=shmhuge (hugetlb) when
+# at least 40 + threads huge pages are free and unreserved (what diskbench's buffers and
+# fio's take), else its default --mem=malloc; stderr says which, and every row's flags
+# say mem=shmhuge;buffer_pages=hugetlb or mem=malloc.
 set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
@@ -23,6 +29,7 @@ parse_one() {
 		["baseline", $test, $variant, $thr, $block, $metric, $unit, 1, $v, "", $v, $v, $v,
 		 "", "", ($p[0]), ($p[1]), ($p[2]), ($p[3]), "", "", $tool, $v, $flags] | map(cell) | join(",");
 	.["fio version"] as $ver |
+	(.["global options"].mem // "malloc") as $gmem |
 	.jobs[] | select(.error == 0) |
 	(.jobname | split(".")) as $n |
 	($n[0]) as $test | ($n[1]) as $eng | ($n[2] | tonumber) as $thr | ($n[3] | tonumber) as $bs |
@@ -30,7 +37,9 @@ parse_one() {
 	(if ($test | test("write")) then .write else .read end) as $io |
 	($io.clat_ns.percentile // {}) as $pc |
 	"ours=disk:\($test):\($ours_eng)" as $ours |
-	"tool=\($ver);direct=1;runtime_ms=\($io.runtime)" as $info |
+	((.["job options"].mem // $gmem) as $m |
+		if ($m | test("huge")) then "mem=\($m);buffer_pages=hugetlb" else "mem=\($m)" end) as $mem |
+	"tool=\($ver);direct=1;runtime_ms=\($io.runtime);\($mem)" as $info |
 	(if ($test | startswith("rand")) then
 		row($test; "fio-" + $ours_eng; $thr; $bs; "iops"; "IOPS"; $io.iops; [null, null, null, null]; "\($ours):iops;\($info)")
 	 else empty end),
@@ -86,11 +95,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Hugetlb buffers when diskbench's auto would have them (see the top).
+need=40
+for t in $threads; do [ $((40 + t)) -le "$need" ] || need=$((40 + t)); done
+hfree=$(awk '$1 == "HugePages_Free:" { f = $2 } $1 == "HugePages_Rsvd:" { r = $2 }
+	$1 == "Hugepagesize:" { kb = $2 } END { print (kb == 2048 ? f - r : 0) }' /proc/meminfo 2>/dev/null)
+if [ "${hfree:-0}" -ge "$need" ]; then
+	mem=shmhuge
+	echo "fio.sh: fio's buffers on hugetlb pages (--mem=shmhuge: $hfree huge pages free, $need needed), as diskbench's --buffer-pages auto would choose" >&2
+else
+	mem=malloc
+	echo "fio.sh: fio's buffers from malloc (--mem=malloc, fio's default: ${hfree:-0} huge pages free, $need needed for hugetlb)" >&2
+fi
+
 uring=0
 fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
 
 args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
-	--group_reporting --randrepeat=0 --norandommap)
+	--group_reporting --randrepeat=0 --norandommap --mem="$mem")
 for t in $threads; do
 	per=$((size_mib / t))
 	[ "$per" -ge 1 ] || per=1
@@ -106,7 +128,16 @@ done
 [ "$uring" = 1 ] || peak_baseline_skip "$TOOL" rand_read iops IOPS "fio here has no io_uring engine"
 
 out="$BL_RAW/fio.json"
-if ! bl_run 900 "$out" fio "${args[@]}"; then
+ok=0
+bl_run 900 "$out" fio "${args[@]}" && ok=1
+if [ "$ok" = 0 ] && [ "$mem" = shmhuge ]; then
+	# The pool can shrink between the check and fio's shmget (DPDK takes pages too).
+	echo "fio.sh: fio with --mem=shmhuge failed ($(grep -v '^[[:space:]]*$' "$out.err" | tail -n 1)): again with --mem=malloc" >&2
+	args=("${args[@]/#--mem=shmhuge/--mem=malloc}")
+	rm -f "$file"
+	bl_run 900 "$out" fio "${args[@]}" && ok=1
+fi
+if [ "$ok" = 0 ]; then
 	echo "fio.sh: fio failed: $(grep -v '^[[:space:]]*$' "$out.err" | tail -n 1)" >&2
 	skip_all "failed: fio exited non-zero (see fio.json.err)" | sed 's/skipped: failed/failed/'
 	exit 1
