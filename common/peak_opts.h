@@ -68,10 +68,15 @@ void peak_opts_common_defaults(struct peak_common_opts *c);
 #define PEAK_OPTS_COMMON(c)                                                                        \
 	{"threads", "LIST", "thread counts to sweep, e.g. 1,2,4,8", PEAK_OPT_UINT_LIST,           \
 	 &(c)->threads, 1, 1024, NULL, NULL},                                                      \
-	{"reps", "N", "measured repetitions per point (after one warm-up)", PEAK_OPT_UINT,         \
-	 &(c)->reps, 1, 1000, NULL, NULL},                                                         \
 	{"min-time", "SECONDS", "shortest duration of one repetition", PEAK_OPT_DOUBLE,           \
 	 &(c)->min_time_s, 0.0001, 3600, NULL, NULL},                                              \
+	PEAK_OPTS_COMMON_REPORT(c)
+
+/* The common flags without --threads and --min-time, for a binary that has no thread sweep
+ * and whose repetitions have their own length (dpdkbench: -l/--queues, --time). */
+#define PEAK_OPTS_COMMON_REPORT(c)                                                                 \
+	{"reps", "N", "measured repetitions per point (after one warm-up)", PEAK_OPT_UINT,         \
+	 &(c)->reps, 1, 1000, NULL, NULL},                                                         \
 	{"format", "FMT", "console, csv or json", PEAK_OPT_CHOICE, &(c)->format_name, 0, 0,       \
 	 peak_opts_formats, NULL},                                                                 \
 	{"output", "FILE", "write results to FILE instead of stdout", PEAK_OPT_STRING,            \

@@ -86,7 +86,7 @@ static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 	     PEAK_OPT_DOUBLE, &o->rate_mpps, 0, 10000, NULL, NULL},
 	    {"connect-timeout", "SECONDS", "tester: how long to wait for the dut (default 10)",
 	     PEAK_OPT_DOUBLE, &o->connect_timeout_s, 0.1, 3600, NULL, NULL},
-	    PEAK_OPTS_COMMON(&o->common),
+	    PEAK_OPTS_COMMON_REPORT(&o->common), /* lcores: -l and --queues; length: --time */
 	};
 	struct peak_cli cli = {
 	    .prog = PROG,
