@@ -34,7 +34,8 @@
 # --scramble_buffers=0: by default fio rewrites part of its buffer before every write, CPU
 # time between writes during which the device is idle (device qd 0.83 vs 0.96 for 1 MiB
 # psync writes here), while diskbench sends every write straight from its prepared pattern.
-# FIO_OPTS=--scramble_buffers=1 measures fio's default.
+# FIO_OPTS=--scramble_buffers=1 measures fio's default. One difference remains: fio then
+# writes the same buffer every time, diskbench distinct data (docs/benchmarks/disk.md).
 set -eu
 bin=$1
 dir=$2
