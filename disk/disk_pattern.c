@@ -7,8 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PATTERN_MAX_PERIOD (64ull << 20)
-
 static uint64_t splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -18,13 +16,16 @@ static uint64_t splitmix64(uint64_t *state)
 }
 
 int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes,
-		      uint64_t span_bytes, unsigned page_flags, char *why, size_t why_len)
+		      uint64_t span_bytes, uint64_t max_period, unsigned page_flags, char *why,
+		      size_t why_len)
 {
 	uint64_t period = (file_bytes + 4095) & ~4095ull;
 
 	memset(p, 0, sizeof(*p));
-	if (period > PATTERN_MAX_PERIOD)
-		period = PATTERN_MAX_PERIOD;
+	if (max_period == 0 || max_period > DISK_PATTERN_MAX_PERIOD)
+		max_period = DISK_PATTERN_MAX_PERIOD;
+	if (period > max_period)
+		period = (max_period + 4095) & ~4095ull;
 	if (period == 0)
 		period = 4096;
 	span_bytes = (span_bytes + 4095) & ~4095ull;

@@ -15,15 +15,20 @@ struct disk_pattern {
 	uint8_t *buf; /* period + span bytes, page aligned; the source of every write */
 	size_t len;
 	struct peak_mem mem; /* buf's memory and the page kind it got */
-	size_t period;       /* multiple of 4096; no repeat within 64 MiB */
+	size_t period;       /* multiple of 4096; no repeat within it (at most 64 MiB) */
 	uint64_t seed;
 };
 
+#define DISK_PATTERN_MAX_PERIOD (64ull << 20)
+
 /* Build the pattern for a file of file_bytes read or written in pieces of at most
- * span_bytes, on the pages page_flags ask for (PEAK_PAGES_*). Returns 0, or -1 (out of
- * memory, or a required page kind not available: the reason is in why). */
+ * span_bytes, on the pages page_flags ask for (PEAK_PAGES_*). The data repeats every
+ * min(file_bytes, max_period) bytes (max_period 0: DISK_PATTERN_MAX_PERIOD; a multiple of
+ * 4096). Returns 0, or -1 (out of memory, or a required page kind not available: the
+ * reason is in why). */
 int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes,
-		      uint64_t span_bytes, unsigned page_flags, char *why, size_t why_len);
+		      uint64_t span_bytes, uint64_t max_period, unsigned page_flags, char *why,
+		      size_t why_len);
 void disk_pattern_free(struct disk_pattern *p);
 
 /* The bytes the file holds at offset (valid for up to span_bytes). */

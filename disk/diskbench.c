@@ -51,6 +51,7 @@ struct disk_opts {
 	uint64_t iodepth;
 	const char *direct;
 	const char *buffer_pages;
+	uint64_t data_period; /* 0: the default, min(file size, 64 MiB) */
 	double runtime_s;
 	bool keep;
 	bool verify;
@@ -124,6 +125,10 @@ static int parse(struct bench *b, int argc, char **argv)
 	     "I/O buffer pages: auto (huge when available), huge (hugetlb or THP, required), "
 	     "hugetlb, thp or small (4KiB)",
 	     PEAK_OPT_CHOICE, &o->buffer_pages, 0, 0, pages_choices, NULL},
+	    {"data-period", "SIZE",
+	     "the data written repeats every SIZE bytes, 4KiB..64MiB (default: 64MiB or the "
+	     "file); one block's size is fio's --scramble_buffers=0",
+	     PEAK_OPT_SIZE, &o->data_period, 4096, (double)DISK_PATTERN_MAX_PERIOD, NULL, NULL},
 	    {"runtime", "SECONDS",
 	     "time-based: every repetition lasts this long (default: one pass)", PEAK_OPT_DOUBLE,
 	     &o->runtime_s, 0.001, 86400, NULL, NULL},
@@ -150,6 +155,11 @@ static int parse(struct bench *b, int argc, char **argv)
 	if (o->file_size % 4096) {
 		fprintf(stderr, "diskbench: --file-size: %llu is not a multiple of 4KiB\n",
 			(unsigned long long)o->file_size);
+		return PEAK_EXIT_USAGE;
+	}
+	if (o->data_period % 4096) {
+		fprintf(stderr, "diskbench: --data-period: %llu is not a multiple of 4KiB\n",
+			(unsigned long long)o->data_period);
 		return PEAK_EXIT_USAGE;
 	}
 	if (o->blocks.n == 0) { /* the PA1 sizes that fit in the file */
@@ -434,6 +444,7 @@ static void add_context(struct bench *b)
 	peak_context_set_num(&b->ctx, "disk.dio_align_bytes", f->dio_align);
 	peak_context_set_str(&b->ctx, "disk.direct_mode", b->o.direct);
 	peak_context_set_str(&b->ctx, "disk.buffer_pages", b->o.buffer_pages);
+	peak_context_set_num(&b->ctx, "disk.data_period_bytes", (double)b->pat.period);
 	peak_context_set_num(&b->ctx, "disk.iodepth", (double)b->o.iodepth);
 	peak_context_set_bool(&b->ctx, "disk.verify", b->o.verify);
 	snprintf(buf, sizeof(buf), "%s", b->o.runtime_s > 0 ? "time" : "pass");
@@ -497,7 +508,8 @@ static int prepare(struct bench *b, struct disk_err *e)
 		    strstr(b->o.tests.v[i], "write") || strcmp(b->o.tests.v[i], "seq_rw") == 0;
 	unsigned flags = writes ? page_flags(&b->o) : 0;
 	char why[512];
-	if (disk_pattern_init(&b->pat, seed, f->size_bytes, span, flags, why, sizeof(why)) != 0) {
+	if (disk_pattern_init(&b->pat, seed, f->size_bytes, span, b->o.data_period, flags, why,
+			      sizeof(why)) != 0) {
 		if (flags & PEAK_PAGES_REQUIRED) {
 			snprintf(e->msg, sizeof(e->msg),
 				 "--buffer-pages %s: the data pattern (the write buffer): %s",

@@ -47,6 +47,21 @@ readback)
 	done
 	assert_only ""
 	;;
+data_period)
+	# --data-period: the written data repeats every 64 KiB, still verified block by block;
+	# the context says which period ran (the default: the whole 4 MiB file).
+	run --engine psync --test seq_write,seq_read --block 64KiB --data-period 64KiB --verify \
+		--format json
+	[ "$rc" -eq 0 ] || fail "--data-period 64KiB --verify exited $rc: $(cat "$work/err")"
+	grep -q '"disk.data_period_bytes":[[:space:]]*65536[,}[:space:]]' "$work/out" ||
+		fail "context lacks disk.data_period_bytes 65536: $(grep -o '"disk.data_period[^,]*' "$work/out")"
+	grep -q unverified "$work/out" && fail "rows flagged unverified"
+	run --engine psync --test seq_write --block 64KiB --format json
+	[ "$rc" -eq 0 ] || fail "default period: exited $rc: $(cat "$work/err")"
+	grep -q '"disk.data_period_bytes":[[:space:]]*4194304[,}[:space:]]' "$work/out" ||
+		fail "default period is not the 4 MiB file: $(grep -o '"disk.data_period[^,]*' "$work/out")"
+	assert_only ""
+	;;
 cleanup_normal)
 	run --engine psync --test seq_write,rand_read --block 4KiB
 	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
