@@ -35,7 +35,9 @@
 # time between writes during which the device is idle (device qd 0.83 vs 0.96 for 1 MiB
 # psync writes here), while diskbench sends every write straight from its prepared pattern.
 # FIO_OPTS=--scramble_buffers=1 measures fio's default. One difference remains: fio then
-# writes the same buffer every time, diskbench distinct data (docs/benchmarks/disk.md).
+# writes the same buffer every time, diskbench distinct data (docs/benchmarks/disk.md);
+# OURS_OPTS="--data-period 1MiB" makes diskbench send one buffer too, like fio.
+# OURS_OPTS: more options for diskbench, printed in the header like FIO_OPTS.
 set -eu
 bin=$1
 dir=$2
@@ -43,6 +45,7 @@ secs=${3:-4}
 rounds=${ROUNDS:-9}
 mem=${MEM:-huge}
 fioopts=${FIO_OPTS:-}
+oursopts=${OURS_OPTS:-}
 case $mem in
 huge) pages=hugetlb fiomem=shmhuge ;;
 small) pages=small fiomem=malloc ;;
@@ -161,9 +164,10 @@ run_ours() { # test engine block_bytes depth
 	case $1 in *write*) dirn="write" ;; esac
 	wait_idle
 	sample_start "$tmp/dev.ours"
+	# shellcheck disable=SC2086 # $oursopts is a list of words
 	"$bin" --dir "$dir" --file-size 1GiB --test "$1" --block "$3" --engine "$2" \
 		--iodepth "$4" --direct on --buffer-pages "$pages" --reps "$reps" \
-		--runtime "$per_rep" --min-time 1 --quiet --format csv --output "$tmp/ours.csv"
+		--runtime "$per_rep" --min-time 1 --quiet --format csv --output "$tmp/ours.csv" $oursopts
 	sample_stop "$tmp/dev.ours"
 	if grep '^disk,' "$tmp/ours.csv" | grep -qv "buffer_pages=$pages"; then
 		echo "diskbench rows not on $pages pages: $(cut -d, -f24 "$tmp/ours.csv" | sort -u)" >&2
@@ -249,7 +253,7 @@ job() { # name test fio_rw engine block_bytes depth
 		"$(awk "BEGIN { print $(median 1) / $(median 6) }")"
 }
 
-date -u +"%Y-%m-%dT%H:%M:%SZ $(uname -r) $(nproc) CPUs, dir $dir (device $devname), MEM=$mem: diskbench --buffer-pages $pages, fio --mem=$fiomem, $(fio --version), $rounds rounds x $secs s${fioopts:+, FIO_OPTS=$fioopts}"
+date -u +"%Y-%m-%dT%H:%M:%SZ $(uname -r) $(nproc) CPUs, dir $dir (device $devname), MEM=$mem: diskbench --buffer-pages $pages, fio --mem=$fiomem, $(fio --version), $rounds rounds x $secs s${fioopts:+, FIO_OPTS=$fioopts}${oursopts:+, OURS_OPTS=$oursopts}"
 jobs=${JOBS:-"seq_read_1MiB_psync seq_write_1MiB_psync rand_read_4KiB_psync_qd1 rand_read_4KiB_uring_qd32"}
 for j in $jobs; do
 	case $j in
