@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "disk_cli.h"
 #include "disk_engine.h"
 #include "disk_file.h"
 #include "disk_job.h"
@@ -26,36 +27,6 @@
 #define DISK_BUFFER_BUDGET (1ull << 30)
 /* IOPS rows are written for blocks up to this size. */
 #define DISK_IOPS_MAX_BLOCK (64u << 10)
-
-static const char *const test_choices[] = {"seq_rw",    "seq_read",   "seq_write",
-					   "rand_read", "rand_write", NULL};
-static const char *const engine_choices[] = {"psync", "uring", NULL};
-static const char *const direct_choices[] = {"auto", "on", "off", NULL};
-/* --buffer-pages: what each choice asks peak_team_alloc_pages for. */
-static const char *const pages_choices[] = {"auto", "huge", "hugetlb", "thp", "small", NULL};
-static const unsigned pages_flags[] = {
-    PEAK_PAGES_HUGE,
-    PEAK_PAGES_HUGE | PEAK_PAGES_REQUIRED,
-    PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_REQUIRED,
-    PEAK_PAGES_TRY_THP | PEAK_PAGES_REQUIRED,
-    0,
-};
-
-struct disk_opts {
-	struct peak_common_opts common;
-	const char *dir;
-	uint64_t file_size;
-	struct peak_str_list tests;
-	struct peak_list blocks;
-	struct peak_str_list engines;
-	uint64_t iodepth;
-	const char *direct;
-	const char *buffer_pages;
-	uint64_t data_period; /* 0: the default, min(file size, 64 MiB) */
-	double runtime_s;
-	bool keep;
-	bool verify;
-};
 
 /* Rows are kept until the end so steal over the whole run can flag them. */
 struct row_store {
@@ -78,18 +49,6 @@ struct bench {
 	struct disk_point_result res;
 };
 
-static void defaults(struct disk_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	peak_opts_common_defaults(&o->common);
-	o->file_size = 1ull << 30;
-	for (size_t i = 0; test_choices[i]; i++)
-		o->tests.v[o->tests.n++] = test_choices[i];
-	o->iodepth = 32;
-	o->direct = "auto";
-	o->buffer_pages = "auto";
-}
-
 static void note(const struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const struct bench *b, const char *fmt, ...)
 {
@@ -100,92 +59,6 @@ static void note(const struct bench *b, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-}
-
-static int parse(struct bench *b, int argc, char **argv)
-{
-	struct disk_opts *o = &b->o;
-	const struct peak_opt table[] = {
-	    {"dir", "DIR",
-	     "directory for the test file (default: a new temp dir under $TMPDIR or /var/tmp)",
-	     PEAK_OPT_STRING, &o->dir, 0, 0, NULL, NULL},
-	    {"file-size", "SIZE", "size of the test file, a multiple of 4KiB (default 1GiB)",
-	     PEAK_OPT_SIZE, &o->file_size, 4096, 1125899906842624.0, NULL, NULL},
-	    {"test", "LIST", "seq_rw, seq_read, seq_write, rand_read, rand_write or all",
-	     PEAK_OPT_CHOICE_LIST, &o->tests, 0, 0, test_choices, NULL},
-	    {"block", "LIST", "block sizes (default 8B,4KiB,8KiB,8MiB,80MiB)", PEAK_OPT_SIZE_LIST,
-	     &o->blocks, 1, 1073741824.0, NULL, NULL},
-	    {"engine", "LIST", "psync, uring or all (default: both when io_uring is available)",
-	     PEAK_OPT_CHOICE_LIST, &o->engines, 0, 0, engine_choices, NULL},
-	    {"iodepth", "N", "I/Os in flight per thread for uring (default 32)", PEAK_OPT_UINT,
-	     &o->iodepth, 1, 4096, NULL, NULL},
-	    {"direct", "MODE", "O_DIRECT: auto (when the block allows it), on (required) or off",
-	     PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
-	    {"buffer-pages", "KIND",
-	     "I/O buffer pages: auto (huge when available), huge (hugetlb or THP, required), "
-	     "hugetlb, thp or small (4KiB)",
-	     PEAK_OPT_CHOICE, &o->buffer_pages, 0, 0, pages_choices, NULL},
-	    {"data-period", "SIZE",
-	     "the data written repeats every SIZE bytes, 4KiB..64MiB (default: 64MiB or the "
-	     "file); one block's size is fio's --scramble_buffers=0",
-	     PEAK_OPT_SIZE, &o->data_period, 4096, (double)DISK_PATTERN_MAX_PERIOD, NULL, NULL},
-	    {"runtime", "SECONDS",
-	     "time-based: every repetition lasts this long (default: one pass)", PEAK_OPT_DOUBLE,
-	     &o->runtime_s, 0.001, 86400, NULL, NULL},
-	    {"keep", NULL, "leave the test file in place at the end", PEAK_OPT_FLAG, &o->keep, 0, 0,
-	     NULL, NULL},
-	    {"verify", NULL, "check every byte written and read against the pattern (slower)",
-	     PEAK_OPT_FLAG, &o->verify, 0, 0, NULL, NULL},
-	    PEAK_OPTS_COMMON(&o->common),
-	};
-	const struct peak_cli cli = {
-	    .prog = "diskbench",
-	    .usage = "[options]",
-	    .summary = "Disk throughput (MB/s), IOPS and per-I/O latency over a file diskbench "
-		       "creates and removes itself.",
-	    .opts = table,
-	    .nopts = sizeof(table) / sizeof(table[0]),
-	    .common = &o->common,
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return PEAK_EXIT_OK;
-	if (st != PEAK_OPTS_OK)
-		return PEAK_EXIT_USAGE;
-	if (o->file_size % 4096) {
-		fprintf(stderr, "diskbench: --file-size: %llu is not a multiple of 4KiB\n",
-			(unsigned long long)o->file_size);
-		return PEAK_EXIT_USAGE;
-	}
-	if (o->data_period % 4096) {
-		fprintf(stderr, "diskbench: --data-period: %llu is not a multiple of 4KiB\n",
-			(unsigned long long)o->data_period);
-		return PEAK_EXIT_USAGE;
-	}
-	if (o->blocks.n == 0) { /* the PA1 sizes that fit in the file */
-		static const uint64_t blocks[] = {8, 4096, 8192, 8u << 20, 80u << 20};
-		for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
-			if (blocks[i] <= o->file_size)
-				o->blocks.v[o->blocks.n++] = blocks[i];
-	}
-	for (size_t i = 0; i < o->blocks.n; i++) {
-		if (o->blocks.v[i] > o->file_size) {
-			fprintf(stderr, "diskbench: --block %llu is larger than --file-size %llu\n",
-				(unsigned long long)o->blocks.v[i],
-				(unsigned long long)o->file_size);
-			return PEAK_EXIT_USAGE;
-		}
-	}
-	return -1;
-}
-
-/* PEAK_PAGES_* flags of the --buffer-pages choice. */
-static unsigned page_flags(const struct disk_opts *o)
-{
-	for (size_t i = 0; pages_choices[i]; i++)
-		if (strcmp(o->buffer_pages, pages_choices[i]) == 0)
-			return pages_flags[i];
-	return 0;
 }
 
 /* "hugetlb", "thp", "thp-requested", "small", or "mixed" when a point's buffers differ. */
@@ -377,10 +250,7 @@ static int sweep(struct bench *b, struct disk_err *e)
 	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
 		seed = 0x5eed;
 	for (size_t ti = 0; ti < o->tests.n; ti++) {
-		enum disk_test test = DISK_SEQ_RW;
-		for (int k = 0; test_choices[k]; k++)
-			if (strcmp(o->tests.v[ti], test_choices[k]) == 0)
-				test = (enum disk_test)k;
+		enum disk_test test = disk_opts_test(o->tests.v[ti]);
 		for (size_t bi = 0; bi < o->blocks.n; bi++) {
 			uint64_t block = o->blocks.v[bi];
 			bool direct = strcmp(o->direct, "off") != 0 && block_direct_ok(b, block);
@@ -406,7 +276,7 @@ static int sweep(struct bench *b, struct disk_err *e)
 					    .runtime_s = o->runtime_s,
 					    .seed = seed++,
 					    .verify_writes = o->verify,
-					    .buffer_pages = page_flags(o),
+					    .buffer_pages = disk_opts_page_flags(o),
 					};
 					if (block > o->file_size / pt.threads) {
 						if (!o->common.quiet)
@@ -506,7 +376,7 @@ static int prepare(struct bench *b, struct disk_err *e)
 	for (size_t i = 0; i < b->o.tests.n; i++)
 		writes |=
 		    strstr(b->o.tests.v[i], "write") || strcmp(b->o.tests.v[i], "seq_rw") == 0;
-	unsigned flags = writes ? page_flags(&b->o) : 0;
+	unsigned flags = writes ? disk_opts_page_flags(&b->o) : 0;
 	char why[512];
 	if (disk_pattern_init(&b->pat, seed, f->size_bytes, span, b->o.data_period, flags, why,
 			      sizeof(why)) != 0) {
@@ -569,9 +439,9 @@ int main(int argc, char **argv)
 	char err[512];
 	int rc;
 
-	defaults(&b.o);
+	disk_opts_defaults(&b.o);
 	disk_file_init(&b.file);
-	if ((rc = parse(&b, argc, argv)) >= 0)
+	if ((rc = disk_opts_parse(&b.o, argc, argv)) >= 0)
 		return rc;
 	if ((rc = pick_engines(&b)) >= 0)
 		return rc;

@@ -1,0 +1,127 @@
+/* diskbench's command line (see disk_cli.h). */
+#include "disk_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "disk_pattern.h"
+#include "peak_exit.h"
+#include "peak_team.h"
+
+static const char *const test_choices[] = {"seq_rw",    "seq_read",   "seq_write",
+					   "rand_read", "rand_write", NULL};
+static const char *const engine_choices[] = {"psync", "uring", NULL};
+static const char *const direct_choices[] = {"auto", "on", "off", NULL};
+/* --buffer-pages: what each choice asks peak_team_alloc_pages for. */
+static const char *const pages_choices[] = {"auto", "huge", "hugetlb", "thp", "small", NULL};
+static const unsigned pages_flags[] = {
+    PEAK_PAGES_HUGE,
+    PEAK_PAGES_HUGE | PEAK_PAGES_REQUIRED,
+    PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_REQUIRED,
+    PEAK_PAGES_TRY_THP | PEAK_PAGES_REQUIRED,
+    0,
+};
+
+void disk_opts_defaults(struct disk_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	peak_opts_common_defaults(&o->common);
+	o->file_size = 1ull << 30;
+	for (size_t i = 0; test_choices[i]; i++)
+		o->tests.v[o->tests.n++] = test_choices[i];
+	o->iodepth = 32;
+	o->direct = "auto";
+	o->buffer_pages = "auto";
+}
+
+int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
+{
+	const struct peak_opt table[] = {
+	    {"dir", "DIR",
+	     "directory for the test file (default: a new temp dir under $TMPDIR or /var/tmp)",
+	     PEAK_OPT_STRING, &o->dir, 0, 0, NULL, NULL},
+	    {"file-size", "SIZE", "size of the test file, a multiple of 4KiB (default 1GiB)",
+	     PEAK_OPT_SIZE, &o->file_size, 4096, 1125899906842624.0, NULL, NULL},
+	    {"test", "LIST", "seq_rw, seq_read, seq_write, rand_read, rand_write or all",
+	     PEAK_OPT_CHOICE_LIST, &o->tests, 0, 0, test_choices, NULL},
+	    {"block", "LIST", "block sizes (default 8B,4KiB,8KiB,8MiB,80MiB)", PEAK_OPT_SIZE_LIST,
+	     &o->blocks, 1, 1073741824.0, NULL, NULL},
+	    {"engine", "LIST", "psync, uring or all (default: both when io_uring is available)",
+	     PEAK_OPT_CHOICE_LIST, &o->engines, 0, 0, engine_choices, NULL},
+	    {"iodepth", "N", "I/Os in flight per thread for uring (default 32)", PEAK_OPT_UINT,
+	     &o->iodepth, 1, 4096, NULL, NULL},
+	    {"direct", "MODE", "O_DIRECT: auto (when the block allows it), on (required) or off",
+	     PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
+	    {"buffer-pages", "KIND",
+	     "I/O buffer pages: auto (huge when available), huge (hugetlb or THP, required), "
+	     "hugetlb, thp or small (4KiB)",
+	     PEAK_OPT_CHOICE, &o->buffer_pages, 0, 0, pages_choices, NULL},
+	    {"data-period", "SIZE",
+	     "the data written repeats every SIZE bytes, 4KiB..64MiB (default: 64MiB or the "
+	     "file); one block's size is fio's --scramble_buffers=0",
+	     PEAK_OPT_SIZE, &o->data_period, 4096, (double)DISK_PATTERN_MAX_PERIOD, NULL, NULL},
+	    {"runtime", "SECONDS",
+	     "time-based: every repetition lasts this long (default: one pass)", PEAK_OPT_DOUBLE,
+	     &o->runtime_s, 0.001, 86400, NULL, NULL},
+	    {"keep", NULL, "leave the test file in place at the end", PEAK_OPT_FLAG, &o->keep, 0, 0,
+	     NULL, NULL},
+	    {"verify", NULL, "check every byte written and read against the pattern (slower)",
+	     PEAK_OPT_FLAG, &o->verify, 0, 0, NULL, NULL},
+	    PEAK_OPTS_COMMON(&o->common),
+	};
+	const struct peak_cli cli = {
+	    .prog = "diskbench",
+	    .usage = "[options]",
+	    .summary = "Disk throughput (MB/s), IOPS and per-I/O latency over a file diskbench "
+		       "creates and removes itself.",
+	    .opts = table,
+	    .nopts = sizeof(table) / sizeof(table[0]),
+	    .common = &o->common,
+	};
+	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
+	if (st == PEAK_OPTS_EXIT)
+		return PEAK_EXIT_OK;
+	if (st != PEAK_OPTS_OK)
+		return PEAK_EXIT_USAGE;
+	if (o->file_size % 4096) {
+		fprintf(stderr, "diskbench: --file-size: %llu is not a multiple of 4KiB\n",
+			(unsigned long long)o->file_size);
+		return PEAK_EXIT_USAGE;
+	}
+	if (o->data_period % 4096) {
+		fprintf(stderr, "diskbench: --data-period: %llu is not a multiple of 4KiB\n",
+			(unsigned long long)o->data_period);
+		return PEAK_EXIT_USAGE;
+	}
+	if (o->blocks.n == 0) { /* the PA1 sizes that fit in the file */
+		static const uint64_t blocks[] = {8, 4096, 8192, 8u << 20, 80u << 20};
+		for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+			if (blocks[i] <= o->file_size)
+				o->blocks.v[o->blocks.n++] = blocks[i];
+	}
+	for (size_t i = 0; i < o->blocks.n; i++) {
+		if (o->blocks.v[i] > o->file_size) {
+			fprintf(stderr, "diskbench: --block %llu is larger than --file-size %llu\n",
+				(unsigned long long)o->blocks.v[i],
+				(unsigned long long)o->file_size);
+			return PEAK_EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+unsigned disk_opts_page_flags(const struct disk_opts *o)
+{
+	for (size_t i = 0; pages_choices[i]; i++)
+		if (strcmp(o->buffer_pages, pages_choices[i]) == 0)
+			return pages_flags[i];
+	return 0;
+}
+
+enum disk_test disk_opts_test(const char *name)
+{
+	for (int k = 0; test_choices[k]; k++)
+		if (strcmp(name, test_choices[k]) == 0)
+			return (enum disk_test)k;
+	return DISK_SEQ_RW;
+}

@@ -1,0 +1,41 @@
+/* diskbench's command line: its options, their defaults, and the checks that turn a bad
+ * value into one line on stderr and exit 2. */
+#ifndef DISK_CLI_H
+#define DISK_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disk_job.h"
+#include "peak_opts.h"
+
+struct disk_opts {
+	struct peak_common_opts common;
+	const char *dir;
+	uint64_t file_size;
+	struct peak_str_list tests;
+	struct peak_list blocks;
+	struct peak_str_list engines;
+	uint64_t iodepth;
+	const char *direct;
+	const char *buffer_pages;
+	uint64_t data_period; /* 0: the default, min(file size, 64 MiB) */
+	double runtime_s;
+	bool keep;
+	bool verify;
+};
+
+/* Defaults: every test, the PA1 block sizes (chosen in disk_opts_parse), depth 32. */
+void disk_opts_defaults(struct disk_opts *o);
+
+/* Parse argv into o. Returns -1 to go on, or the exit code (0 after --help/--version,
+ * PEAK_EXIT_USAGE after one line on stderr). */
+int disk_opts_parse(struct disk_opts *o, int argc, char **argv);
+
+/* The test a --test name stands for (the choices are in enum disk_test's order). */
+enum disk_test disk_opts_test(const char *name);
+
+/* PEAK_PAGES_* flags of the --buffer-pages choice. */
+unsigned disk_opts_page_flags(const struct disk_opts *o);
+
+#endif
