@@ -10,6 +10,8 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$ROOT/scripts/lib.sh"
+# shellcheck source=scripts/lib_results.sh
+. "$ROOT/scripts/lib_results.sh"
 
 usage() {
 	cat <<'EOF'
@@ -366,14 +368,6 @@ record() {
 
 last_line() { [ -s "$1" ] && grep -v '^[[:space:]]*$' "$1" | tail -n 1; }
 
-# Results JSON -> schema CSV (with header); without jq the step wrote CSV itself.
-json_to_csv() {
-	{
-		echo "$PEAK_CSV_HEADER"
-		jq -r "$PEAK_JQ_TO_CSV" "$1"
-	} >"$2"
-}
-
 run_bench() {
 	local i=$1 bin=$2 outf=$3 cmd=("${@:4}") path rc fmt
 	if ! path=$(find_bin "$bin"); then
@@ -421,28 +415,6 @@ run_bench() {
 	return "$rc"
 }
 
-# retag FILE SUFFIX FRAME: append SUFFIX to every row's variant; with FRAME=1 also flag
-# frame_bytes=<block_bytes + 46> (the Ethernet frame, FCS included, of that UDP payload).
-retag() {
-	local f=$1 suf=$2 frame=$3
-	case $f in
-	*.json)
-		jq --arg s "$suf" --arg fr "$frame" '.results |= map(.variant += $s |
-			if $fr == "1" and .block_bytes != null then
-				.flags = ((.flags // "") | if . == "" then "" else . + ";" end) +
-					"frame_bytes=\(.block_bytes + 46)"
-			else . end)' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
-		;;
-	*)
-		awk -v s="$suf" -v fr="$frame" "$PEAK_AWK_LIB"'FNR == 1 { print; next }
-			{ n = csv_split($0, f); f[C_VARIANT] = f[C_VARIANT] s
-			  if (fr == 1 && f[C_BLOCK] != "")
-				f[C_FLAGS] = (f[C_FLAGS] == "" ? "" : f[C_FLAGS] ";") "frame_bytes=" (f[C_BLOCK] + 46)
-			  print csv_join(f, n) }' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
-		;;
-	esac
-}
-
 run_baseline() {
 	local outf=$1 script=$2 cmd=("${@:3}") rc
 	cmd[0]=$script
@@ -454,68 +426,6 @@ run_baseline() {
 	rc=$?
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
 	return "$rc"
-}
-
-# Merge the raw per-step files of one suite into <suite>.csv and <suite>.json.
-merge_suite() {
-	local suite=$1 f csvs=() jsons=()
-	for f in "$OUT"/raw/"$suite"-*.csv "$OUT"/raw/"$suite".csv; do
-		[ -s "$f" ] && csvs+=("$f")
-	done
-	[ ${#csvs[@]} -gt 0 ] || return 0
-	{
-		echo "$PEAK_CSV_HEADER"
-		for f in "${csvs[@]}"; do tail -n +2 "$f"; done
-	} >"$OUT/$suite.csv"
-	for f in "$OUT"/raw/"$suite"-*.json; do
-		[ -s "$f" ] && jsons+=("$f")
-	done
-	if [ ${#jsons[@]} -gt 0 ] && peak_have jq; then
-		jq -s '{context: .[0].context, results: (map(.results) | add)}' "${jsons[@]}" \
-			>"$OUT/$suite.json"
-	fi
-}
-
-# levels-<L>.csv -> levels.csv, each row flagged level=<L> (the roofline's bandwidths).
-merge_levels() {
-	local f lv any=0
-	{
-		echo "$PEAK_CSV_HEADER"
-		for f in "$OUT"/raw/levels-*.csv; do
-			[ -s "$f" ] || continue
-			any=1
-			lv=${f##*/levels-}
-			lv=${lv%.csv}
-			awk -v lv="$lv" "$PEAK_AWK_LIB"'FNR > 1 { n = csv_split($0, f)
-				f[C_FLAGS] = (f[C_FLAGS] == "" ? "" : f[C_FLAGS] ";") "level=" lv
-				print csv_join(f, n) }' "$f"
-		done
-	} >"$OUT/levels.csv"
-	[ "$any" = 1 ] || rm -f "$OUT/levels.csv"
-}
-
-merge_baselines() {
-	local f any=0
-	{
-		echo "$PEAK_CSV_HEADER"
-		for f in "$OUT"/raw/baseline-*.csv; do
-			[ -s "$f" ] || continue
-			any=1
-			grep -v '^suite,test,' "$f"
-		done
-	} >"$OUT/baseline.csv.tmp"
-	if [ "$any" = 1 ]; then mv "$OUT/baseline.csv.tmp" "$OUT/baseline.csv"; else rm -f "$OUT/baseline.csv.tmp"; fi
-}
-
-write_context() {
-	local src="$OUT/raw/peakinfo.json"
-	if [ -s "$src" ] && peak_have jq; then
-		jq '.context' "$src" >"$OUT/context.json"
-		# peakinfo's peaks are theoretical figures, not a suite: keep them as peaks.csv.
-		json_to_csv "$src" "$OUT/peaks.csv"
-	elif [ -s "$OUT/raw/peakinfo.csv" ]; then
-		cp "$OUT/raw/peakinfo.csv" "$OUT/peaks.csv"
-	fi
 }
 
 # ---------------------------------------------------------------- main
@@ -592,10 +502,10 @@ for ((i = 0; i < N; i++)); do
 		;;
 	post)
 		if [ "$MERGED" = 0 ]; then
-			for s in cpu memory disk network dpdk; do merge_suite "$s"; done
-			merge_baselines
-			merge_levels
-			write_context
+			for s in cpu memory disk network dpdk; do merge_suite "$OUT" "$s"; done
+			merge_baselines "$OUT"
+			merge_levels "$OUT"
+			write_context "$OUT"
 			peak_join_baselines "$OUT"
 			MERGED=1
 		fi
