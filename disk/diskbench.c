@@ -46,6 +46,7 @@ struct bench {
 	struct peak_team *teams[PEAK_LIST_MAX];
 	const struct disk_engine_ops *engines[2];
 	size_t nengines;
+	char engines_skipped[200]; /* default engines that cannot run here, with the reason */
 	struct disk_point_result res;
 };
 
@@ -70,7 +71,10 @@ static const char *pages_seen_name(unsigned seen)
 	return seen ? "mixed" : "none";
 }
 
-/* Engines: the ones asked for, or psync plus uring when it can run here. */
+/* Engines: the ones asked for (one that cannot run here exits 3 with the reason), or by
+ * default psync plus uring when it can run here. A default engine that cannot run (a
+ * build without liburing, io_uring disabled by the kernel) is said in the context key
+ * disk.engines_skipped, not on stderr: a new user's plain run has nothing to fix. */
 static int pick_engines(struct bench *b)
 {
 	char reason[160];
@@ -94,8 +98,8 @@ static int pick_engines(struct bench *b)
 				fprintf(stderr, "diskbench: --engine %s: %s\n", e->name, reason);
 				return PEAK_EXIT_UNSUPPORTED;
 			}
-			if (!b->o.common.quiet)
-				note(b, "skipping the %s engine: %s", e->name, reason);
+			(void)snprintf(b->engines_skipped, sizeof b->engines_skipped, "%s: %s",
+				       e->name, reason);
 			continue;
 		}
 		b->engines[b->nengines++] = e;
@@ -319,6 +323,8 @@ static void add_context(struct bench *b)
 	peak_context_set_bool(&b->ctx, "disk.verify", b->o.verify);
 	snprintf(buf, sizeof(buf), "%s", b->o.runtime_s > 0 ? "time" : "pass");
 	peak_context_set_str(&b->ctx, "disk.repetition", buf);
+	peak_context_set_str(&b->ctx, "disk.engines_skipped",
+			     b->engines_skipped[0] ? b->engines_skipped : "none");
 	if (f->is_tmpfs)
 		peak_context_warn(&b->ctx, "disk_on_tmpfs");
 	if (!f->direct_ok)
