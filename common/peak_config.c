@@ -62,9 +62,9 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		(void)snprintf(err, err_len, "missing key before '='");
 		return -1;
 	}
-	if (!in_list(peak_config_keys, key)) {
+	if (strcmp(key, "cpu.uarch") != 0 && !in_list(peak_config_keys, key)) {
 		(void)snprintf(err, err_len,
-			       "unknown key '%s' (known: cpu.cores cpu.ghz cpu.fma_units "
+			       "unknown key '%s' (known: cpu.uarch cpu.cores cpu.ghz cpu.fma_units "
 			       "cpu.fma512_units mem.channels mem.mts mem.gbps disk.mbps disk.iops "
 			       "net.gbps)",
 			       key);
@@ -73,6 +73,19 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 	if (!text[0]) {
 		(void)snprintf(err, err_len, "missing value for '%s'", key);
 		return -1;
+	}
+	if (strcmp(key, "cpu.uarch") == 0) {
+		/* A name, not a number: a table entry (docs/cpu.md) or "measured". */
+		if (!peak_uarch_name_known(text)) {
+			(void)snprintf(err, err_len,
+				       "cpu.uarch '%s' is not a table entry or 'measured' (names: "
+				       "docs/cpu.md)",
+				       text);
+			return -1;
+		}
+		(void)snprintf(cfg->uarch, sizeof cfg->uarch, "%s", text);
+		(void)snprintf(cfg->uarch_origin, sizeof cfg->uarch_origin, "%s", origin);
+		return 0;
 	}
 	char *end;
 	errno = 0;

@@ -8,6 +8,7 @@
 
 #include "peak_freq.h"
 #include "peak_peak.h"
+#include "peak_uarch_probe.h"
 
 const char *peak_source_name(enum peak_source src)
 {
@@ -92,7 +93,13 @@ bool peak_isa_supported(const struct peak_sysinfo *si, enum peak_isa isa, char *
 /* The micro-architecture table. Figures are per core, from the vendors' optimization
  * manuals and published instruction tables (Agner Fog, uops.info); widths per cycle are
  * throughput, latencies are in cycles. Xeon Bronze/Silver and some Gold 5xxx parts have
- * one 512-bit FMA unit, not two: peaks.conf cpu.fma512_units = 1 fixes that. */
+ * one 512-bit FMA unit, not two: peaks.conf cpu.fma512_units = 1 fixes that. A CPU that
+ * is not here is measured (peak_uarch_probe.c), never guessed: entries are added only
+ * with a source. Not here for want of one, so measured: Intel's E-core servers (Sierra
+ * Forest, Crestmont) and Lion Cove clients (Arrow Lake, Lunar Lake), whose vector port
+ * counts no manual or table we hold states; Zen 5 mobile parts (Strix Point, Krackan,
+ * Strix Halo), whose 512-bit path is narrower than Turin's and not documented per model.
+ * The FP add latency is the same for every width in all entries (uops.info). */
 struct uarch_entry {
 	const char *vendor;
 	unsigned family, model_lo, model_hi, stepping_lo, stepping_hi;
@@ -134,59 +141,94 @@ static const struct uarch_entry uarch_table[] = {
 	{"GenuineIntel", 6, 183, 183, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
 	{"GenuineIntel", 6, 186, 186, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
 	{"GenuineIntel", 6, 191, 191, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	/* Meteor Lake (0xAA, 0xAC): Redwood Cove P-cores, which the Intel optimization manual
+	 * (Golden Cove / Redwood Cove chapter) gives Golden Cove's ports; hybrid, the peak
+	 * assumes P-cores as for Alder Lake. */
+	{"GenuineIntel", 6, 170, 170, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 172, 172, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
 	{"GenuineIntel", 6, 143, 143, 0, 15, "sapphirerapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
 	{"GenuineIntel", 6, 207, 207, 0, 15, "emeraldrapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
+	/* Granite Rapids (0xAD SP/AP, 0xAE D): Redwood Cove server cores, Sapphire Rapids'
+	 * execution ports (Intel optimization manual) with two 512-bit FMA units. */
+	{"GenuineIntel", 6, 173, 174, 0, 15, "graniterapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
 	/* Zen 1: four 128-bit FP pipes (2 FMA/mul, 2 add); 256-bit ops take two passes. */
 	{"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
 	{"HygonGenuine", 24, 0x00, 0xff, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
 	{"AuthenticAMD", 23, 0x30, 0xff, 0, 15, "zen2", 2, 0, 3, 0, 4, 1, 3, 3, 256, 4, 0},
 	{"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
 	{"AuthenticAMD", 25, 0x20, 0x5f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
-	/* Zen 4: AVX-512 on the 256-bit pipes in two passes: one 512-bit FMA per cycle. */
-	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 4, 2},
-	{"AuthenticAMD", 25, 0x60, 0xaf, 0, 15, "zen4", 2, 1, 4, 2, 4, 1, 3, 3, 256, 4, 2},
+	/* Zen 4: AVX-512 on the 256-bit pipes in two passes: one 512-bit FMA per cycle.
+	 * Vector 32-bit multiplies on two pipes (pmulld reciprocal throughput 0.5 in
+	 * uops.info and Agner Fog's Zen 4 tables; the probe measures 2.00 on an EPYC 9004). */
+	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	{"AuthenticAMD", 25, 0x60, 0x7f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	/* Zen 4c (Bergamo, Siena: 0xA0-0xAF): the Zen 4 core in a denser layout, same
+	 * execution units (AMD family 19h software optimization guide). */
+	{"AuthenticAMD", 25, 0xa0, 0xaf, 0, 15, "zen4c", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	/* Zen 5 and 5c with the full 512-bit datapath: Turin (0x00-0x0F), Turin dense
+	 * (0x10-0x1F), Granite Ridge (0x40-0x4F). Two 512-bit FMA pipes and two FADD pipes
+	 * of latency 2, four vector integer ALUs, six integer ALUs (AMD family 1Ah software
+	 * optimization guide; numberworld.org's Zen 5 AVX-512 teardown); vector multiplies
+	 * on two pipes as in Zen 4. */
+	{"AuthenticAMD", 26, 0x00, 0x1f, 0, 15, "zen5", 2, 2, 4, 4, 6, 2, 2, 3, 256, 4, 4},
+	{"AuthenticAMD", 26, 0x40, 0x4f, 0, 15, "zen5", 2, 2, 4, 4, 6, 2, 2, 3, 256, 4, 4},
 };
 /* clang-format on */
 
-void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
+static void uarch_from_entry(const struct uarch_entry *e, struct peak_uarch *u)
 {
 	memset(u, 0, sizeof *u);
+	(void)snprintf(u->name, sizeof u->name, "%s", e->name);
+	u->source = PEAK_SRC_TABLE;
+	u->fma_units = e->fma;
+	u->fma512_units = e->fma512;
+	u->vec_int_add_units = e->vadd;
+	u->vec512_int_add_units = e->vadd512;
+	u->int_alu_units = e->alu;
+	u->vec_int_mul_units = e->vmul;
+	u->fp_add_latency = u->fp_add256_latency = e->fadd_lat;
+	u->fp_add512_latency = e->fma512 ? e->fadd_lat : 0;
+	u->imul_latency = e->imul_lat;
+	u->pipe_bits = e->pipe;
+	u->addmul_ops = e->ops;
+	u->addmul512_ops = e->ops512;
+}
+
+void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
+{
 	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++) {
 		const struct uarch_entry *e = &uarch_table[i];
 		if (strcmp(si->vendor, e->vendor) != 0 || si->family != e->family ||
 		    si->model < e->model_lo || si->model > e->model_hi ||
 		    si->stepping < e->stepping_lo || si->stepping > e->stepping_hi)
 			continue;
-		(void)snprintf(u->name, sizeof u->name, "%s", e->name);
-		u->source = PEAK_SRC_TABLE;
-		u->fma_units = e->fma;
-		u->fma512_units = e->fma512;
-		u->vec_int_add_units = e->vadd;
-		u->vec512_int_add_units = e->vadd512;
-		u->int_alu_units = e->alu;
-		u->vec_int_mul_units = e->vmul;
-		u->fp_add_latency = e->fadd_lat;
-		u->imul_latency = e->imul_lat;
-		u->pipe_bits = e->pipe;
-		u->addmul_ops = e->ops;
-		u->addmul512_ops = e->ops512;
+		uarch_from_entry(e, u);
 		return;
 	}
-	/* Conservative: one of everything, 128-bit pipes, FP add latency unknown (the FP
-	 * frequency chain is skipped). imul r64,r64 is 3 cycles on every x86-64 since Core 2. */
-	(void)snprintf(u->name, sizeof u->name, "generic");
+	/* Not in the table: every count unknown. imul r64,r64 is 3 cycles on every x86-64
+	 * since Core 2 and Zen: the one fact the frequency chain needs. */
+	memset(u, 0, sizeof *u);
+	(void)snprintf(u->name, sizeof u->name, "unknown");
 	u->source = PEAK_SRC_UNKNOWN;
-	u->fma_units = 1;
-	u->fma512_units = si->isa.avx512f ? 1 : 0;
-	u->vec_int_add_units = 1;
-	u->vec512_int_add_units = si->isa.avx512f ? 1 : 0;
-	u->int_alu_units = 2;
-	u->vec_int_mul_units = 1;
-	u->fp_add_latency = 0;
 	u->imul_latency = 3;
-	u->pipe_bits = 128;
-	u->addmul_ops = 1;
-	u->addmul512_ops = si->isa.avx512f ? 1 : 0;
+	(void)snprintf(u->note, sizeof u->note, "%s family %u model %u is not in the table",
+		       si->vendor, si->family, si->model);
+}
+
+bool peak_uarch_by_name(const char *name, struct peak_uarch *u)
+{
+	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++)
+		if (name && strcmp(name, uarch_table[i].name) == 0) {
+			uarch_from_entry(&uarch_table[i], u);
+			return true;
+		}
+	return false;
+}
+
+bool peak_uarch_name_known(const char *name)
+{
+	struct peak_uarch u;
+	return name && (strcmp(name, "measured") == 0 || peak_uarch_by_name(name, &u));
 }
 
 /* Fraction of full rate for an op of `bits` on pipes of pipe_bits. */
@@ -470,12 +512,53 @@ static void machine_network(struct peak_machine *m, const char *root)
 	set_value(&m->net_gbps, 0, PEAK_SRC_UNKNOWN, note);
 }
 
+/* Measure the micro-architecture of the CPU we run on; unknown when that fails. */
+static void uarch_measure(struct peak_uarch *u, const struct peak_sysinfo *si, const char *why)
+{
+	struct peak_uarch_rates rates;
+	char reason[sizeof u->note];
+	(void)snprintf(reason, sizeof reason, "%s", why); /* why may be u->note itself */
+	if (peak_uarch_probe(si, &rates) != 0) {
+		(void)snprintf(u->note, sizeof u->note, "%.200s; the probe's clock failed", reason);
+		return;
+	}
+	peak_uarch_from_rates(&rates, u);
+}
+
+/* The table entry, or cpu.uarch from peaks.conf (a name, or "measured" to run the probe
+ * on any CPU), or, for a CPU the table lacks, the probe. With a fake root (tests) the CPU
+ * described is not the one running: nothing is measured and it stays unknown. */
+static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
+			  const struct peak_config *cfg, bool real_cpu)
+{
+	peak_uarch_lookup(si, &m->uarch);
+	const char *want = cfg ? cfg->uarch : "";
+	if (want[0] && strcmp(want, "measured") != 0) {
+		if (peak_uarch_by_name(want, &m->uarch)) {
+			m->uarch.source = PEAK_SRC_CONFIG;
+			(void)snprintf(m->uarch.note, sizeof m->uarch.note, "cpu.uarch from %s",
+				       cfg->uarch_origin);
+		}
+		return;
+	}
+	bool forced = want[0] != '\0';
+	if (!forced && m->uarch.source != PEAK_SRC_UNKNOWN)
+		return;
+	if (!real_cpu) {
+		if (forced)
+			(void)snprintf(m->uarch.note, sizeof m->uarch.note,
+				       "cpu.uarch=measured: not measured under a fake root");
+		return;
+	}
+	uarch_measure(&m->uarch, si, forced ? "cpu.uarch=measured" : m->uarch.note);
+}
+
 void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 		       const struct peak_config *cfg, const char *root)
 {
 	memset(m, 0, sizeof *m);
 	const char *r = root ? root : "";
-	peak_uarch_lookup(si, &m->uarch);
+	machine_uarch(m, si, cfg, r[0] == '\0');
 	double x;
 	unsigned fma512_table = m->uarch.fma512_units;
 	if (cfg && peak_config_get(cfg, "cpu.fma_units", &x)) {
@@ -537,9 +620,9 @@ static void value_to_context(struct peak_context *ctx, const char *key, const st
 void peak_machine_to_context(const struct peak_machine *m, struct peak_context *ctx)
 {
 	peak_context_set_str(ctx, "peak.uarch", m->uarch.name);
-	peak_context_set_str(
-	    ctx, "peak.uarch_source",
-	    m->uarch.source == PEAK_SRC_UNKNOWN ? "generic" : peak_source_name(m->uarch.source));
+	peak_context_set_str(ctx, "peak.uarch_source", peak_source_name(m->uarch.source));
+	if (m->uarch.note[0])
+		peak_context_set_str(ctx, "peak.uarch_note", m->uarch.note);
 	peak_context_set_num(ctx, "peak.fma_units", m->uarch.fma_units);
 	peak_context_set_num(ctx, "peak.fma512_units", m->uarch.fma512_units);
 	value_to_context(ctx, "peak.cores", &m->cores);

@@ -39,7 +39,7 @@ bool peak_isa_supported(const struct peak_sysinfo *si, enum peak_isa isa, char *
 
 /* Micro-architecture facts the CPU peak needs (from a table keyed by vendor/family/model). */
 struct peak_uarch {
-	char name[32];          /* "skylake-server", "zen3", "generic" */
+	char name[32];          /* "skylake-server", "zen3", "measured", "unknown" */
 	enum peak_source source;
 	unsigned fma_units;     /* FMA pipes per core for the widest vector (1 or 2) */
 	unsigned fma512_units;  /* FMA pipes for 512-bit ops (0: no AVX-512) */
@@ -47,18 +47,28 @@ struct peak_uarch {
 	unsigned vec512_int_add_units; /* for 512-bit */
 	unsigned int_alu_units; /* scalar integer ALUs (adds per cycle) */
 	unsigned vec_int_mul_units;    /* vector 32-bit integer multiplies per cycle */
-	unsigned fp_add_latency;  /* cycles of a scalar FP add (for the frequency chain); 0 unknown */
+	unsigned fp_add_latency;  /* cycles of a scalar or xmm FP add (frequency chains); 0 unknown */
+	unsigned fp_add256_latency; /* the same for vaddpd ymm; 0 unknown */
+	unsigned fp_add512_latency; /* the same for vaddpd zmm; 0 unknown or no AVX-512 */
 	unsigned imul_latency;    /* cycles of imul r64, r64 */
 	unsigned pipe_bits;       /* width of one vector pipe: 128 on Zen 1 (256-bit ops take two
 				   * passes), 256 elsewhere; wider ops run at pipe_bits/width */
 	unsigned addmul_ops;      /* FP adds + muls per cycle in a 1:1 mix without FMA (scalar,
 				   * SSE, AVX), at pipe width: Skylake 2, Alder Lake 3, Zen 4 */
 	unsigned addmul512_ops;   /* the same for 512-bit ops (0: no AVX-512) */
+	char note[320];           /* measured: the per-cycle figures behind the units */
 };
+/* Every count above that is 0 (where the ISA exists) is unknown: the peaks that need it
+ * are unknown, never a guess. */
 
-/* The micro-architecture entry for this CPU (vendor, family, model, stepping), or the
- * conservative "generic" entry (source PEAK_SRC_UNKNOWN) when the table lacks it. */
+/* The micro-architecture entry for this CPU (vendor, family, model, stepping), or, when
+ * the table lacks it, the "unknown" entry (source PEAK_SRC_UNKNOWN, every count 0);
+ * peak_machine_init then measures it (peak_uarch_probe.h). */
 void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u);
+/* The table entry of that name (as peaks.conf's cpu.uarch gives it); false if none. */
+bool peak_uarch_by_name(const char *name, struct peak_uarch *u);
+/* True for a table entry's name or "measured": what cpu.uarch accepts. */
+bool peak_uarch_name_known(const char *name);
 
 /* Peaks configuration: key=value overrides from peaks.conf and --set. */
 #define PEAK_CONFIG_MAX 32
@@ -67,9 +77,11 @@ struct peak_config {
 	char key[PEAK_CONFIG_MAX][48];
 	double value[PEAK_CONFIG_MAX];
 	char origin[PEAK_CONFIG_MAX][64]; /* "peaks.conf:3" or "--set" */
+	char uarch[32];          /* cpu.uarch: a table entry's name or "measured"; "" unset */
+	char uarch_origin[64];
 };
 
-/* Known keys (docs/peaks-conf.md): cpu.cores, cpu.ghz, cpu.fma_units, cpu.fma512_units,
+/* Known keys (docs/peaks-conf.md): cpu.uarch (a name, not a number), cpu.cores, cpu.ghz, cpu.fma_units, cpu.fma512_units,
  * mem.channels, mem.mts, mem.gbps, disk.mbps, disk.iops, net.gbps. NULL-terminated. */
 extern const char *const peak_config_keys[];
 

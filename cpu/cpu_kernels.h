@@ -116,8 +116,14 @@ uint32_t cpu_affine_pow_u32(uint32_t x, uint32_t a, uint32_t b, uint64_t n);
  * caller checks with cpu_chain_expected (so the chain cannot be skipped). */
 uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters);
 uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters);
-/* Latency of one step in cycles for this micro-architecture. */
+/* Latency of one step in cycles for this micro-architecture; 0 when unknown. */
 unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u);
+/* The chain that clocks a kernel of this chain: itself when its latency is known, else
+ * the imul r64 chain (3 cycles on every x86-64), which still runs right after the kernel
+ * and so reads the same clock on cores without per-ISA licences. *latency gets its
+ * latency. */
+enum cpu_chain cpu_chain_clock(enum cpu_chain chain, const struct peak_uarch *u,
+			       unsigned *latency);
 const char *cpu_chain_name(enum cpu_chain chain);
 
 #endif

@@ -23,6 +23,7 @@ struct run_ctx {
 	uint64_t iters;
 	uint64_t chain_iters;
 	uint64_t *chain_out; /* one per thread */
+	enum cpu_chain chain; /* the kernel's ISA chain, or imul when its latency is unknown */
 	bool corrupt;        /* test hook: damage thread 0's result before verification */
 	uint64_t *cpu_ns;    /* one per thread: CPU time the thread got during its run */
 	double cpu_share;    /* lowest CPU time / elapsed time of any thread in the last run */
@@ -52,7 +53,7 @@ static int chain_worker(void *arg, unsigned idx, unsigned n)
 {
 	struct run_ctx *r = arg;
 	(void)n;
-	r->chain_out[idx] = cpu_chain_run(r->k->chain, r->chain_iters);
+	r->chain_out[idx] = cpu_chain_run(r->chain, r->chain_iters);
 	return 0;
 }
 
@@ -101,11 +102,11 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 			snprintf(r->err, r->err_len, "%s: frequency chain failed", r->k->name);
 			return -1;
 		}
-		uint64_t want = cpu_chain_expected(r->k->chain, r->chain_iters);
+		uint64_t want = cpu_chain_expected(r->chain, r->chain_iters);
 		for (unsigned i = 0; i < r->nthreads; i++) {
 			if (r->chain_out[i] != want) {
 				snprintf(r->err, r->err_len, "%s chain gave %llu, expected %llu",
-					 cpu_chain_name(r->k->chain),
+					 cpu_chain_name(r->chain),
 					 (unsigned long long)r->chain_out[i],
 					 (unsigned long long)want);
 				return -1;
@@ -146,8 +147,10 @@ static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts 
 	unsigned cores_used = nthreads < o->cores ? nthreads : o->cores;
 	double per_cycle = cpu_kernel_ops_per_cycle(k, o->uarch);
 	rr->theoretical = cores_used * fr->summary.mean * per_cycle;
-	if (!isfinite(rr->theoretical))
+	if (!isfinite(rr->theoretical) || !(rr->theoretical > 0)) {
+		rr->theoretical = NAN; /* a unit count of this ISA is unknown */
 		peak_result_flag(rr, "no_peak");
+	}
 	if (peak_team_oversubscribed(team)) {
 		peak_result_flag(rr, "oversubscribed");
 		peak_result_flag(fr, "oversubscribed");
@@ -185,7 +188,8 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 		snprintf(p->err, sizeof p->err, "out of memory");
 		goto out;
 	}
-	unsigned latency = cpu_chain_latency(k->chain, o->uarch);
+	unsigned latency;
+	r.chain = cpu_chain_clock(k->chain, o->uarch, &latency);
 	double ghz = o->ghz_hint > 0.1 ? o->ghz_hint : 3.0;
 	/* About 3 ms per chain run: long next to the clock's resolution, short next to the
 	 * time the core keeps its AVX licence. */

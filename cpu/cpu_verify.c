@@ -195,16 +195,19 @@ uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters)
 }
 
 /* Vector integer adds have a latency of one cycle on every x86-64 core with SSE2;
- * floating-point adds of every width have the scalar add's latency (4 on Skylake, 3 on
- * Zen), which the micro-architecture table gives. */
+ * floating-point adds take the micro-architecture's FP add latency for that width (4 on
+ * Skylake, 3 on Zen 4, 2 on Zen 5), from the table or measured. 0: unknown, and the
+ * caller must not turn that chain into a clock. */
 unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 {
 	switch (chain) {
 	case CPU_CHAIN_SCALAR_FP:
 	case CPU_CHAIN_SSE_FP:
+		return u->fp_add_latency;
 	case CPU_CHAIN_AVX_FP:
+		return u->fp_add256_latency;
 	case CPU_CHAIN_AVX512_FP:
-		return u->fp_add_latency ? u->fp_add_latency : 4;
+		return u->fp_add512_latency;
 	case CPU_CHAIN_SCALAR_INT:
 		return u->imul_latency ? u->imul_latency : 3;
 	case CPU_CHAIN_SSE_INT:
@@ -215,6 +218,16 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 		break;
 	}
 	return 0;
+}
+
+enum cpu_chain cpu_chain_clock(enum cpu_chain chain, const struct peak_uarch *u,
+			       unsigned *latency)
+{
+	*latency = cpu_chain_latency(chain, u);
+	if (*latency)
+		return chain;
+	*latency = cpu_chain_latency(CPU_CHAIN_SCALAR_INT, u);
+	return CPU_CHAIN_SCALAR_INT;
 }
 
 const char *cpu_chain_name(enum cpu_chain chain)

@@ -173,10 +173,11 @@ static void describe_run(struct peak_context *ctx, const struct peak_machine *m)
 	    "after each repetition every thread runs a dependent chain of its row's "
 	    "ISA (addsd, addpd, vaddpd ymm/zmm for flops; imul r64, paddq, vpaddq "
 	    "ymm/zmm for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
-	peak_context_set_num(ctx, "cpubench.fp_add_latency_cycles",
-			     m->uarch.fp_add_latency ? m->uarch.fp_add_latency : 4);
-	peak_context_set_num(ctx, "cpubench.imul_latency_cycles",
-			     m->uarch.imul_latency ? m->uarch.imul_latency : 3);
+	/* 0 = unknown: that ISA's rows are clocked by the imul chain instead. */
+	peak_context_set_num(ctx, "cpubench.fp_add_latency_cycles", m->uarch.fp_add_latency);
+	peak_context_set_num(ctx, "cpubench.fp_add256_latency_cycles", m->uarch.fp_add256_latency);
+	peak_context_set_num(ctx, "cpubench.fp_add512_latency_cycles", m->uarch.fp_add512_latency);
+	peak_context_set_num(ctx, "cpubench.imul_latency_cycles", m->uarch.imul_latency);
 	peak_context_set_num(ctx, "cpubench.chains_vector", CPU_NACC);
 	peak_context_set_num(ctx, "cpubench.chains_gpr", CPU_NACC_GPR);
 	peak_context_set_str(ctx, "cpubench.verification",

@@ -39,9 +39,10 @@ struct linpack_env {
 
 /* Clock under the load of the ISA's vector adds, on this thread, right after a solve
  * (the core still holds that ISA's licence): best of five ~3 ms chains. */
-static double chain_ghz(enum cpu_chain chain, const struct peak_machine *m)
+static double chain_ghz(enum cpu_chain isa_chain, const struct peak_machine *m)
 {
-	unsigned lat = cpu_chain_latency(chain, &m->uarch);
+	unsigned lat;
+	enum cpu_chain chain = cpu_chain_clock(isa_chain, &m->uarch, &lat);
 	double hint = m->ghz.value > 0.1 ? m->ghz.value : 3.0, best = 0;
 	uint64_t iters = (uint64_t)(0.003 * hint * 1e9 / (CPU_CHAIN_STEPS * (double)lat)) + 1;
 	for (int t = 0; t < 5; t++) {
@@ -125,7 +126,10 @@ static void fill_row(struct peak_result *row, const char *variant, unsigned thre
 	peak_result_init(row, "cpu", "linpack", variant, "flops", "GFLOPS");
 	row->threads = threads;
 	peak_result_set_samples(row, samples, reps);
-	row->theoretical = theoretical;
+	/* 0: the micro-architecture's count for that ISA is unknown (not measurable). */
+	row->theoretical = theoretical > 0 ? theoretical : NAN;
+	if (!(theoretical > 0))
+		peak_result_flag(row, "no_peak");
 	if (threads > cores)
 		peak_result_flag(row, "oversubscribed");
 	peak_result_finish(row);

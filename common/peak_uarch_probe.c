@@ -1,0 +1,283 @@
+/* The measured micro-architecture (see peak_uarch_probe.h): inline-asm loops that each
+ * saturate one instruction class, timed against the imul-chain clock. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "peak_freq.h"
+#include "peak_time.h"
+#include "peak_uarch_probe.h"
+
+/* Each loop body repeats its block 8 times per iteration, so the loop's own dec/jnz is
+ * about 1% of the instructions. The loops are asm only: the compiler needs no target
+ * attribute for them, and the caller runs a loop only when its ISA can run here. All
+ * registers start at zero: 0 + 0 and 0 * 0 never meet a denormal, and no core skips work
+ * on zero operands. */
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+#define REPS    8
+
+#define LOOP(body)                                                                                 \
+	"1:\n\t"                                                                                   \
+	".rept " STR(REPS) "\n\t" body ".endr\n\t"                                                 \
+	"decq %[n]\n\t"                                                                            \
+	"jnz 1b\n\t"
+
+/* Zero registers 0-15 (VEX vpxor also clears the upper lanes of ymm and zmm). */
+#define Z(i)    "vpxor %%xmm" #i ", %%xmm" #i ", %%xmm" #i "\n\t"
+#define ZERO_V  Z(0) Z(1) Z(2) Z(3) Z(4) Z(5) Z(6) Z(7) Z(8) Z(9) Z(10) Z(11) Z(12) Z(13) Z(14) Z(15)
+#define ZS(i)   "pxor %%xmm" #i ", %%xmm" #i "\n\t"
+#define ZERO_S  ZS(0) ZS(1) ZS(2) ZS(3) ZS(4) ZS(5) ZS(6) ZS(7) ZS(8) ZS(9) ZS(10) ZS(11) ZS(12) ZS(13) ZS(14) ZS(15)
+#define CLOBBER_V                                                                                  \
+	"cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",      \
+	    "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
+/* Twelve independent accumulators, registers 0-11, with operands in 12 and 13: enough to
+ * hide a latency of 6 cycles on 2 units or 4 cycles on 3. */
+#define X12(m) m(0) m(1) m(2) m(3) m(4) m(5) m(6) m(7) m(8) m(9) m(10) m(11)
+/* Seven adds (registers 0-6) against seven multiplies (7-13), operand in 14: hides a
+ * latency of 3 on 2 adders plus 3 on 2 multipliers (Zen), or 4 on 2 shared pipes (Intel). */
+#define ADDMUL7(a) a(0, 7) a(1, 8) a(2, 9) a(3, 10) a(4, 11) a(5, 12) a(6, 13)
+
+#define DEF_LOOP(fn, zero, body, tail)                                                             \
+	static void fn(uint64_t n)                                                                 \
+	{                                                                                          \
+		__asm__ volatile(zero LOOP(body) tail : [n] "+r"(n) : : CLOBBER_V);                \
+	}
+
+/* clang-format off */
+#define FMA_Y(i)  "vfmadd231pd %%ymm13, %%ymm12, %%ymm" #i "\n\t"
+#define FMA_Z(i)  "vfmadd231pd %%zmm13, %%zmm12, %%zmm" #i "\n\t"
+#define AM_X(a, m) "addpd %%xmm14, %%xmm" #a "\n\t" "mulpd %%xmm14, %%xmm" #m "\n\t"
+#define AM_Y(a, m) "vaddpd %%ymm14, %%ymm" #a ", %%ymm" #a "\n\t" "vmulpd %%ymm14, %%ymm" #m ", %%ymm" #m "\n\t"
+#define AM_Z(a, m) "vaddpd %%zmm14, %%zmm" #a ", %%zmm" #a "\n\t" "vmulpd %%zmm14, %%zmm" #m ", %%zmm" #m "\n\t"
+#define PADD_X(i) "paddd %%xmm12, %%xmm" #i "\n\t"
+#define PADD_Y(i) "vpaddd %%ymm12, %%ymm" #i ", %%ymm" #i "\n\t"
+#define PADD_Z(i) "vpaddd %%zmm12, %%zmm" #i ", %%zmm" #i "\n\t"
+#define PMUL_X(i) "pmulld %%xmm12, %%xmm" #i "\n\t"
+/* Latency: twelve dependent adds on register 0. */
+#define LAT_S(i)  "addsd %%xmm1, %%xmm0\n\t"
+#define LAT_Y(i)  "vaddpd %%ymm1, %%ymm0, %%ymm0\n\t"
+#define LAT_Z(i)  "vaddpd %%zmm1, %%zmm0, %%zmm0\n\t"
+
+DEF_LOOP(loop_fma256, ZERO_V, X12(FMA_Y), "vzeroupper\n\t")
+DEF_LOOP(loop_fma512, ZERO_V, X12(FMA_Z), "vzeroupper\n\t")
+DEF_LOOP(loop_addmul128, ZERO_S, ADDMUL7(AM_X), "")
+DEF_LOOP(loop_addmul256, ZERO_V, ADDMUL7(AM_Y), "vzeroupper\n\t")
+DEF_LOOP(loop_addmul512, ZERO_V, ADDMUL7(AM_Z), "vzeroupper\n\t")
+DEF_LOOP(loop_vint_add128, ZERO_S, X12(PADD_X), "")
+DEF_LOOP(loop_vint_add256, ZERO_V, X12(PADD_Y), "vzeroupper\n\t")
+DEF_LOOP(loop_vint_add512, ZERO_V, X12(PADD_Z), "vzeroupper\n\t")
+DEF_LOOP(loop_vint_mul128, ZERO_S, X12(PMUL_X), "")
+DEF_LOOP(loop_lat64, ZERO_S, X12(LAT_S), "")
+DEF_LOOP(loop_lat256, ZERO_V, X12(LAT_Y), "vzeroupper\n\t")
+DEF_LOOP(loop_lat512, ZERO_V, X12(LAT_Z), "vzeroupper\n\t")
+/* clang-format on */
+
+/* Ten independent add r64 chains (adds of a register, which no core folds at rename):
+ * enough for 10 ALUs; every x86-64 core so far has at most 6. */
+#define ADDQ(i) "addq %[k], %[a" #i "]\n\t"
+static void loop_int_add(uint64_t n)
+{
+	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0, a8 = 0, a9 = 0;
+	uint64_t k = 1;
+	__asm__ volatile(LOOP(ADDQ(0) ADDQ(1) ADDQ(2) ADDQ(3) ADDQ(4) ADDQ(5) ADDQ(6) ADDQ(7)
+				  ADDQ(8) ADDQ(9))
+			 : [n] "+r"(n), [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2),
+			   [a3] "+r"(a3), [a4] "+r"(a4), [a5] "+r"(a5), [a6] "+r"(a6),
+			   [a7] "+r"(a7), [a8] "+r"(a8), [a9] "+r"(a9)
+			 : [k] "r"(k)
+			 : "cc");
+}
+
+struct probe_class {
+	void (*loop)(uint64_t n);
+	double per_iter;      /* instructions of the class per loop iteration */
+	enum peak_isa isa;    /* what must be supported to run it */
+	bool sse41;           /* pmulld also needs SSE4.1 */
+	size_t offset;        /* where its figure goes in struct peak_uarch_rates */
+	bool latency;         /* a dependent chain: the figure is cycles per instruction */
+};
+
+#define AT(field) offsetof(struct peak_uarch_rates, field)
+static const struct probe_class classes[] = {
+    {loop_fma256, 12 * REPS, PEAK_ISA_AVX2, false, AT(fma256), false},
+    {loop_fma512, 12 * REPS, PEAK_ISA_AVX512, false, AT(fma512), false},
+    {loop_addmul128, 14 * REPS, PEAK_ISA_SSE, false, AT(addmul128), false},
+    {loop_addmul256, 14 * REPS, PEAK_ISA_AVX, false, AT(addmul256), false},
+    {loop_addmul512, 14 * REPS, PEAK_ISA_AVX512, false, AT(addmul512), false},
+    {loop_int_add, 10 * REPS, PEAK_ISA_SCALAR, false, AT(int_add), false},
+    {loop_vint_add128, 12 * REPS, PEAK_ISA_SSE, false, AT(vint_add128), false},
+    {loop_vint_add256, 12 * REPS, PEAK_ISA_AVX2, false, AT(vint_add256), false},
+    {loop_vint_add512, 12 * REPS, PEAK_ISA_AVX512, false, AT(vint_add512), false},
+    {loop_vint_mul128, 12 * REPS, PEAK_ISA_SSE, true, AT(vint_mul128), false},
+    {loop_lat64, 12 * REPS, PEAK_ISA_SCALAR, false, AT(fadd_lat64), true},
+    {loop_lat256, 12 * REPS, PEAK_ISA_AVX, false, AT(fadd_lat256), true},
+    {loop_lat512, 12 * REPS, PEAK_ISA_AVX512, false, AT(fadd_lat512), true},
+};
+
+static uint64_t time_loop(void (*loop)(uint64_t), uint64_t iters)
+{
+	uint64_t t0 = peak_time_now_ns();
+	loop(iters);
+	return peak_time_now_ns() - t0;
+}
+
+/* One class's loop, sized to last about 1 ms: iterations per run; 0 on failure. */
+static uint64_t size_loop(const struct probe_class *c)
+{
+	const double run_ns = 1e6;
+	uint64_t iters = 16, ns = 0;
+	while (iters < (UINT64_C(1) << 36)) {
+		ns = time_loop(c->loop, iters);
+		if ((double)ns >= run_ns / 8)
+			break;
+		iters *= 4;
+	}
+	if (ns == 0)
+		return 0;
+	double scaled = (double)iters * run_ns / (double)ns;
+	return scaled >= 1 ? (uint64_t)scaled : 1;
+}
+
+/* A few runs of one class, each followed at once by a short imul chain: right after wide
+ * vector code the core may still run at that code's lower clock (Intel's AVX-512
+ * licence), and the chain then reads that clock. Keeps the best loop rate (instructions
+ * per ns) and the best clock: a preempted run only looks slower. */
+static void probe_pass(const struct probe_class *c, uint64_t iters, double *best_rate,
+		       double *best_ghz)
+{
+	for (int t = 0; t < 3; t++) {
+		uint64_t ns = time_loop(c->loop, iters);
+		double ghz = peak_freq_measure(PEAK_FREQ_IMUL, 3, 0.0002, 1, NULL);
+		if (ns)
+			*best_rate = fmax(*best_rate, c->per_iter * (double)iters / (double)ns);
+		*best_ghz = fmax(*best_ghz, ghz);
+	}
+}
+
+#define NCLASSES (sizeof classes / sizeof classes[0])
+/* Passes over all classes: a class's runs are spread over the whole probe (~0.5 s), so a
+ * burst of contention (another tenant on the SMT sibling takes a share of the ALUs and
+ * makes a 4-wide core look exactly 3-wide) has to last all of it to mislead. */
+#define PASSES 4
+
+int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_uarch_rates *r)
+{
+	uint64_t iters[NCLASSES] = {0};
+	double rate[NCLASSES] = {0}, ghz[NCLASSES] = {0};
+	for (size_t i = 0; i < NCLASSES; i++)
+		*(double *)((char *)r + classes[i].offset) = NAN;
+	r->ghz = peak_freq_measure(PEAK_FREQ_IMUL, 3, 0.002, 20, NULL);
+	if (!(r->ghz > 0))
+		return -1;
+	for (size_t i = 0; i < NCLASSES; i++) {
+		const struct probe_class *c = &classes[i];
+		/* pmulld is SSE4.1; every CPU with SSE4.2 (what sysinfo records) has it. */
+		if (peak_isa_supported(si, c->isa, NULL, 0) && (!c->sse41 || si->isa.sse4_2))
+			iters[i] = size_loop(c);
+	}
+	for (int p = 0; p < PASSES; p++)
+		for (size_t i = 0; i < NCLASSES; i++)
+			if (iters[i])
+				probe_pass(&classes[i], iters[i], &rate[i], &ghz[i]);
+	for (size_t i = 0; i < NCLASSES; i++) {
+		if (!iters[i] || !(rate[i] > 0) || !(ghz[i] > 0))
+			continue;
+		double v = classes[i].latency ? ghz[i] / rate[i] : rate[i] / ghz[i];
+		*(double *)((char *)r + classes[i].offset) = v;
+	}
+	return 0;
+}
+
+bool peak_uarch_round_units(double per_cycle, unsigned *units)
+{
+	*units = 0;
+	if (!isfinite(per_cycle) || per_cycle < 0.5 || per_cycle > 64)
+		return false;
+	for (double k = fmax(1.0, floor(per_cycle)); k <= ceil(per_cycle); k++) {
+		double below = fmin(PEAK_UNITS_BELOW_TOL * k, PEAK_UNITS_ABS_TOL);
+		if (per_cycle >= k - below && per_cycle <= k * (1 + PEAK_UNITS_ABOVE_TOL)) {
+			*units = (unsigned)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static unsigned units_of(double per_cycle)
+{
+	unsigned u;
+	return peak_uarch_round_units(per_cycle, &u) ? u : 0;
+}
+
+/* "name=1.98" for a measured figure, "name=?" for a refused one, nothing when absent. */
+static void note_add(char *note, size_t len, const char *name, double v)
+{
+	size_t used = strlen(note);
+	if (isnan(v) || used + 1 >= len)
+		return;
+	unsigned u;
+	if (peak_uarch_round_units(v, &u))
+		(void)snprintf(note + used, len - used, "%s%s %.2f", used ? ", " : "", name, v);
+	else
+		(void)snprintf(note + used, len - used, "%s%s %.2f refused", used ? ", " : "",
+			       name, v);
+}
+
+void peak_uarch_from_rates(const struct peak_uarch_rates *r, struct peak_uarch *u)
+{
+	memset(u, 0, sizeof *u);
+	(void)snprintf(u->name, sizeof u->name, "measured");
+	u->source = PEAK_SRC_MEASURED;
+	u->imul_latency = 3; /* the clock's own definition */
+	/* Pipe width: 256-bit adds and multiplies at half the 128-bit rate mean 128-bit
+	 * pipes taking two passes (Zen 1, Intel's E-cores); then a ymm instruction per cycle
+	 * stands for two units of 128 bits. Unknown width: the 256-bit figures say nothing. */
+	unsigned am128 = units_of(r->addmul128), am256 = units_of(r->addmul256);
+	unsigned per_ymm = 0; /* units one ymm instruction per cycle stands for */
+	if (am128 && am256 == am128) {
+		u->pipe_bits = 256;
+		per_ymm = 1;
+	} else if (am128 && am256 && 2 * am256 == am128) {
+		u->pipe_bits = 128;
+		per_ymm = 2;
+	} else if (am128 && isnan(r->addmul256)) {
+		u->pipe_bits = 128; /* no AVX: only 128-bit ops run here */
+	}
+	u->addmul_ops = am128;
+	u->fma_units = units_of(r->fma256) * per_ymm;
+	u->fma512_units = units_of(r->fma512);
+	u->addmul512_ops = units_of(r->addmul512);
+	u->int_alu_units = units_of(r->int_add);
+	u->vec_int_add_units = units_of(r->vint_add128);
+	u->vec512_int_add_units = units_of(r->vint_add512);
+	u->vec_int_mul_units = units_of(r->vint_mul128);
+	/* 256-bit integer adds must agree with the 128-bit count and the pipe width, or the
+	 * AVX2 integer peak would be computed from a figure the core does not deliver. */
+	unsigned vi256 = units_of(r->vint_add256);
+	if (!isnan(r->vint_add256) && (per_ymm == 0 || vi256 * per_ymm != u->vec_int_add_units))
+		u->vec_int_add_units = 0;
+	u->fp_add_latency = units_of(r->fadd_lat64);
+	u->fp_add256_latency = units_of(r->fadd_lat256);
+	u->fp_add512_latency = units_of(r->fadd_lat512);
+
+	char *n = u->note;
+	size_t len = sizeof u->note;
+	(void)snprintf(n, len, "per cycle at %.2f GHz (imul): ", r->ghz);
+	size_t head = strlen(n);
+	note_add(n + head, len - head, "fma256", r->fma256);
+	note_add(n + head, len - head, "fma512", r->fma512);
+	note_add(n + head, len - head, "addmul128", r->addmul128);
+	note_add(n + head, len - head, "addmul256", r->addmul256);
+	note_add(n + head, len - head, "addmul512", r->addmul512);
+	note_add(n + head, len - head, "add64", r->int_add);
+	note_add(n + head, len - head, "vadd128", r->vint_add128);
+	note_add(n + head, len - head, "vadd256", r->vint_add256);
+	note_add(n + head, len - head, "vadd512", r->vint_add512);
+	note_add(n + head, len - head, "vmul128", r->vint_mul128);
+	note_add(n + head, len - head, "addsd_lat", r->fadd_lat64);
+	note_add(n + head, len - head, "vaddpd256_lat", r->fadd_lat256);
+	note_add(n + head, len - head, "vaddpd512_lat", r->fadd_lat512);
+}
