@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Run a benchmark on this machine (tiny sizes) and fail if any row beats its own
+theoretical peak by more than 5%.
+
+A physics bound, not a timing threshold: once the peaks are right, no correct
+measurement on any CPU exceeds them, and a row above its peak means a wrong peak
+(a micro-architecture count too low, a clock read too low). The 5% covers the clock
+being measured a few milliseconds apart from the rate.
+
+Usage: check_below_peak.py [--expect-context KEY=VALUE]... -- BINARY [ARGS...]
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BOUND = 1.05
+
+
+def main(argv: list[str]) -> int:
+    if "--" not in argv:
+        print("usage: check_below_peak.py [--expect-context KEY=VALUE]... -- BINARY [ARGS...]",
+              file=sys.stderr)
+        return 2
+    sep = argv.index("--")
+    opts, cmd = argv[:sep], argv[sep + 1:]
+    expect = [o.split("=", 1) for o in opts[1::2]] if opts else []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.json")
+        run = subprocess.run(cmd + ["--format", "json", "--output", out],
+                             capture_output=True, text=True, check=False)
+        if run.returncode != 0:
+            print(f"FAIL: {' '.join(cmd)} exited {run.returncode}: {run.stderr.strip()}")
+            return 1
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+    ctx = doc["context"]
+    for key, value in expect:
+        if str(ctx.get(key)) != value:
+            print(f"FAIL: context {key} is {ctx.get(key)!r}, expected {value!r}")
+            return 1
+    rows = doc["results"]
+    with_peak = [r for r in rows if r.get("efficiency") is not None]
+    bad = [r for r in with_peak if r["efficiency"] > BOUND]
+    for r in bad:
+        print(f"FAIL: {r['test']} {r['variant']} {r['threads']} threads: {r['mean']:.4g} "
+              f"{r['unit']} is {r['efficiency']:.3f} of its peak {r['theoretical']:.4g} "
+              f"(flags {r.get('flags')}); uarch {ctx.get('peak.uarch')} "
+              f"({ctx.get('peak.uarch_source')}): {ctx.get('peak.uarch_note', '')}")
+    if bad:
+        return 1
+    print(f"ok: {len(rows)} rows, {len(with_peak)} with a peak, none above {BOUND} "
+          f"(uarch {ctx.get('peak.uarch')}, {ctx.get('peak.uarch_source')})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
