@@ -493,6 +493,10 @@ for ((i = 0; i < N; i++)); do
 		[ "${STEP_SUITE[i]}" != disk ] || mkdir -p "${DISK_DIR:-$OUT/disk-tmp}"
 		run_bench "$i" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
 		rc=$?
+		# One loopback peak per run: netbench's rows take peakinfo's figure.
+		if [ "${STEP_BIN[i]}" = peakinfo ] && [ "$rc" = 0 ]; then
+			PEAKBENCH_LOOPBACK_GBPS=$(loopback_peak "$OUT") && export PEAKBENCH_LOOPBACK_GBPS
+		fi
 		;;
 	baseline)
 		[ "${STEP_NAME[i]}" != fio ] || mkdir -p "${DISK_DIR:-$OUT/disk-tmp}"

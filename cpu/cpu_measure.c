@@ -132,7 +132,7 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 
 static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts *o,
 		      unsigned nthreads, struct peak_team *team, double steal_pct, double cpu_share,
-		      struct cpu_point *p)
+		      bool imul_clock, struct cpu_point *p)
 {
 	bool flops = k->test == CPU_TEST_FLOPS;
 	struct peak_result *rr = &p->rate_row, *fr = &p->freq_row;
@@ -161,6 +161,10 @@ static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts 
 		peak_result_flag(fr, "steal");
 	if (cpu_share < 0.97 && !peak_team_oversubscribed(team))
 		peak_result_flag(rr, "contended");
+	if (imul_clock) { /* the ISA's FP add latency is unknown: imul chain clocked it */
+		peak_result_flag(rr, "clock=imul_chain");
+		peak_result_flag(fr, "clock=imul_chain");
+	}
 	peak_result_finish(rr);
 	peak_result_finish(fr);
 }
@@ -213,7 +217,7 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	}
 	double steal_pct = peak_steal_pct(&steal);
 	p->cpu_share = share;
-	fill_rows(k, o, n, team, steal_pct, share, p);
+	fill_rows(k, o, n, team, steal_pct, share, r.chain != k->chain, p);
 	rc = 0;
 out:
 	free(r.cpu_ns);

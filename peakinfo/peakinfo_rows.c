@@ -9,36 +9,6 @@
 #include "peak_time.h"
 #include "peakinfo.h"
 
-void peakinfo_measure_loopback(struct peakinfo_loopback *lo)
-{
-	memset(lo, 0, sizeof *lo);
-	const size_t bytes = (size_t)64 << 20; /* above any current LLC per socket */
-	unsigned char *src = malloc(bytes), *dst = malloc(bytes);
-	if (!src || !dst)
-		goto out;
-	/* First touch both buffers so the runs copy, not fault. */
-	memset(src, 0x5a, bytes);
-	memset(dst, 0, bytes);
-	double best_ns = 0;
-	for (unsigned r = 0; r < PEAKINFO_LOOPBACK_REPS; r++) {
-		src[r] = (unsigned char)r;
-		uint64_t t0 = peak_time_now_ns();
-		memcpy(dst, src, bytes);
-		uint64_t ns = peak_time_now_ns() - t0;
-		lo->check ^= dst[r];
-		if (ns > 0 && (best_ns == 0 || (double)ns < best_ns))
-			best_ns = (double)ns;
-	}
-	if (best_ns > 0) {
-		lo->gbps = (double)bytes * 8 / best_ns;
-		lo->bytes = bytes;
-		lo->reps = PEAKINFO_LOOPBACK_REPS;
-	}
-out:
-	free(dst);
-	free(src);
-}
-
 static const char *src_name(enum peak_source s)
 {
 	return peak_source_name(s);
@@ -176,7 +146,7 @@ static int value_row(struct peak_output *out, const char *suite, const char *var
 }
 
 static int io_rows(struct peak_output *out, const struct peak_machine *m,
-		   const struct peakinfo_loopback *lo)
+		   const struct peak_loopback *lo)
 {
 	char inputs[160], ch[32], mts[32];
 	inputs[0] = '\0';
@@ -197,16 +167,12 @@ static int io_rows(struct peak_output *out, const struct peak_machine *m,
 		return -1;
 	struct peak_value lv = {.value = lo->gbps,
 				.source = lo->gbps > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN};
-	if (lo->gbps > 0)
-		(void)snprintf(lv.note, sizeof lv.note, "memcpy of %zu MiB: best of %u runs",
-			       lo->bytes >> 20, lo->reps);
-	else
-		(void)snprintf(lv.note, sizeof lv.note, "memcpy buffers could not be allocated");
+	(void)snprintf(lv.note, sizeof lv.note, "%s", lo->note);
 	return value_row(out, "network", "loopback", "throughput", "Gbit/s", &lv, NULL);
 }
 
 int peakinfo_report(struct peak_output *out, const struct peak_sysinfo *si,
-		    const struct peak_machine *m, const struct peakinfo_loopback *lo)
+		    const struct peak_machine *m, const struct peak_loopback *lo)
 {
 	if (freq_rows(out, m) != 0)
 		return -1;

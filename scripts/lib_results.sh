@@ -97,3 +97,16 @@ write_context() { # DIR
 		cp "$dir/raw/peakinfo.csv" "$dir/peaks.csv"
 	fi
 }
+
+# peakinfo's loopback peak (Gbit/s) from the run's raw output; fails when there is none.
+loopback_peak() { # dir
+	local dir=$1 v=""
+	if [ -s "$dir/raw/peakinfo.json" ] && command -v jq >/dev/null 2>&1; then
+		v=$(jq -r '[.results[] | select(.suite == "network" and .variant == "loopback")
+			| .theoretical | numbers][0] // empty' "$dir/raw/peakinfo.json")
+	elif [ -s "$dir/raw/peakinfo.csv" ]; then
+		v=$(grep '^network,peak,loopback,' "$dir/raw/peakinfo.csv" | cut -d, -f20)
+	fi
+	[ -n "$v" ] && [ "$v" != null ] || return 1
+	printf '%s\n' "$v"
+}

@@ -10,7 +10,10 @@ repo=$1 build=$2 check=$3
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 
-"$repo/run_all.sh" --tiny --reps 1 --min-time 0.01 --no-baselines --no-build --build-dir "$build" \
+# Rated memory and disk peaks (as a user's peaks.conf gives them), so every suite's rows
+# have a peak to hold against the peaks table below.
+PEAKBENCH_CONF="$repo/tests/fixtures/peaks/io_rated.conf" \
+	"$repo/run_all.sh" --tiny --reps 1 --min-time 0.01 --no-baselines --no-build --build-dir "$build" \
 	--out "$out/r" 2>"$out/progress"
 rc=$?
 cat "$out/progress"
@@ -39,6 +42,10 @@ for s in cpu memory disk network dpdk; do
 	[ "$st" != ok ] || [ -s "$r/$s.csv" ] || fail "$s ran ok but left no $s.csv"
 done
 ok "$n suite(s) produced results"
+# One value per peak: each row's theoretical is the peaks table's, scaled by what it used.
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$repo/tests/suite/check_one_peak.py" "$r" || fail "a row's peak differs from the peaks table's"
+fi
 [ ! -e "$r/baseline.csv" ] || fail "--no-baselines still wrote baseline.csv"
 [ -s "$r/commands.txt" ] || fail "no commands.txt"
 grep -q '^peakinfo: ' "$r/commands.txt" || fail "commands.txt lacks the peakinfo command"

@@ -1,0 +1,147 @@
+/* The micro-architecture table: per-core unit counts and latencies of the CPUs the
+ * sources cover, looked up by vendor/family/model/stepping or by name. */
+#include <stdio.h>
+#include <string.h>
+
+#include "peak_peak.h"
+
+/* The micro-architecture table. Figures are per core, from the vendors' optimization
+ * manuals and published instruction tables (Agner Fog, uops.info); widths per cycle are
+ * throughput, latencies are in cycles. Xeon Bronze/Silver and some Gold 5xxx parts have
+ * one 512-bit FMA unit, not two: peaks.conf cpu.fma512_units = 1 fixes that. A CPU that
+ * is not here is measured (peak_uarch_probe.c), never guessed: entries are added only
+ * with a source. Not here for want of one, so measured: Intel's E-core servers (Sierra
+ * Forest, Crestmont) and Lion Cove clients (Arrow Lake, Lunar Lake), whose vector port
+ * counts no manual or table we hold states; Zen 5 mobile parts (Strix Point, Krackan,
+ * Strix Halo), whose 512-bit path is narrower than Turin's and not documented per model.
+ * The FP add latency is the same for every width in all entries (uops.info). */
+struct uarch_entry {
+	const char *vendor;
+	unsigned family, model_lo, model_hi, stepping_lo, stepping_hi;
+	const char *name;
+	unsigned fma, fma512, vadd, vadd512, alu, vmul, fadd_lat, imul_lat, pipe, ops, ops512;
+};
+
+/* clang-format off */
+static const struct uarch_entry uarch_table[] = {
+	/* vendor family models steppings name fma fma512 vadd vadd512 alu vmul fadd imul pipe
+	 * addmul_ops addmul512_ops */
+	{"GenuineIntel", 6, 60, 60, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 63, 63, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 69, 70, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 61, 61, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 71, 71, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 79, 79, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 86, 86, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 78, 78, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 94, 94, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 142, 142, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 158, 158, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	{"GenuineIntel", 6, 165, 166, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	/* Skylake-SP, Cascade Lake (steppings 5-7), Cooper Lake (10-11): ports 0+1 fused and
+	 * port 5 each run a 512-bit FMA; fp add latency 4 (it runs on the FMA units). */
+	{"GenuineIntel", 6, 85, 85, 5, 7, "cascadelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 85, 85, 10, 11, "cooperlake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 85, 85, 0, 15, "skylake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 106, 106, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 108, 108, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	/* Client Ice Lake, Tiger Lake, Rocket Lake: one 512-bit FMA (port 0+1 fused). */
+	{"GenuineIntel", 6, 125, 126, 0, 15, "icelake-client", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
+	{"GenuineIntel", 6, 140, 141, 0, 15, "tigerlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
+	{"GenuineIntel", 6, 167, 167, 0, 15, "rocketlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
+	/* Alder/Raptor Lake P-cores (Golden/Raptor Cove): AVX-512 fused off, dedicated fp
+	 * adders of latency 3. E-cores are slower: the peak assumes P-cores. */
+	{"GenuineIntel", 6, 151, 151, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 154, 154, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 183, 183, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 186, 186, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 191, 191, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	/* Meteor Lake (0xAA, 0xAC): Redwood Cove P-cores, which the Intel optimization manual
+	 * (Golden Cove / Redwood Cove chapter) gives Golden Cove's ports; hybrid, the peak
+	 * assumes P-cores as for Alder Lake. */
+	{"GenuineIntel", 6, 170, 170, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 172, 172, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 143, 143, 0, 15, "sapphirerapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
+	{"GenuineIntel", 6, 207, 207, 0, 15, "emeraldrapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
+	/* Granite Rapids (0xAD SP/AP, 0xAE D): Redwood Cove server cores, Sapphire Rapids'
+	 * execution ports (Intel optimization manual) with two 512-bit FMA units. */
+	{"GenuineIntel", 6, 173, 174, 0, 15, "graniterapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
+	/* Zen 1: four 128-bit FP pipes (2 FMA/mul, 2 add); 256-bit ops take two passes. */
+	{"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
+	{"HygonGenuine", 24, 0x00, 0xff, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
+	{"AuthenticAMD", 23, 0x30, 0xff, 0, 15, "zen2", 2, 0, 3, 0, 4, 1, 3, 3, 256, 4, 0},
+	{"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
+	{"AuthenticAMD", 25, 0x20, 0x5f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
+	/* Zen 4: AVX-512 on the 256-bit pipes in two passes: one 512-bit FMA per cycle.
+	 * Vector 32-bit multiplies on two pipes (pmulld reciprocal throughput 0.5 in
+	 * uops.info and Agner Fog's Zen 4 tables; the probe measures 2.00 on an EPYC 9004). */
+	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	{"AuthenticAMD", 25, 0x60, 0x7f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	/* Zen 4c (Bergamo, Siena: 0xA0-0xAF): the Zen 4 core in a denser layout, same
+	 * execution units (AMD family 19h software optimization guide). */
+	{"AuthenticAMD", 25, 0xa0, 0xaf, 0, 15, "zen4c", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	/* Zen 5 and 5c with the full 512-bit datapath: Turin (0x00-0x0F), Turin dense
+	 * (0x10-0x1F), Granite Ridge (0x40-0x4F). Two 512-bit FMA pipes and two FADD pipes
+	 * of latency 2, four vector integer ALUs, six integer ALUs (AMD family 1Ah software
+	 * optimization guide; numberworld.org's Zen 5 AVX-512 teardown); vector multiplies
+	 * on two pipes as in Zen 4. */
+	{"AuthenticAMD", 26, 0x00, 0x1f, 0, 15, "zen5", 2, 2, 4, 4, 6, 2, 2, 3, 256, 4, 4},
+	{"AuthenticAMD", 26, 0x40, 0x4f, 0, 15, "zen5", 2, 2, 4, 4, 6, 2, 2, 3, 256, 4, 4},
+};
+/* clang-format on */
+
+static void uarch_from_entry(const struct uarch_entry *e, struct peak_uarch *u)
+{
+	memset(u, 0, sizeof *u);
+	(void)snprintf(u->name, sizeof u->name, "%s", e->name);
+	u->source = PEAK_SRC_TABLE;
+	u->fma_units = e->fma;
+	u->fma512_units = e->fma512;
+	u->vec_int_add_units = e->vadd;
+	u->vec512_int_add_units = e->vadd512;
+	u->int_alu_units = e->alu;
+	u->vec_int_mul_units = e->vmul;
+	u->fp_add_latency = u->fp_add256_latency = e->fadd_lat;
+	u->fp_add512_latency = e->fma512 ? e->fadd_lat : 0;
+	u->imul_latency = e->imul_lat;
+	u->pipe_bits = e->pipe;
+	u->addmul_ops = e->ops;
+	u->addmul512_ops = e->ops512;
+}
+
+void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
+{
+	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++) {
+		const struct uarch_entry *e = &uarch_table[i];
+		if (strcmp(si->vendor, e->vendor) != 0 || si->family != e->family ||
+		    si->model < e->model_lo || si->model > e->model_hi ||
+		    si->stepping < e->stepping_lo || si->stepping > e->stepping_hi)
+			continue;
+		uarch_from_entry(e, u);
+		return;
+	}
+	/* Not in the table: every count unknown. imul r64,r64 is 3 cycles on every x86-64
+	 * since Core 2 and Zen: the one fact the frequency chain needs. */
+	memset(u, 0, sizeof *u);
+	(void)snprintf(u->name, sizeof u->name, "unknown");
+	u->source = PEAK_SRC_UNKNOWN;
+	u->imul_latency = 3;
+	(void)snprintf(u->note, sizeof u->note, "%s family %u model %u is not in the table",
+		       si->vendor, si->family, si->model);
+}
+
+bool peak_uarch_by_name(const char *name, struct peak_uarch *u)
+{
+	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++)
+		if (name && strcmp(name, uarch_table[i].name) == 0) {
+			uarch_from_entry(&uarch_table[i], u);
+			return true;
+		}
+	return false;
+}
+
+bool peak_uarch_name_known(const char *name)
+{
+	struct peak_uarch u;
+	return name && (strcmp(name, "measured") == 0 || peak_uarch_by_name(name, &u));
+}
