@@ -237,7 +237,7 @@ build_plan() {
 			fsize=256MiB dblocks=4KiB,1MiB runtime=0.2
 		fi
 		nb=$(echo "$dblocks" | tr ',' '\n' | wc -l)
-		plan disk diskbench "$(est $((5 * nb * 2 * NTHREADS)) "$runtime")" bench diskbench disk-diskbench \
+		plan disk diskbench "$(est $((6 * nb * 2 * NTHREADS)) "$runtime")" bench diskbench disk-diskbench \
 			diskbench --dir "${DISK_DIR:-$OUT/disk-tmp}" --file-size "$fsize" --test all \
 			--block "$dblocks" --runtime "$runtime" "${COMMON[@]}"
 	fi

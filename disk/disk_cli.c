@@ -8,8 +8,10 @@
 #include "peak_exit.h"
 #include "peak_team.h"
 
-static const char *const test_choices[] = {"seq_rw",    "seq_read",   "seq_write",
-					   "rand_read", "rand_write", NULL};
+/* In enum disk_test's order (disk_opts_test maps a name to its index). */
+static const char *const test_choices[] = {"seq_rw",	 "seq_read",   "seq_write",
+					   "rand_read",	 "rand_write", "seq_write_new",
+					   NULL};
 static const char *const engine_choices[] = {"psync", "uring", NULL};
 static const char *const direct_choices[] = {"auto", "on", "off", NULL};
 /* --buffer-pages: what each choice asks peak_team_alloc_pages for. */
@@ -42,7 +44,8 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	     PEAK_OPT_STRING, &o->dir, 0, 0, NULL, NULL},
 	    {"file-size", "SIZE", "size of the test file, a multiple of 4KiB (default 1GiB)",
 	     PEAK_OPT_SIZE, &o->file_size, 4096, 1125899906842624.0, NULL, NULL},
-	    {"test", "LIST", "seq_rw, seq_read, seq_write, rand_read, rand_write or all",
+	    {"test", "LIST", "seq_rw, seq_read, seq_write (overwrite), rand_read, rand_write, "
+	     "seq_write_new (first write into new blocks) or all",
 	     PEAK_OPT_CHOICE_LIST, &o->tests, 0, 0, test_choices, NULL},
 	    {"block", "LIST", "block sizes (default 8B,4KiB,8KiB,8MiB,80MiB)", PEAK_OPT_SIZE_LIST,
 	     &o->blocks, 1, 1073741824.0, NULL, NULL},

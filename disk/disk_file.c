@@ -333,6 +333,18 @@ int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct disk_err *
 	return 0;
 }
 
+int disk_file_release_blocks(struct disk_file *f)
+{
+	if (fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      (off_t)f->size_bytes) != 0)
+		return -1;
+	/* Unwritten extents again, as a new file that fio preallocates; a filesystem that
+	 * cannot preallocate leaves the holes, as fio's fallocate=none would. */
+	if (fallocate(f->fd, 0, 0, (off_t)f->size_bytes) != 0 && errno != EOPNOTSUPP)
+		return -1;
+	return 0;
+}
+
 int disk_file_set_direct(struct disk_file *f, bool direct)
 {
 	int fl = fcntl(f->fd, F_GETFL);

@@ -48,6 +48,13 @@ int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct disk_err *
  * with errno set (EEXIST when anything, a symlink included, already has that name). */
 int disk_file_create_named(int dirfd, const char *name);
 
+/* Give the file's blocks back (punch a hole over all of it) and allocate them again
+ * unwritten: the file is then what a newly created, preallocated file is (fio's plain
+ * `--rw=write` on a new file), and the next write converts extents as it goes. The data
+ * is gone: lay the file out again before a test that needs it. Returns 0 or -1 (errno;
+ * EOPNOTSUPP when the filesystem cannot punch holes). */
+int disk_file_release_blocks(struct disk_file *f);
+
 /* Switch O_DIRECT on or off for the file. Returns 0 or -1 (errno). */
 int disk_file_set_direct(struct disk_file *f, bool direct);
 

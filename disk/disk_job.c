@@ -55,19 +55,20 @@ struct disk_run {
 
 const char *disk_test_name(enum disk_test t)
 {
-	static const char *const names[] = {"seq_rw", "seq_read", "seq_write", "rand_read",
-					    "rand_write"};
+	static const char *const names[] = {"seq_rw",	  "seq_read",	"seq_write",
+					    "rand_read",  "rand_write", "seq_write_new"};
 	return names[t];
 }
 
 bool disk_test_writes(enum disk_test t)
 {
-	return t == DISK_SEQ_RW || t == DISK_SEQ_WRITE || t == DISK_RAND_WRITE;
+	return t == DISK_SEQ_RW || t == DISK_SEQ_WRITE || t == DISK_RAND_WRITE ||
+	       t == DISK_SEQ_WRITE_NEW;
 }
 
 bool disk_test_reads(enum disk_test t)
 {
-	return t != DISK_SEQ_WRITE && t != DISK_RAND_WRITE;
+	return t != DISK_SEQ_WRITE && t != DISK_RAND_WRITE && t != DISK_SEQ_WRITE_NEW;
 }
 
 bool disk_test_random(enum disk_test t)
@@ -347,6 +348,11 @@ static int thread_error(const struct disk_run *run, struct disk_err *e)
 /* Page cache out of the picture before each repetition; access-pattern hint for buffered I/O. */
 static int prepare_rep(struct disk_run *run, struct disk_err *e)
 {
+	if (run->pt->test == DISK_SEQ_WRITE_NEW && disk_file_release_blocks(run->file) != 0)
+		return fail(e, errno == EOPNOTSUPP ? PEAK_EXIT_UNSUPPORTED : PEAK_EXIT_FAIL,
+			    "seq_write_new: cannot release the blocks of %s/%s (fallocate "
+			    "PUNCH_HOLE): %s",
+			    run->file->dir_path, run->file->name, strerror(errno));
 	if (disk_file_drop_cache(run->file) != 0)
 		return fail(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
 			    run->file->dir_path, run->file->name, strerror(errno));

@@ -13,7 +13,19 @@
 #include "peak_hist.h"
 #include "peak_team.h"
 
-enum disk_test { DISK_SEQ_RW, DISK_SEQ_READ, DISK_SEQ_WRITE, DISK_RAND_READ, DISK_RAND_WRITE };
+/* seq_write overwrites the laid-out file; seq_write_new writes it for the first time:
+ * before every repetition its blocks are released and allocated again unwritten, which is
+ * what a newly created file is (fio's plain --rw=write job on a new file). On thin or
+ * virtual disks the two differ: the first write also converts extents (and the host may
+ * allocate), so seq_write_new is the slower and fio's plain job matches it. */
+enum disk_test {
+	DISK_SEQ_RW,
+	DISK_SEQ_READ,
+	DISK_SEQ_WRITE,
+	DISK_RAND_READ,
+	DISK_RAND_WRITE,
+	DISK_SEQ_WRITE_NEW
+};
 
 /* Test name as on the command line ("seq_rw", ...). */
 const char *disk_test_name(enum disk_test t);

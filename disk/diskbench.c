@@ -253,8 +253,17 @@ static int sweep(struct bench *b, struct disk_err *e)
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
 		seed = 0x5eed;
+	bool layout_lost = false; /* seq_write_new released the file's blocks */
 	for (size_t ti = 0; ti < o->tests.n; ti++) {
 		enum disk_test test = disk_opts_test(o->tests.v[ti]);
+		/* Every other test reads or overwrites the laid-out file: lay it out again,
+		 * untimed. */
+		if (layout_lost && test != DISK_SEQ_WRITE_NEW) {
+			if (disk_layout(&b->file, &b->pat, false, e) != 0)
+				return -1;
+			layout_lost = false;
+		}
+		layout_lost |= test == DISK_SEQ_WRITE_NEW;
 		for (size_t bi = 0; bi < o->blocks.n; bi++) {
 			uint64_t block = o->blocks.v[bi];
 			bool direct = strcmp(o->direct, "off") != 0 && block_direct_ok(b, block);

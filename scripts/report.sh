@@ -438,6 +438,13 @@ baseline_section() {
 	[ -s "$matches" ] || matches=/dev/null
 	echo "Each tool ran with parameters matched to ours (see docs/benchmarks/suite.md for the mapping);"
 	echo "the ratio is peakbench / tool (for latency lower is better, so below 100% means peakbench is faster)."
+	if grep -q '^baseline,seq_write' "$DIR/baseline.csv"; then
+		echo
+		echo "Disk writes come in two layouts, each against its own fio job: **seq_write** overwrites a file"
+		echo "already laid out (fio \`--overwrite=1\`), **seq_write_new** is the first write into a newly"
+		echo "allocated file (fio's plain \`--rw=write\` on a new file, whose blocks are allocated but unwritten)."
+		echo "On a virtual or thin-provisioned disk the first write is slower; compare each with its own row."
+	fi
 	echo
 	awk -F'\t' "$PEAK_AWK_LIB$AWK_FMT"'
 	FILENAME ~ /matches\.tsv$/ { k = $7 SUBSEP $11 SUBSEP $4 SUBSEP $5 SUBSEP $6 SUBSEP $2; if (!(k in ours)) { ours[k] = $9; ou[k] = $10; ov[k] = $1 " " $2 " (" $3 ")"; bv[k] = $8 } ; next }

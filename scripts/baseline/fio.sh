@@ -3,7 +3,11 @@
 # count and O_DIRECT as diskbench, one fio run (--output-format=json), jobs in sequence.
 #
 # Mapping (job name TEST.ENGINE.THREADS.BLOCK; bw_bytes / 10^6 = MB/s, clat_ns / 1000 = us):
-#   seq_write  psync 1 MiB, end_fsync   -> disk seq_write psync       throughput MB/s
+#   seq_write  psync 1 MiB, end_fsync, --overwrite=1 (fio lays the file out first, then
+#              overwrites it)       -> disk seq_write psync       throughput MB/s
+#   seq_write_new psync 1 MiB, end_fsync, one pass over a file of its own that fio
+#              creates (and preallocates: unwritten extents) and removes after
+#                                   -> disk seq_write_new psync   throughput MB/s
 #   seq_read   psync 1 MiB              -> disk seq_read  psync       throughput MB/s
 #   rand_read  psync 4 KiB, depth 1     -> disk rand_read psync       iops, throughput
 #   rand_read  io_uring 4 KiB, depth 32 -> disk rand_read uring-qd32  iops, throughput
@@ -63,7 +67,7 @@ fi
 
 skip_all() {
 	local t
-	for t in seq_write seq_read rand_read; do peak_baseline_skip "$TOOL" "$t" throughput MB/s "$1"; done
+	for t in seq_write seq_write_new seq_read rand_read; do peak_baseline_skip "$TOOL" "$t" throughput MB/s "$1"; done
 }
 if ! peak_have fio; then
 	skip_all "fio not installed (Debian: apt install fio)"
@@ -90,7 +94,7 @@ fi
 mkdir -p "$dir" || exit 1
 file="$dir/peakbench-fio.$$.dat"
 cleanup() {
-	rm -f "$file"
+	rm -f "$file" "$file.new"
 	[ "$own_dir" = 0 ] || rmdir "$dir" 2>/dev/null
 }
 trap cleanup EXIT
@@ -117,7 +121,11 @@ for t in $threads; do
 	per=$((size_mib / t))
 	[ "$per" -ge 1 ] || per=1
 	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
-	args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync --end_fsync=1 "${common[@]}")
+	args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync --end_fsync=1
+		--overwrite=1 "${common[@]}")
+	# The first write into new blocks: a new file, one pass, deleted after the job.
+	args+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new" --rw=write --bs=1M
+		--ioengine=psync --end_fsync=1 --time_based=0 --unlink=1 "${common[@]}")
 	args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
 	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}")
 	if [ "$uring" = 1 ]; then
@@ -134,7 +142,7 @@ if [ "$ok" = 0 ] && [ "$mem" = shmhuge ]; then
 	# The pool can shrink between the check and fio's shmget (DPDK takes pages too).
 	echo "fio.sh: fio with --mem=shmhuge failed ($(grep -v '^[[:space:]]*$' "$out.err" | tail -n 1)): again with --mem=malloc" >&2
 	args=("${args[@]/#--mem=shmhuge/--mem=malloc}")
-	rm -f "$file"
+	rm -f "$file" "$file.new"
 	bl_run 900 "$out" fio "${args[@]}" && ok=1
 fi
 if [ "$ok" = 0 ]; then

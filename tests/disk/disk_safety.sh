@@ -58,6 +58,22 @@ readback)
 	done
 	assert_only ""
 	;;
+write_new)
+	# seq_write_new releases the file's blocks before each repetition and writes them
+	# anew; the later read test finds the file laid out again (--verify checks both),
+	# and only diskbench's own file was ever touched.
+	echo keep >"$dir/neighbour"
+	run --engine psync --test seq_write_new,seq_read --block 4KiB,1MiB --threads 1,2 --verify \
+		--format csv
+	[ "$rc" -eq 0 ] || fail "seq_write_new --verify exited $rc: $(cat "$work/err")"
+	[ "$(grep -c '^disk,seq_write_new,psync,.*,throughput,' "$work/out")" -eq 4 ] ||
+		fail "expected 4 seq_write_new throughput rows: $(grep -c seq_write_new "$work/out")"
+	[ "$(grep -c '^disk,seq_read,psync,.*,throughput,' "$work/out")" -eq 4 ] ||
+		fail "the reads after seq_write_new are missing"
+	grep -q unverified "$work/out" && fail "rows flagged unverified"
+	[ "$(cat "$dir/neighbour")" = keep ] || fail "a file diskbench did not create changed"
+	assert_only "./neighbour "
+	;;
 data_period)
 	# --data-period: the written data repeats every 64 KiB, still verified block by block;
 	# the context says which period ran (the default: the whole 4 MiB file).
@@ -127,7 +143,7 @@ preexisting)
 	mkdir "$dir/sub" && echo keep >"$dir/sub/file"
 	ln "$dir/data.bin" "$dir/hardlink"
 	before=$(cd "$dir" && find . -type f -exec sha256sum {} + | sort)
-	run --engine "$(echo "$engines" | tr ' ' ,)" --test seq_write,rand_write,seq_rw --block 4KiB,8B
+	run --engine "$(echo "$engines" | tr ' ' ,)" --test seq_write,rand_write,seq_rw,seq_write_new --block 4KiB,8B
 	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
 	after=$(cd "$dir" && find . -type f -exec sha256sum {} + | sort)
 	[ "$before" = "$after" ] || fail "existing files changed"

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# fio.sh's plan, without fio: a stub fio first on PATH records the arguments fio.sh gives
+# it, and the test checks that each diskbench write figure gets its matching job: the
+# overwrite of a laid-out file (--overwrite=1) for seq_write, and one pass over a new file
+# of its own, synced and removed after, for seq_write_new.
+# Usage: test_fio_plan.sh REPO
+set -u
+repo=$1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+command -v jq >/dev/null 2>&1 || {
+	echo "jq not installed: fio.sh cannot run"
+	exit 77
+}
+
+mkdir "$tmp/bin" "$tmp/dir"
+cat >"$tmp/bin/fio" <<STUB
+#!/bin/sh
+[ "\$1" = --enghelp ] && { echo io_uring; exit 0; }
+printf '%s\n' "\$@" >"$tmp/args"
+cat "$repo/tests/fixtures/baseline/fio.json"
+STUB
+chmod +x "$tmp/bin/fio"
+PATH="$tmp/bin:$PATH" "$repo/scripts/baseline/fio.sh" --mode tiny --threads 1 --raw "$tmp/raw" \
+	--dir "$tmp/dir" >"$tmp/out.csv" 2>"$tmp/err" || fail "fio.sh exited $?: $(cat "$tmp/err")"
+[ -s "$tmp/args" ] || fail "fio was not run"
+
+# Split fio's argument list into jobs: each --name starts one.
+awk '/^--name=/ { job = substr($0, 8) } job { print job "\t" $0 }' "$tmp/args" >"$tmp/jobs"
+job_has() { # job argument
+	grep -qxF "$1	$2" "$tmp/jobs" || fail "job $1 lacks $2: $(grep -F "$1	" "$tmp/jobs" | cut -f2 | tr '\n' ' ')"
+}
+job_lacks() { # job argument
+	if grep -qxF "$1	$2" "$tmp/jobs"; then fail "job $1 has $2"; fi
+}
+job_has seq_write.psync.1.1048576 --overwrite=1
+job_has seq_write.psync.1.1048576 --end_fsync=1
+job_lacks seq_write.psync.1.1048576 --unlink=1
+new=seq_write_new.psync.1.1048576
+job_has "$new" --rw=write
+job_has "$new" --end_fsync=1
+job_has "$new" --time_based=0
+job_has "$new" --unlink=1
+grep -q "^$new	--filename=.*\.new$" "$tmp/jobs" || fail "job $new does not write a file of its own"
+job_lacks "$new" --overwrite=1
+# Both write jobs carry O_DIRECT and 1 MiB blocks (global --direct=1, job --bs=1M).
+grep -qx -- --direct=1 "$tmp/args" || fail "fio runs without O_DIRECT"
+[ -z "$(ls -A "$tmp/dir")" ] || fail "fio.sh left files in --dir: $(ls -A "$tmp/dir")"
+echo "ok: seq_write overwrites a laid-out file, seq_write_new writes a new one"
