@@ -134,3 +134,48 @@ double peak_welford_stddev(const struct peak_welford *w)
 		return 0.0;
 	return sqrt(w->m2 / (double)(w->n - 1));
 }
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return n ? s / (double)n : 0;
+}
+
+void peak_stats_modes(const double *samples, size_t n, struct peak_modes *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n_low = n;
+	out->low_mean = out->high_mean = mean_of(samples, n);
+	if (n < 4)
+		return;
+	double *s = malloc(n * sizeof *s);
+	if (!s)
+		return;
+	memcpy(s, samples, n * sizeof *s);
+	peak_stats_sort(s, n);
+	if (!(s[0] > 0)) {
+		free(s);
+		return;
+	}
+	size_t split = 1; /* first index of the high side */
+	double gap = 0;
+	for (size_t i = 1; i < n; i++)
+		if (s[i] / s[i - 1] > gap) {
+			gap = s[i] / s[i - 1];
+			split = i;
+		}
+	size_t n_low = split, n_high = n - split;
+	double spread_low = s[split - 1] / s[0], spread_high = s[n - 1] / s[split];
+	out->gap = gap;
+	if (n_low >= 2 && n_high >= 2 && gap >= PEAK_MODES_MIN_GAP && gap > spread_low &&
+	    gap > spread_high) {
+		out->bimodal = true;
+		out->n_low = n_low;
+		out->n_high = n_high;
+		out->low_mean = mean_of(s, n_low);
+		out->high_mean = mean_of(s + split, n_high);
+	}
+	free(s);
+}
