@@ -316,6 +316,9 @@ build_plan() {
 				--raw "$OUT/raw" "${extra[@]}"
 		done
 	fi
+	# The VM placement fingerprint again, against peakinfo's at the start: did the host move
+	# the vCPUs during the run? (context c2c.moved, report's Machine table)
+	plan info placement 1 bench peakinfo placement peakinfo --placement-since "$OUT/raw/peakinfo.json" --quiet
 	[ "$CHARTS" = 0 ] || plan post charts 10 post "$ROOT/scripts/plot.sh" charts scripts/plot.sh "$OUT"
 	plan post report 2 post "$ROOT/scripts/report.sh" report scripts/report.sh "$OUT"
 }

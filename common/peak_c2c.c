@@ -223,3 +223,29 @@ void peak_c2c_format(const struct peak_c2c_pair *pairs, size_t n, char *buf, siz
 		used += (size_t)w;
 	}
 }
+
+int peak_c2c_parse(const char *text, struct peak_c2c_pair *pairs, size_t cap, size_t *n)
+{
+	*n = 0;
+	if (!text)
+		return -1;
+	if (strcmp(text, "none") == 0)
+		return 0;
+	const char *p = text;
+	while (*p) {
+		int a, b, used = 0;
+		double lo, med;
+		if (sscanf(p, "%d-%d:%lf/%lf%n", &a, &b, &lo, &med, &used) != 4 || used == 0 ||
+		    a < 0 || b < 0 || !(lo > 0) || !(med >= lo))
+			return -1;
+		if (*n < cap)
+			pairs[(*n)++] = (struct peak_c2c_pair){
+			    .cpu_a = a, .cpu_b = b, .samples = 1, .min_ns = lo, .median_ns = med};
+		p += used;
+		if (*p == ' ')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return *n ? 0 : -1;
+}

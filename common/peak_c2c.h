@@ -39,4 +39,8 @@ bool peak_c2c_moved(const struct peak_c2c_pair *before, size_t n_before,
 /* "0-1:88/98" per pair (min/median ns, rounded), joined by spaces; "none" for no pairs. */
 void peak_c2c_format(const struct peak_c2c_pair *pairs, size_t n, char *buf, size_t len);
 
+/* Read back what peak_c2c_format wrote (at most cap pairs). Returns 0, or -1 when the
+ * text is neither "none" nor a list of CPU-CPU:MIN/MEDIAN. */
+int peak_c2c_parse(const char *text, struct peak_c2c_pair *pairs, size_t cap, size_t *n);
+
 #endif

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "peak_c2c.h"
 #include "peak_exit.h"
@@ -37,7 +40,56 @@ struct peakinfo_opts {
 	struct set_list sets;
 	const char *config_path;
 	const char *root;
+	const char *placement_since; /* --placement-since: only the fingerprint, compared */
 };
+
+/* --placement-since: a fingerprint, or a peakinfo JSON file (a run's raw/peakinfo.json)
+ * whose context holds one. */
+static int since_callback(const char *arg, void *dest, char *err, size_t err_len)
+{
+	struct peak_c2c_pair pairs[1];
+	size_t n;
+	if (access(arg, R_OK) != 0 && peak_c2c_parse(arg, pairs, 1, &n) != 0) {
+		(void)snprintf(err, err_len,
+			       "'%s' is neither a fingerprint like 0-1:88/98 (c2c.round_trip_ns) nor "
+			       "a readable peakinfo JSON file",
+			       arg);
+		return -1;
+	}
+	*(const char **)dest = arg;
+	return 0;
+}
+
+/* The fingerprint in a peakinfo JSON file's context, or the argument itself. Returns 0,
+ * or -1 with the reason. */
+static int since_fingerprint(const char *arg, char *out, size_t len, char *err, size_t err_len)
+{
+	if (access(arg, R_OK) != 0) {
+		(void)snprintf(out, len, "%s", arg);
+		return 0;
+	}
+	FILE *f = fopen(arg, "r");
+	char *text = f ? calloc(1, 1u << 20) : NULL;
+	size_t got = text ? fread(text, 1, (1u << 20) - 1, f) : 0;
+	if (f)
+		(void)fclose(f);
+	cJSON *doc = got ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *fp = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(doc, "context"), "c2c.round_trip_ns");
+	struct peak_c2c_pair pairs[1];
+	size_t n;
+	int rc = -1;
+	if (cJSON_IsString(fp) && peak_c2c_parse(fp->valuestring, pairs, 1, &n) == 0) {
+		(void)snprintf(out, len, "%s", fp->valuestring);
+		rc = 0;
+	} else {
+		(void)snprintf(err, err_len, "%s holds no placement fingerprint (c2c.round_trip_ns)",
+			       arg);
+	}
+	cJSON_Delete(doc);
+	return rc;
+}
 
 static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, char *used,
 		       size_t used_len)
@@ -68,11 +120,13 @@ static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, c
 }
 
 /* The VM placement fingerprint: core-to-core round trips between the first 6 allowed
- * CPUs (15 pairs at most, a few ms each; the context value holds that many). Not with --root: a fake tree has no cores. */
-static void placement_to_context(struct peak_context *ctx, bool fake_root)
+ * CPUs (15 pairs at most, a few ms each; the context value holds that many). Not with
+ * --root: a fake tree has no cores. With since (a fingerprint taken earlier, at a run's
+ * start), c2c.moved says whether any pair changed by more than 1.5x since. */
+static void placement_to_context(struct peak_context *ctx, bool fake_root, const char *since)
 {
-	struct peak_c2c_pair pairs[15];
-	size_t n = 0;
+	struct peak_c2c_pair pairs[15], before[15];
+	size_t n = 0, nb = 0;
 	char err[160], text[PEAK_CONTEXT_VALUE_LEN];
 	if (fake_root) {
 		peak_context_set_str(ctx, "c2c.round_trip_ns", "not measured (--root)");
@@ -85,6 +139,10 @@ static void placement_to_context(struct peak_context *ctx, bool fake_root)
 	}
 	peak_c2c_format(pairs, n, text, sizeof text);
 	peak_context_set_str(ctx, "c2c.round_trip_ns", text);
+	if (since && peak_c2c_parse(since, before, 15, &nb) == 0) {
+		peak_context_set_str(ctx, "c2c.since", since);
+		peak_context_set_bool(ctx, "c2c.moved", peak_c2c_moved(before, nb, pairs, n));
+	}
 	peak_context_set_str(ctx, "c2c.note",
 			     n ? "cache-line round trip per pair of allowed CPUs: min/median ns "
 				 "of 5 samples x 200 round trips"
@@ -103,6 +161,10 @@ int main(int argc, char **argv)
 	     PEAK_OPT_CALLBACK, &o.sets, 0, 0, NULL, set_callback},
 	    {"config", "FILE", "peaks file (default: $PEAKBENCH_CONF, else ./peaks.conf)",
 	     PEAK_OPT_STRING, &o.config_path, 0, 0, NULL, NULL},
+	    {"placement-since", "FINGERPRINT",
+	     "only measure the VM placement fingerprint again and say whether it moved since "
+	     "FINGERPRINT (c2c.round_trip_ns of an earlier run, e.g. 0-1:88/98)",
+	     PEAK_OPT_CALLBACK, &o.placement_since, 0, 0, NULL, since_callback},
 	    {"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
 	     PEAK_OPT_STRING, &o.root, 0, 0, NULL, NULL},
 	};
@@ -135,6 +197,23 @@ int main(int argc, char **argv)
 
 	static struct peak_sysinfo si;
 	static struct peak_context ctx;
+	if (o.placement_since) { /* the end of a run: the fingerprint alone, no peaks */
+		char since[PEAK_CONTEXT_VALUE_LEN];
+		if (since_fingerprint(o.placement_since, since, sizeof since, err, sizeof err) !=
+		    0) {
+			fprintf(stderr, "peakinfo: --placement-since: %s\n", err);
+			return PEAK_EXIT_UNSUPPORTED;
+		}
+		peak_context_init(&ctx);
+		placement_to_context(&ctx, o.root != NULL, since);
+		int prc = peak_output_begin(&out, &ctx);
+		if (peak_output_close(&out, &ctx) != 0 || prc != 0) {
+			fprintf(stderr, "peakinfo: writing %s failed\n",
+				o.common.output ? o.common.output : "stdout");
+			return PEAK_EXIT_FAIL;
+		}
+		return PEAK_EXIT_OK;
+	}
 	static struct peak_machine m;
 	const char *root = o.root ? o.root : "";
 	peak_sysinfo_collect(&si, root);
@@ -149,7 +228,7 @@ int main(int argc, char **argv)
 		peak_context_set_str(&ctx, key, cfg.origin[i]);
 	}
 
-	placement_to_context(&ctx, o.root != NULL);
+	placement_to_context(&ctx, o.root != NULL, NULL);
 
 	struct peak_loopback lo;
 	(void)peak_loopback_measure(&lo); /* a failure leaves gbps 0 and the reason */

@@ -90,7 +90,14 @@ write_context() { # DIR
 	local dir=$1
 	local src="$dir/raw/peakinfo.json"
 	if [ -s "$src" ] && peak_have jq; then
-		jq '.context' "$src" >"$dir/context.json"
+		# The placement fingerprint at the end of the run joins the start's.
+		if [ -s "$dir/raw/placement.json" ]; then
+			jq --slurpfile last "$dir/raw/placement.json" '.context + {
+				"c2c.end_round_trip_ns": ($last[0].context["c2c.round_trip_ns"]),
+				"c2c.moved": ($last[0].context["c2c.moved"])}' "$src" >"$dir/context.json"
+		else
+			jq '.context' "$src" >"$dir/context.json"
+		fi
 		# peakinfo's peaks are theoretical figures, not a suite: keep them as peaks.csv.
 		json_to_csv "$src" "$dir/peaks.csv"
 	elif [ -s "$dir/raw/peakinfo.csv" ]; then

@@ -148,6 +148,9 @@ machine() {
 		"| OS | \(v("os.kernel")), hypervisor \(v("hypervisor")), clocksource \(v("clocksource")), governor \(v("governor")), THP \(v("thp")) |",
 		"| Build | \(v("build.compiler")) \(v("build.cflags")) (\(v("build.type"))), git \(v("git.revision")) |",
 		"| Taken | \(v("timestamp")) |",
+		(if has("c2c.end_round_trip_ns") then
+			"| VM placement | core-to-core round trip (min/median ns per CPU pair) \(v("c2c.round_trip_ns")) at the start, \(v("c2c.end_round_trip_ns")) at the end: \(if .["c2c.moved"] == true then "**the host moved the vCPUs during the run** (a pair changed by over 1.5x): figures taken minutes apart ran on different placements" else "no move seen" end) |"
+		 else empty end),
 		(if has("warnings") and (.warnings | tostring) != "" then "| Context warnings | \(.warnings) |" else empty end)
 		' "$DIR/context.json"
 		echo

@@ -67,6 +67,11 @@ if command -v gnuplot >/dev/null 2>&1 && [ "$n" -gt 0 ]; then
 fi
 
 [ -s "$r/report.md" ] || fail "no report.md"
+if command -v jq >/dev/null 2>&1 && [ -s "$r/context.json" ]; then
+	jq -e 'has("c2c.end_round_trip_ns") and (.["c2c.moved"] | type == "boolean")' "$r/context.json" \
+		>/dev/null || fail "context.json lacks the end-of-run placement fingerprint"
+	grep -q '^| VM placement | ' "$r/report.md" || fail "report.md does not say whether the vCPUs moved"
+fi
 for sec in '# peakbench report' '## Steps' '## Summary' '## Machine' '### Theoretical peaks and their sources' \
 	'## CPU' '## Memory' '## Disk' '## Network' '## DPDK' '## Reference tools' '## Warnings'; do
 	grep -qx "$sec" "$r/report.md" || fail "report.md lacks '$sec'"

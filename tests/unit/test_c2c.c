@@ -102,6 +102,28 @@ static void test_format(void **state)
 	assert_true(strlen(tiny) < sizeof tiny);
 }
 
+static void test_parse(void **state)
+{
+	(void)state;
+	struct peak_c2c_pair p[4];
+	size_t n = 9;
+	assert_int_equal(peak_c2c_parse("0-1:88/98 0-2:430/474", p, 4, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[1].cpu_b, 2);
+	assert_double_equal(p[1].min_ns, 430, 0);
+	char s[64];
+	peak_c2c_format(p, n, s, sizeof s); /* round trip */
+	assert_string_equal(s, "0-1:88/98 0-2:430/474");
+	assert_int_equal(peak_c2c_parse("none", p, 4, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(peak_c2c_parse("", p, 4, &n), -1);
+	assert_int_equal(peak_c2c_parse("0-1:88", p, 4, &n), -1);
+	assert_int_equal(peak_c2c_parse("0-1:88/98,0-2:1/2", p, 4, &n), -1);
+	assert_int_equal(peak_c2c_parse("0-1:98/88", p, 4, &n), -1); /* median below min */
+	assert_int_equal(peak_c2c_parse("unknown", p, 4, &n), -1);
+	assert_int_equal(peak_c2c_parse(NULL, p, 4, &n), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
