@@ -1,0 +1,44 @@
+"""The result record's columns, defined once (docs/results-schema.md describes them; the
+C reporters' column list and the docs are tested against this module)."""
+
+# The CSV columns, in order. JSON rows carry the same keys plus "samples".
+COLUMNS = (
+    "suite", "test", "variant", "threads", "block_bytes", "metric", "unit", "n",
+    "mean", "stddev", "min", "median", "max", "ci95_low", "ci95_high",
+    "p50", "p90", "p99", "p999", "theoretical", "efficiency",
+    "baseline_tool", "baseline", "flags",
+)
+
+# What identifies a measured point: two runs' rows with equal keys measured the same thing.
+KEY = ("suite", "test", "variant", "threads", "block_bytes", "metric", "unit")
+
+# Units and metrics where a smaller figure is better (latencies, loss); the rest are rates.
+LOWER_IS_BETTER_UNITS = frozenset({"ns", "us", "ms", "s", "cycles"})
+LOWER_IS_BETTER_METRICS = frozenset({"latency", "loss", "retransmits"})
+
+
+def lower_is_better(row: dict) -> bool:
+    return row.get("unit") in LOWER_IS_BETTER_UNITS or row.get("metric") in LOWER_IS_BETTER_METRICS
+
+# Flags that make a row's figure unfit for comparison: the machine was not itself.
+NOISY_FLAGS = frozenset({"steal", "contended", "oversubscribed", "bimodal"})
+
+# Context keys whose difference makes two runs different machines or setups; listed
+# first by compare, and a difference in the first group makes rows not comparable.
+MACHINE_KEYS = ("cpu.model", "cpu.family", "cpu.model_number", "os.kernel")
+SETUP_KEYS = (
+    "cpu.allowed", "hypervisor", "governor", "thp", "clocksource", "build.compiler",
+    "build.cflags", "peak.uarch", "openblas.corename", "openblas.config",
+    "mem.total_bytes", "c2c.round_trip_ns",
+)
+
+
+def flags_of(row: dict) -> set[str]:
+    """The row's flags as a set of names (a "key=value" flag counts by its key)."""
+    text = row.get("flags") or ""
+    return {f.split("=", 1)[0] for f in text.split(";") if f}
+
+
+def row_key(row: dict) -> tuple:
+    """The identifying fields of a row, with missing values as None."""
+    return tuple(row.get(k) for k in KEY)

@@ -1,0 +1,173 @@
+"""peakresults: the schema against the C reporter and the docs, Welch's interval against
+textbook values, and compare on small recorded-shape runs made here."""
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+from peakresults import schema  # noqa: E402
+from peakresults.compare import compare  # noqa: E402
+from peakresults.load import NotAResultsFolder, load_run  # noqa: E402
+from peakresults.stats import t_quantile, welch_diff_ci  # noqa: E402
+
+CONTEXT = {"cpu.model": "AMD EPYC 9R14", "cpu.family": 25, "cpu.model_number": 17,
+           "os.kernel": "6.18.0", "governor": "unknown", "thp": "madvise",
+           "peak.uarch": "zen4"}
+
+
+def row(test, variant, threads, metric, unit, samples, flags=""):
+    mean = sum(samples) / len(samples)
+    r = {c: None for c in schema.COLUMNS}
+    r.update(suite="cpu" if metric in ("flops",) else "memory", test=test, variant=variant,
+             threads=threads, metric=metric, unit=unit, n=len(samples), mean=mean,
+             flags=flags, baseline_tool="", samples=samples)
+    return r
+
+
+ROWS = [
+    row("flops", "avx2_dp_fma", 1, "flops", "GFLOPS", [58.1, 58.4, 58.0, 58.3]),
+    row("flops", "avx2_dp_fma", 2, "flops", "GFLOPS", [115.0, 116.2, 115.5, 115.9]),
+    row("latency", "chase", 1, "latency", "ns", [80.1, 80.4, 79.9, 80.2]),
+    row("seq_read", "avx2", 2, "throughput", "GB/s", [43.0, 44.0, 43.5, 43.2], "steal"),
+    row("single", "x", 1, "flops", "GFLOPS", [10.0]),
+]
+
+
+def write_run(folder, rows, context):
+    os.makedirs(folder, exist_ok=True)
+    by_suite = {}
+    for r in rows:
+        by_suite.setdefault(r["suite"], []).append(r)
+    for suite, rs in by_suite.items():
+        with open(os.path.join(folder, f"{suite}.json"), "w", encoding="utf-8") as f:
+            json.dump({"context": context, "results": rs}, f)
+    with open(os.path.join(folder, "context.json"), "w", encoding="utf-8") as f:
+        json.dump(context, f)
+
+
+def slower(rows, variant, threads, factor):
+    out = copy.deepcopy(rows)
+    for r in out:
+        if r["variant"] == variant and r["threads"] == threads:
+            r["samples"] = [s * factor for s in r["samples"]]
+            r["mean"] *= factor
+    return out
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, os.path.join(REPO, "scripts", "peakresults"), *args],
+                          capture_output=True, text=True, check=False)
+
+
+class Schema(unittest.TestCase):
+    def test_c_reporter_columns(self):
+        with open(os.path.join(REPO, "common", "peak_result.c"), encoding="utf-8") as f:
+            src = f.read()
+        names = re.findall(r'"([a-z0-9_]+)"', src[:src.index("};")])
+        self.assertEqual(tuple(names), schema.COLUMNS)
+
+    def test_docs_columns(self):
+        with open(os.path.join(REPO, "docs", "results-schema.md"), encoding="utf-8") as f:
+            doc = f.read()
+        found = []
+        for m in re.finditer(r"^\| [0-9-]+ \| (.+?) \|", doc, re.M):
+            found.extend(re.findall(r"`([a-z0-9_]+)`", m.group(1)))
+        self.assertEqual(tuple(found), schema.COLUMNS)
+
+
+class Stats(unittest.TestCase):
+    def test_t_quantiles(self):
+        # Student t table: two-sided 95% for 1, 4, 10, 30 degrees of freedom.
+        for df, t in ((1, 12.7062), (4, 2.7764), (10, 2.2281), (30, 2.0423)):
+            self.assertAlmostEqual(t_quantile(0.975, df), t, places=3)
+
+    def test_welch(self):
+        # Variances 0.625 and 2.5 over 5 samples each: standard error sqrt(0.625), Welch
+        # df = 0.625^2 / ((0.125^2 + 0.5^2) / 4) = 5.882, t(0.975, 5.882) = 2.457.
+        a, b = [10.0, 11.0, 9.0, 10.5, 9.5], [12.0, 14.0, 10.0, 13.0, 11.0]
+        diff, ci = welch_diff_ci(a, b)
+        self.assertAlmostEqual(diff, 2.0)
+        half = 2.457 * 0.625 ** 0.5
+        self.assertAlmostEqual(ci[0], 2.0 - half, places=2)
+        self.assertAlmostEqual(ci[1], 2.0 + half, places=2)
+        self.assertIsNone(welch_diff_ci([1.0], [2.0, 3.0])[1])
+
+
+class Compare(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.old = os.path.join(self.tmp.name, "old")
+        write_run(self.old, ROWS, CONTEXT)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_self_is_no_change(self):
+        res = run_cli("compare", self.old, self.old)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        cmp = compare(load_run(self.old), load_run(self.old), 5.0)
+        verdicts = {r.verdict for r in cmp.rows}
+        self.assertEqual(verdicts, {"no change beyond noise", "not comparable"})
+        steal = [r for r in cmp.rows if r.verdict == "not comparable"]
+        self.assertEqual(len(steal), 1)
+        self.assertIn("steal", steal[0].note)
+        one = [r for r in cmp.rows if r.key[1] == "single"][0]
+        self.assertIsNone(one.ci_pct)
+        self.assertIn("one sample", one.note)
+
+    def test_thirty_percent_slower(self):
+        new = os.path.join(self.tmp.name, "new")
+        write_run(new, slower(ROWS, "avx2_dp_fma", 2, 0.7), CONTEXT)
+        res = run_cli("compare", self.old, new, "--format", "csv")
+        self.assertEqual(res.returncode, 1, res.stderr)
+        lines = [ln for ln in res.stdout.splitlines() if "avx2_dp_fma" in ln]
+        self.assertTrue(any(",2,," in ln and "slower" in ln for ln in lines), lines)
+        self.assertTrue(any(",1,," in ln and "no change" in ln for ln in lines), lines)
+        # Within the tolerance it is no regression.
+        self.assertEqual(run_cli("compare", self.old, new, "--tolerance", "40").returncode, 0)
+
+    def test_latency_lower_is_better(self):
+        new = os.path.join(self.tmp.name, "new")
+        write_run(new, slower(ROWS, "chase", 1, 0.5), CONTEXT)
+        cmp = compare(load_run(self.old), load_run(new), 5.0)
+        chase = [r for r in cmp.rows if r.key[2] == "chase"][0]
+        self.assertEqual(chase.verdict, "faster")
+
+    def test_other_cpu_not_comparable_said_first(self):
+        new = os.path.join(self.tmp.name, "new")
+        other = dict(CONTEXT, **{"cpu.model": "Intel Xeon Platinum 8259CL", "cpu.family": 6})
+        write_run(new, slower(ROWS, "avx2_dp_fma", 2, 0.7), other)
+        res = run_cli("compare", self.old, new)
+        self.assertEqual(res.returncode, 0, res.stderr)  # nothing comparable regressed
+        out = res.stdout
+        self.assertLess(out.index("different machines"), out.index("## Rows"))
+        self.assertLess(out.index("cpu.model"), out.index("## Rows"))
+        self.assertNotIn("| slower |", out)
+
+    def test_missing_suite_and_rows(self):
+        new = os.path.join(self.tmp.name, "new")
+        write_run(new, [r for r in ROWS if r["suite"] == "cpu"], CONTEXT)
+        cmp = compare(load_run(self.old), load_run(new), 5.0)
+        self.assertEqual(len(cmp.only_old), 2)  # the memory suite is missing
+        self.assertEqual(cmp.only_new, [])
+
+    def test_usage_errors(self):
+        for args in (("compare", self.old), ("compare", self.old, "/nonexistent"),
+                     ("compare", self.old, self.old, "--tolerance", "-1"),
+                     ("compare", self.old, REPO), ("frobnicate",)):
+            res = run_cli(*args)
+            self.assertEqual(res.returncode, 2, args)
+            self.assertEqual(len(res.stderr.strip().splitlines()), 1, (args, res.stderr))
+        with self.assertRaises(NotAResultsFolder):
+            load_run(os.path.join(self.tmp.name, "nothing"))
+
+
+if __name__ == "__main__":
+    unittest.main()
