@@ -49,7 +49,7 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	     PEAK_OPT_CHOICE_LIST, &o->tests, 0, 0, test_choices, NULL},
 	    {"block", "LIST", "block sizes (default 8B,4KiB,8KiB,8MiB,80MiB)", PEAK_OPT_SIZE_LIST,
 	     &o->blocks, 1, 1073741824.0, NULL, NULL},
-	    {"engine", "LIST", "psync, uring or all (default: both when io_uring is available)",
+	    {"engine", "LIST", "psync, uring or all (default: each engine built that runs here)",
 	     PEAK_OPT_CHOICE_LIST, &o->engines, 0, 0, engine_choices, NULL},
 	    {"iodepth", "N", "I/Os in flight per thread for uring (default 32)", PEAK_OPT_UINT,
 	     &o->iodepth, 1, 4096, NULL, NULL},

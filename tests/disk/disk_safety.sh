@@ -44,18 +44,45 @@ else
 fi
 
 case $case_name in
-readback)
-	# Every test on every engine here; --verify poisons the file before each write test and
-	# checks every block afterwards, and checks every read block.
-	for engine in $engines; do
-		run --engine "$engine" --test all --block 4KiB,64KiB,8B --threads 1,2 --verify --format csv
-		[ "$rc" -eq 0 ] || fail "--engine $engine --verify exited $rc: $(cat "$work/err")"
-		rows=$(grep -c "^disk," "$work/out")
-		[ "$rows" -ge 30 ] || fail "only $rows rows for $engine"
-		if grep -q unverified "$work/out"; then
-			fail "rows flagged unverified: $(grep unverified "$work/out" | head -3)"
-		fi
-	done
+readback | readback_uring)
+	# Every test on one engine; --verify poisons the file before each write test and
+	# checks every block afterwards, and checks every read block. The uring case is
+	# skipped, with the reason, when this diskbench cannot run io_uring here (built
+	# without liburing, or the kernel refuses it).
+	engine=psync
+	if [ "$case_name" = readback_uring ]; then
+		case " $engines " in
+		*" uring "*) engine=uring ;;
+		*)
+			echo "SKIP: no io_uring engine here: $(cat "$work/uring.err")"
+			exit 77
+			;;
+		esac
+	fi
+	run --engine "$engine" --test all --block 4KiB,64KiB,8B --threads 1,2 --verify --format csv
+	[ "$rc" -eq 0 ] || fail "--engine $engine --verify exited $rc: $(cat "$work/err")"
+	rows=$(grep -c "^disk," "$work/out")
+	[ "$rows" -ge 30 ] || fail "only $rows rows for $engine"
+	if grep -q unverified "$work/out"; then
+		fail "rows flagged unverified: $(grep unverified "$work/out" | head -3)"
+	fi
+	assert_only ""
+	;;
+default_engines)
+	# No --engine: every engine that runs here, nothing on stderr about one that does not
+	# (not quiet: notes and progress go to stderr), and the context names the one skipped.
+	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --min-time 0.01 --test seq_write \
+		--block 4KiB --format json >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
+	if grep -i "uring\|skipping\|engine" "$work/err"; then fail "a note about an engine on stderr"; fi
+	ran=$(jq -r '[.results[].variant] | unique | join(" ")' "$work/out")
+	[ "$ran" = "$engines" ] || fail "engines run: '$ran', expected '$engines'"
+	skipped=$(jq -r '.context["disk.engines_skipped"]' "$work/out")
+	case "$engines:$skipped" in
+	"psync uring:none" | "psync:uring: "?*) ;;
+	*) fail "disk.engines_skipped '$skipped' with engines '$engines'" ;;
+	esac
 	assert_only ""
 	;;
 write_new)
