@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # What peakbench needs, per distribution, and a way to get it.
 #   deps.sh --check    list what is missing (exit 1 if a required package is missing)
-#   deps.sh --install  install everything missing (as root, or through sudo -n)
-#   deps.sh --ensure   what `make` runs: nothing to do when the required packages are
-#                      there; otherwise install them if possible, else print the one
-#                      command to run and exit 1
+#   deps.sh --install  install everything missing: build inputs and reference tools (CI)
+#   deps.sh --ensure   what `make` runs: the build inputs. A missing required package is
+#                      installed, or the one command to run is printed and the exit is 1;
+#                      the optional ones (io_uring, DPDK, test tools) are installed when
+#                      possible, else the command is printed and the build goes on
+#   deps.sh --tools    what run_all.sh runs before the baselines: the reference tools,
+#                      installed when possible, else the command printed; never fails
+# Installing needs root or `sudo -n`. PEAK_DEPS=required: --ensure installs only the
+# required packages and --tools installs nothing (a minimal build; see README.md).
 set -euo pipefail
 
-# Required to build and test; optional ones enable a feature or a baseline.
+# Required to build and test; optional build inputs enable a feature (the io_uring engine,
+# dpdkbench) or a test (shellcheck, network namespaces); tools are the reference tools the
+# baselines compare with. Fedora packages no hpcc: hpcc.sh reports it as not installed.
 apt_required=(gcc make cmake pkg-config libnuma-dev libhwloc-dev libopenblas-dev
-	liblapacke-dev libcjson-dev libcmocka-dev gnuplot-nox jq)
-apt_optional=(liburing-dev libdpdk-dev fio iperf3 sockperf hpcc likwid shellcheck iproute2)
+	liblapacke-dev libcjson-dev libcmocka-dev gnuplot-nox jq python3)
+apt_optional=(liburing-dev libdpdk-dev shellcheck iproute2)
+apt_tools=(fio iperf3 sockperf qperf hpcc likwid)
 dnf_required=(gcc make cmake pkgconf-pkg-config numactl-devel hwloc-devel openblas-devel
-	lapack-devel cjson-devel libcmocka-devel gnuplot jq)
-dnf_optional=(liburing-devel dpdk-devel fio iperf3 sockperf likwid ShellCheck iproute)
+	lapack-devel cjson-devel libcmocka-devel gnuplot jq python3)
+dnf_optional=(liburing-devel dpdk-devel ShellCheck iproute)
+dnf_tools=(fio iperf3 sockperf qperf likwid)
 
 die() {
 	echo "deps.sh: $*" >&2
@@ -62,14 +71,24 @@ install_cmd() { # pkgs...
 	esac
 }
 
+# apt: refresh the package lists when there are none (a fresh machine) or they are a day
+# old, once per run; so a package this release lacks does not cost a refresh every `make`.
+REFRESHED=0
+refresh_lists() {
+	[ "$pm" = apt ] && [ "$REFRESHED" = 0 ] || return 0
+	REFRESHED=1
+	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+		$1 env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
+	fi
+}
+
 do_install() { # pkgs...
 	[ $# -gt 0 ] || return 0
 	local prefix
 	prefix=$(root_prefix)
 	[ "$prefix" != none ] || return 1
+	refresh_lists "$prefix" || return 1
 	if [ "$pm" = apt ]; then
-		# A fresh machine has no package lists; refresh them once per run.
-		$prefix env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
 		# shellcheck disable=SC2046
 		$prefix env DEBIAN_FRONTEND=noninteractive $(install_cmd "$@") -qq || return 1
 	else
@@ -78,71 +97,95 @@ do_install() { # pkgs...
 	fi
 }
 
-# Optional packages one by one: one that a release lacks must not block the others.
-install_optional() {
-	local p prefix
+# Optional packages: all at once, else one by one (one that a release lacks must not block
+# the others). What cannot be had is named; nothing here fails.
+install_optional() { # what pkgs...
+	local what=$1 p prefix
+	shift
+	[ $# -gt 0 ] || return 0
 	prefix=$(root_prefix)
-	[ "$prefix" != none ] || return 0
+	echo "deps.sh: installing $what: $*" >&2
+	refresh_lists "$prefix" || true
+	do_install "$@" >/dev/null 2>&1 && return 0
 	for p in "$@"; do
-		if [ "$pm" = apt ]; then
-			# shellcheck disable=SC2046
-			$prefix env DEBIAN_FRONTEND=noninteractive $(install_cmd "$p") -qq \
-				>/dev/null 2>&1 || echo "deps.sh: optional $p not installed (not available here)" >&2
-		else
-			# shellcheck disable=SC2046
-			$prefix $(install_cmd "$p") -q >/dev/null 2>&1 ||
-				echo "deps.sh: optional $p not installed (not available here)" >&2
-		fi
+		do_install "$p" >/dev/null 2>&1 ||
+			echo "deps.sh: optional $p not installed (not available from this distribution)" >&2
 	done
+}
+
+# Optional packages missing: install them when root or sudo -n can; otherwise print the one
+# command that would, and go on.
+offer_optional() { # what pkgs...
+	local what=$1
+	shift
+	[ $# -gt 0 ] || return 0
+	if [ "$(root_prefix)" = none ]; then
+		echo "deps.sh: $what not installed: $*; going on without them. To install them:" \
+			"sudo $(install_cmd "$@")" >&2
+	else
+		install_optional "$what" "$@"
+	fi
 }
 
 pm=$(detect)
 mode=${1:---check}
 case $mode in
---check | --install | --ensure) ;;
+--check | --install | --ensure | --tools) ;;
 -h | --help)
-	sed -n '2,8p' "$0"
+	sed -n '2,12p' "$0"
 	exit 0
 	;;
-*) die "unknown option '$mode' (use --check, --install or --ensure)" ;;
+*) die "unknown option '$mode' (use --check, --install, --ensure or --tools)" ;;
+esac
+deps=${PEAK_DEPS:-all}
+case $deps in
+all | required) ;;
+*) die "PEAK_DEPS='$deps': use all (the default) or required" ;;
 esac
 
 if [ "$pm" = unknown ]; then
 	# Not Debian/Ubuntu/Fedora/RHEL: say what is needed and let the build try.
+	[ "$mode" = --tools ] && exit 0
 	echo "deps.sh: unknown package manager; peakbench needs a C11 compiler, cmake, pkg-config," \
-		"libnuma, hwloc, OpenBLAS + LAPACKE, cJSON, cmocka, gnuplot and jq" >&2
+		"libnuma, hwloc, OpenBLAS + LAPACKE, cJSON, cmocka, gnuplot, jq and python3" >&2
 	[ "$mode" = --check ] && exit 1
 	exit 0
 fi
 
 if [ "$pm" = apt ]; then
-	required=("${apt_required[@]}") optional=("${apt_optional[@]}")
+	required=("${apt_required[@]}") optional=("${apt_optional[@]}") tools=("${apt_tools[@]}")
 else
-	required=("${dnf_required[@]}") optional=("${dnf_optional[@]}")
+	required=("${dnf_required[@]}") optional=("${dnf_optional[@]}") tools=("${dnf_tools[@]}")
 fi
 mapfile -t miss_req < <(missing_of "${required[@]}")
 mapfile -t miss_opt < <(missing_of "${optional[@]}")
+mapfile -t miss_tools < <(missing_of "${tools[@]}")
 
 case $mode in
 --check)
 	for p in "${miss_req[@]}"; do echo "missing (required): $p"; done
 	for p in "${miss_opt[@]}"; do echo "missing (optional): $p"; done
-	[ ${#miss_req[@]} -eq 0 ] && [ ${#miss_opt[@]} -eq 0 ] && echo "all dependencies present"
+	for p in "${miss_tools[@]}"; do echo "missing (reference tool): $p"; done
+	[ ${#miss_req[@]} -eq 0 ] && [ ${#miss_opt[@]} -eq 0 ] && [ ${#miss_tools[@]} -eq 0 ] &&
+		echo "all dependencies present"
 	[ ${#miss_req[@]} -eq 0 ]
 	;;
 --install)
-	if [ ${#miss_req[@]} -gt 0 ]; then
-		do_install "${miss_req[@]}" ||
-			die "cannot install as $(id -un); run: sudo $(install_cmd "${miss_req[@]}")"
-	elif [ ${#miss_opt[@]} -gt 0 ] && [ "$pm" = apt ] && [ "$(root_prefix)" != none ]; then
-		$(root_prefix) env DEBIAN_FRONTEND=noninteractive apt-get update -qq || true
-	fi
-	install_optional "${miss_opt[@]}"
+	do_install "${miss_req[@]}" ||
+		die "cannot install as $(id -un); run: sudo $(install_cmd "${miss_req[@]}")"
+	offer_optional "optional build inputs (io_uring engine, dpdkbench, test tools)" "${miss_opt[@]}"
+	offer_optional "reference tools" "${miss_tools[@]}"
 	;;
 --ensure)
-	[ ${#miss_req[@]} -eq 0 ] && exit 0
-	echo "deps.sh: missing ${miss_req[*]}; installing" >&2
-	do_install "${miss_req[@]}" ||
-		die "missing ${miss_req[*]}; run: sudo $(install_cmd "${miss_req[@]}")"
+	if [ ${#miss_req[@]} -gt 0 ]; then
+		echo "deps.sh: missing ${miss_req[*]}; installing" >&2
+		do_install "${miss_req[@]}" ||
+			die "missing ${miss_req[*]}; run: sudo $(install_cmd "${miss_req[@]}")"
+	fi
+	[ "$deps" = required ] ||
+		offer_optional "optional build inputs (io_uring engine, dpdkbench, test tools)" "${miss_opt[@]}"
+	;;
+--tools)
+	[ "$deps" = required ] || offer_optional "reference tools" "${miss_tools[@]}"
 	;;
 esac
