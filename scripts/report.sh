@@ -39,7 +39,11 @@ function human(b) {
 # Warning words of a flags cell (bare words; key=value pairs are notes, not warnings).
 function warnings(flags,    n, i, w, out) {
 	n = split(flags, w, ";"); out = ""
-	for (i = 1; i <= n; i++) if (w[i] != "" && index(w[i], "=") == 0) out = out (out == "" ? "" : ", ") w[i]
+	for (i = 1; i <= n; i++) {
+		# A skipped: or failed: reason is the rest of the cell, whatever it holds.
+		if (w[i] ~ /^skipped:|^failed:/) break
+		if (w[i] != "" && index(w[i], "=") == 0) out = out (out == "" ? "" : ", ") w[i]
+	}
 	return out
 }
 '
@@ -454,7 +458,14 @@ baseline_section() {
 	FNR == 1 { next }
 	{
 		csv_split($0, f)
-		if (f[C_N] == 0 || f[C_MEAN] == "") { skipped[++ns] = "- " f[C_BTOOL] " " f[C_TEST] " (" f[C_VARIANT] "): " f[C_FLAGS]; next }
+		if (f[C_N] == 0 || f[C_MEAN] == "") {
+			# One line per tool and reason: a tool that is not installed is said once.
+			k = f[C_BTOOL] SUBSEP f[C_FLAGS]; t = f[C_TEST] (f[C_VARIANT] == f[C_BTOOL] ? "" : " (" f[C_VARIANT] ")")
+			if (!(k in sk)) { sko[++ns] = k; skt[k] = f[C_BTOOL] " " t }
+			else if (index(skt[k] ", ", " " t ", ") == 0) skt[k] = skt[k] ", " t
+			sk[k] = f[C_FLAGS]
+			next
+		}
 		if (!hdr++) {
 			print "| Tool | Tool test | Concurrency | Block size | Tool value | peakbench row | peakbench value | Ratio | Notes |"
 			print "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | --- |"
@@ -472,7 +483,7 @@ baseline_section() {
 		print "| " f[C_BTOOL] " | " f[C_TEST] " (" f[C_VARIANT] ") | " (f[C_THREADS] == "" ? "–" : f[C_THREADS]) " | " human(f[C_BLOCK]) " | " fmt(f[C_MEAN]) " " f[C_UNIT] " | " row " | " mine " | " ratio " | " info " |"
 	}
 	END {
-		if (ns) { print ""; print "Skipped or failed:"; print ""; for (i = 1; i <= ns; i++) print skipped[i] }
+		if (ns) { print ""; print "Skipped or failed:"; print ""; for (i = 1; i <= ns; i++) print "- " skt[sko[i]] ": " sk[sko[i]] }
 	}' "$matches" "$DIR/baseline.csv"
 	echo
 	charts baseline
@@ -519,7 +530,8 @@ warnings_section() {
 		n = split(f[C_FLAGS], w, ";")
 		for (i = 1; i <= n; i++) {
 			x = w[i]
-			if (x == "" || index(x, "=") || x ~ /^skipped:|^failed:/) continue
+			if (x ~ /^skipped:|^failed:/) break # the reason is the rest of the cell
+			if (x == "" || index(x, "=")) continue
 			if (!(x in cnt)) order[++m] = x
 			cnt[x]++
 			if (index(where[x], f[C_SUITE]) == 0) where[x] = where[x] (where[x] == "" ? "" : ", ") f[C_SUITE]
