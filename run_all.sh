@@ -31,7 +31,9 @@ Options:
   --peer HOST        also run netbench against a `netbench server` on HOST (two-node part)
   --build-dir DIR    use binaries from DIR (default build/, built with `make`)
   --no-build         do not run make; use what is already built
-  --no-baselines     skip the reference tools (fio, iperf3, sockperf, hpcc, likwid-bench)
+  --no-baselines     skip the reference tools (fio, iperf3, sockperf, hpcc, likwid-bench);
+                     without it, missing tools are installed first when root or sudo -n
+                     can (scripts/deps.sh --tools), else the command to run is printed
   --no-charts        skip gnuplot
   --tiny             tiny sizes for tests (implies --quick; numbers are meaningless)
   --dry-run          print the plan with the estimated time and run nothing
@@ -40,7 +42,8 @@ Options:
 Environment: PEAKBENCH_LOCK=FILE takes flock(1) on FILE around every measuring step, so
 runs that share a machine measure one at a time. PEAKBENCH_DPDK_HUGE=auto|yes|no: dpdkbench
 on hugepages when a hugetlbfs is mounted and enough pages are free (auto), always, or never
-(--no-huge); run_all.sh never allocates hugepages itself.
+(--no-huge); run_all.sh never allocates hugepages itself. PEAK_DEPS=required: install no
+reference tool (scripts/deps.sh).
 
 DPDK steps (--only dpdk): net_ring loopback; a tester and a dut over net_memif in two
 processes (scripts/dpdk_memif_pair.sh, 2 CPUs), at full load and again at --rate 0.1 Mpps
@@ -432,10 +435,14 @@ run_baseline() {
 }
 
 # ---------------------------------------------------------------- main
-build_plan
-N=${#STEP_NAME[@]}
-TOTAL_EST=0
-for e in "${STEP_EST[@]}"; do TOTAL_EST=$((TOTAL_EST + e)); done
+plan_all() {
+	STEP_SUITE=() STEP_NAME=() STEP_EST=() STEP_KIND=() STEP_BIN=() STEP_OUTF=() STEP_CMD=()
+	build_plan
+	N=${#STEP_NAME[@]}
+	TOTAL_EST=0
+	for e in "${STEP_EST[@]}"; do TOTAL_EST=$((TOTAL_EST + e)); done
+}
+plan_all
 
 if [ "$DRY" = 1 ]; then
 	printf 'peakbench plan: %d steps, estimated %s (threads %s, reps %s%s)\n' "$N" \
@@ -460,6 +467,14 @@ if [ "$BUILD" = 1 ]; then
 		{ cmake -S "$ROOT" -B "$BUILD_DIR" && cmake --build "$BUILD_DIR" -j "$(nproc)"; } >&2 ||
 			{ echo "run_all.sh: the build failed; fix it and rerun" >&2; exit 1; }
 	fi
+fi
+
+# The reference tools, before the baseline steps: installed when root or sudo -n can, else
+# scripts/deps.sh prints the one command to run and the baselines of missing tools are
+# skipped. The plan is made again: its estimates depend on which tools are there.
+if [[ " ${STEP_KIND[*]} " == *" baseline "* ]]; then
+	bash "$ROOT/scripts/deps.sh" --tools >&2 || true
+	plan_all
 fi
 
 mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
