@@ -92,7 +92,7 @@ fi
 
 if ! peak_have iozone; then
 	for t in seq_write seq_read rand_read; do
-		peak_baseline_skip "$TOOL" "$t" throughput MB/s "iozone not installed: it is not in Debian main, fio stands in for it (or build iozone from iozone.org)"
+		peak_baseline_skip "$TOOL" "$t" throughput MB/s "iozone not installed: it is not in Debian main and fio stands in for it (or build iozone from iozone.org)"
 	done
 	exit 0
 fi

@@ -23,3 +23,15 @@ for t in hpcc likwid fio iozone iperf3 sockperf; do
 	if [ "$rows" -eq 0 ] || [ "$rows" -ne "$skipped" ]; then fail "$t.sh: $rows rows, $skipped skipped"; fi
 	ok "$t.sh without its tool: $rows skipped row(s)"
 done
+
+# scripts/path_without_tools.sh (CI's minimal build): every command but the tools.
+p=$("$repo/scripts/path_without_tools.sh" "$out/hide") || fail "path_without_tools.sh exited $?"
+for t in hpcc likwid-bench fio iozone iperf3 sockperf qperf; do
+	if env PATH="$p" sh -c "command -v $t" >/dev/null 2>&1; then fail "path_without_tools.sh: $t still on PATH"; fi
+done
+for u in sh awk sed jq; do
+	if command -v "$u" >/dev/null 2>&1 && ! env PATH="$p" sh -c "command -v $u" >/dev/null 2>&1; then
+		fail "path_without_tools.sh: $u lost"
+	fi
+done
+ok "path_without_tools.sh: no tool on its PATH, the utilities kept"
