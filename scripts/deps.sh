@@ -71,13 +71,27 @@ install_cmd() { # pkgs...
 	esac
 }
 
+# The one command a user without root runs: sudo, and on apt the list refresh a fresh
+# machine needs first (its lists are empty) when they are missing or a day old.
+hint_cmd() { # pkgs...
+	if [ "$pm" = apt ] && lists_stale; then
+		echo "sudo apt-get update && sudo $(install_cmd "$@")"
+	else
+		echo "sudo $(install_cmd "$@")"
+	fi
+}
+
+lists_stale() {
+	[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]
+}
+
 # apt: refresh the package lists when there are none (a fresh machine) or they are a day
 # old, once per run; so a package this release lacks does not cost a refresh every `make`.
 REFRESHED=0
 refresh_lists() {
 	[ "$pm" = apt ] && [ "$REFRESHED" = 0 ] || return 0
 	REFRESHED=1
-	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+	if lists_stale; then
 		$1 env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
 	fi
 }
@@ -121,7 +135,7 @@ offer_optional() { # what pkgs...
 	[ $# -gt 0 ] || return 0
 	if [ "$(root_prefix)" = none ]; then
 		echo "deps.sh: $what not installed: $*; going on without them. To install them:" \
-			"sudo $(install_cmd "$@")" >&2
+			"$(hint_cmd "$@")" >&2
 	else
 		install_optional "$what" "$@"
 	fi
@@ -172,15 +186,17 @@ case $mode in
 	;;
 --install)
 	do_install "${miss_req[@]}" ||
-		die "cannot install as $(id -un); run: sudo $(install_cmd "${miss_req[@]}")"
+		die "cannot install as $(id -un); run: $(hint_cmd "${miss_req[@]}")"
 	offer_optional "optional build inputs (io_uring engine, dpdkbench, test tools)" "${miss_opt[@]}"
 	offer_optional "reference tools" "${miss_tools[@]}"
 	;;
 --ensure)
 	if [ ${#miss_req[@]} -gt 0 ]; then
+		[ "$(root_prefix)" != none ] ||
+			die "missing ${miss_req[*]}; run: $(hint_cmd "${miss_req[@]}")"
 		echo "deps.sh: missing ${miss_req[*]}; installing" >&2
 		do_install "${miss_req[@]}" ||
-			die "missing ${miss_req[*]}; run: sudo $(install_cmd "${miss_req[@]}")"
+			die "missing ${miss_req[*]}; run: $(hint_cmd "${miss_req[@]}")"
 	fi
 	[ "$deps" = required ] ||
 		offer_optional "optional build inputs (io_uring engine, dpdkbench, test tools)" "${miss_opt[@]}"
