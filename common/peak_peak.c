@@ -401,8 +401,18 @@ static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
 		return;
 	}
 	bool forced = want[0] != '\0';
-	if (!forced && m->uarch.source != PEAK_SRC_UNKNOWN)
+	if (!forced && m->uarch.source == PEAK_SRC_TABLE) {
+		/* An entry whose sources leave a count unknown: measure that count. */
+		if (real_cpu && peak_uarch_has_unknown(&m->uarch, si)) {
+			struct peak_uarch_rates rates;
+			struct peak_uarch measured;
+			if (peak_uarch_probe(si, &rates) == 0) {
+				peak_uarch_from_rates(&rates, &measured);
+				peak_uarch_fill_unknown(&m->uarch, &measured, si);
+			}
+		}
 		return;
+	}
 	if (!real_cpu) {
 		if (forced)
 			(void)snprintf(m->uarch.note, sizeof m->uarch.note,

@@ -47,6 +47,7 @@ struct peak_uarch {
 	unsigned vec512_int_add_units; /* for 512-bit */
 	unsigned int_alu_units; /* scalar integer ALUs (adds per cycle) */
 	unsigned vec_int_mul_units;    /* vector 32-bit integer multiplies per cycle */
+	unsigned imul_units;    /* scalar imul r64 per cycle (1 on every sourced core) */
 	unsigned fp_add_latency;  /* cycles of a scalar or xmm FP add (frequency chains); 0 unknown */
 	unsigned fp_add256_latency; /* the same for vaddpd ymm; 0 unknown */
 	unsigned fp_add512_latency; /* the same for vaddpd zmm; 0 unknown or no AVX-512 */

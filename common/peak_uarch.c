@@ -20,73 +20,74 @@ struct uarch_entry {
 	unsigned family, model_lo, model_hi, stepping_lo, stepping_hi;
 	const char *name;
 	unsigned fma, fma512, vadd, vadd512, alu, vmul, fadd_lat, imul_lat, pipe, ops, ops512;
+	unsigned imul; /* imul r64 per cycle; 0 where no source gives it (measured) */
 };
 
 /* clang-format off */
 static const struct uarch_entry uarch_table[] = {
-	/* vendor family models steppings name fma fma512 vadd vadd512 alu vmul fadd imul pipe
-	 * addmul_ops addmul512_ops */
-	{"GenuineIntel", 6, 60, 60, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 63, 63, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 69, 70, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 61, 61, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 71, 71, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 79, 79, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 86, 86, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 78, 78, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 94, 94, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 142, 142, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 158, 158, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
-	{"GenuineIntel", 6, 165, 166, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0},
+	/* vendor family models steppings name fma fma512 vadd vadd512 alu vmul fadd imul_lat
+	 * pipe addmul_ops addmul512_ops imul */
+	{"GenuineIntel", 6, 60, 60, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 63, 63, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 69, 70, 0, 15, "haswell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 61, 61, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 71, 71, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 79, 79, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 86, 86, 0, 15, "broadwell", 2, 0, 2, 0, 4, 1, 3, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 78, 78, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 94, 94, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 142, 142, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 158, 158, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0, 1},
+	{"GenuineIntel", 6, 165, 166, 0, 15, "skylake-client", 2, 0, 3, 0, 4, 1, 4, 3, 256, 2, 0, 1},
 	/* Skylake-SP, Cascade Lake (steppings 5-7), Cooper Lake (10-11): ports 0+1 fused and
 	 * port 5 each run a 512-bit FMA; fp add latency 4 (it runs on the FMA units). */
-	{"GenuineIntel", 6, 85, 85, 5, 7, "cascadelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
-	{"GenuineIntel", 6, 85, 85, 10, 11, "cooperlake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
-	{"GenuineIntel", 6, 85, 85, 0, 15, "skylake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
-	{"GenuineIntel", 6, 106, 106, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
-	{"GenuineIntel", 6, 108, 108, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2},
+	{"GenuineIntel", 6, 85, 85, 5, 7, "cascadelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2, 1},
+	{"GenuineIntel", 6, 85, 85, 10, 11, "cooperlake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2, 1},
+	{"GenuineIntel", 6, 85, 85, 0, 15, "skylake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2, 1},
+	{"GenuineIntel", 6, 106, 106, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2, 1},
+	{"GenuineIntel", 6, 108, 108, 0, 15, "icelake-server", 2, 2, 3, 2, 4, 1, 4, 3, 256, 2, 2, 1},
 	/* Client Ice Lake, Tiger Lake, Rocket Lake: one 512-bit FMA (port 0+1 fused). */
-	{"GenuineIntel", 6, 125, 126, 0, 15, "icelake-client", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
-	{"GenuineIntel", 6, 140, 141, 0, 15, "tigerlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
-	{"GenuineIntel", 6, 167, 167, 0, 15, "rocketlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1},
+	{"GenuineIntel", 6, 125, 126, 0, 15, "icelake-client", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1, 1},
+	{"GenuineIntel", 6, 140, 141, 0, 15, "tigerlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1, 1},
+	{"GenuineIntel", 6, 167, 167, 0, 15, "rocketlake", 2, 1, 3, 2, 4, 1, 4, 3, 256, 2, 1, 1},
 	/* Alder/Raptor Lake P-cores (Golden/Raptor Cove): AVX-512 fused off, dedicated fp
 	 * adders of latency 3. E-cores are slower: the peak assumes P-cores. */
-	{"GenuineIntel", 6, 151, 151, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
-	{"GenuineIntel", 6, 154, 154, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
-	{"GenuineIntel", 6, 183, 183, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
-	{"GenuineIntel", 6, 186, 186, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
-	{"GenuineIntel", 6, 191, 191, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
+	{"GenuineIntel", 6, 151, 151, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0, 1},
+	{"GenuineIntel", 6, 154, 154, 0, 15, "alderlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0, 1},
+	{"GenuineIntel", 6, 183, 183, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0, 1},
+	{"GenuineIntel", 6, 186, 186, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0, 1},
+	{"GenuineIntel", 6, 191, 191, 0, 15, "raptorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0, 1},
 	/* Meteor Lake (0xAA, 0xAC): Redwood Cove P-cores, which the Intel optimization manual
 	 * (Golden Cove / Redwood Cove chapter) gives Golden Cove's ports; hybrid, the peak
 	 * assumes P-cores as for Alder Lake. */
-	{"GenuineIntel", 6, 170, 170, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
-	{"GenuineIntel", 6, 172, 172, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0},
-	{"GenuineIntel", 6, 143, 143, 0, 15, "sapphirerapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
-	{"GenuineIntel", 6, 207, 207, 0, 15, "emeraldrapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
+	{"GenuineIntel", 6, 170, 170, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0, 1},
+	{"GenuineIntel", 6, 172, 172, 0, 15, "meteorlake", 2, 0, 3, 0, 5, 1, 3, 3, 256, 3, 0, 1},
+	{"GenuineIntel", 6, 143, 143, 0, 15, "sapphirerapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2, 1},
+	{"GenuineIntel", 6, 207, 207, 0, 15, "emeraldrapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2, 1},
 	/* Granite Rapids (0xAD SP/AP, 0xAE D): Redwood Cove server cores, Sapphire Rapids'
 	 * execution ports (Intel optimization manual) with two 512-bit FMA units. */
-	{"GenuineIntel", 6, 173, 174, 0, 15, "graniterapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2},
+	{"GenuineIntel", 6, 173, 174, 0, 15, "graniterapids", 2, 2, 3, 2, 5, 1, 3, 3, 256, 3, 2, 1},
 	/* Zen 1: four 128-bit FP pipes (2 FMA/mul, 2 add); 256-bit ops take two passes. */
-	{"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
-	{"HygonGenuine", 24, 0x00, 0xff, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0},
-	{"AuthenticAMD", 23, 0x30, 0xff, 0, 15, "zen2", 2, 0, 3, 0, 4, 1, 3, 3, 256, 4, 0},
-	{"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
-	{"AuthenticAMD", 25, 0x20, 0x5f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0},
+	{"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0, 1},
+	{"HygonGenuine", 24, 0x00, 0xff, 0, 15, "zen1", 2, 0, 3, 0, 4, 1, 3, 3, 128, 4, 0, 1},
+	{"AuthenticAMD", 23, 0x30, 0xff, 0, 15, "zen2", 2, 0, 3, 0, 4, 1, 3, 3, 256, 4, 0, 1},
+	{"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0, 1},
+	{"AuthenticAMD", 25, 0x20, 0x5f, 0, 15, "zen3", 2, 0, 4, 0, 4, 1, 3, 3, 256, 4, 0, 1},
 	/* Zen 4: AVX-512 on the 256-bit pipes in two passes: one 512-bit FMA per cycle.
 	 * Vector 32-bit multiplies on two pipes (pmulld reciprocal throughput 0.5 in
 	 * uops.info and Agner Fog's Zen 4 tables; the probe measures 2.00 on an EPYC 9004). */
-	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
-	{"AuthenticAMD", 25, 0x60, 0x7f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	{"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2, 1},
+	{"AuthenticAMD", 25, 0x60, 0x7f, 0, 15, "zen4", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2, 1},
 	/* Zen 4c (Bergamo, Siena: 0xA0-0xAF): the Zen 4 core in a denser layout, same
 	 * execution units (AMD family 19h software optimization guide). */
-	{"AuthenticAMD", 25, 0xa0, 0xaf, 0, 15, "zen4c", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2},
+	{"AuthenticAMD", 25, 0xa0, 0xaf, 0, 15, "zen4c", 2, 1, 4, 2, 4, 2, 3, 3, 256, 4, 2, 1},
 	/* Zen 5 and 5c with the full 512-bit datapath: Turin (0x00-0x0F), Turin dense
 	 * (0x10-0x1F), Granite Ridge (0x40-0x4F). Two 512-bit FMA pipes and two FADD pipes
 	 * of latency 2, four vector integer ALUs, six integer ALUs (AMD family 1Ah software
-	 * optimization guide; numberworld.org's Zen 5 AVX-512 teardown); vector multiplies
-	 * on two pipes as in Zen 4. */
-	{"AuthenticAMD", 26, 0x00, 0x1f, 0, 15, "zen5", 2, 2, 4, 4, 6, 2, 2, 3, 256, 4, 4},
-	{"AuthenticAMD", 26, 0x40, 0x4f, 0, 15, "zen5", 2, 2, 4, 4, 6, 2, 2, 3, 256, 4, 4},
+	 * optimization guide; numberworld.org's Zen 5 AVX-512 teardown). Its vector and
+	 * scalar multiply rates are in no source we hold: 0, measured at run time. */
+	{"AuthenticAMD", 26, 0x00, 0x1f, 0, 15, "zen5", 2, 2, 4, 4, 6, 0, 2, 3, 256, 4, 4, 0},
+	{"AuthenticAMD", 26, 0x40, 0x4f, 0, 15, "zen5", 2, 2, 4, 4, 6, 0, 2, 3, 256, 4, 4, 0},
 };
 /* clang-format on */
 
@@ -101,6 +102,7 @@ static void uarch_from_entry(const struct uarch_entry *e, struct peak_uarch *u)
 	u->vec512_int_add_units = e->vadd512;
 	u->int_alu_units = e->alu;
 	u->vec_int_mul_units = e->vmul;
+	u->imul_units = e->imul;
 	u->fp_add_latency = u->fp_add256_latency = e->fadd_lat;
 	u->fp_add512_latency = e->fma512 ? e->fadd_lat : 0;
 	u->imul_latency = e->imul_lat;

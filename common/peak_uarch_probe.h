@@ -20,6 +20,7 @@ struct peak_uarch_rates {
 	double int_add;          /* add r64, r64 */
 	double vint_add128, vint_add256, vint_add512; /* paddd xmm, vpaddd ymm / zmm */
 	double vint_mul128;      /* pmulld xmm (SSE4.1) */
+	double imul64;           /* imul r64, r64, imm */
 	double fadd_lat64, fadd_lat256, fadd_lat512;  /* addsd, vaddpd ymm / zmm chains */
 };
 
@@ -46,5 +47,14 @@ int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_uarch_rates *r);
  * measured, a note with the figures). A class whose figure is refused gets 0 units, so the
  * peaks that need it are unknown rather than invented. Pure: unit-tested on fake rates. */
 void peak_uarch_from_rates(const struct peak_uarch_rates *r, struct peak_uarch *u);
+
+/* A table entry whose sources leave some counts unknown (0 where the ISA exists here):
+ * true when any is. */
+bool peak_uarch_has_unknown(const struct peak_uarch *u, const struct peak_sysinfo *si);
+
+/* Fill the table entry's unknown counts from a measured entry (those the probe could
+ * determine), naming them in the entry's note. Pure. */
+void peak_uarch_fill_unknown(struct peak_uarch *u, const struct peak_uarch *measured,
+			     const struct peak_sysinfo *si);
 
 #endif

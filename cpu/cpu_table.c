@@ -192,8 +192,8 @@ double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_ua
 		v = peak_cpu_int_ops_per_cycle(u, k->isa, lane_bits(k));
 		break;
 	case CPU_KIND_IMULMIX:
-		if (k->isa == PEAK_ISA_SCALAR)
-			v = 2.0;
+		if (k->isa == PEAK_ISA_SCALAR) /* imul + add per step, bounded by the imuls */
+			v = 2.0 * u->imul_units;
 		else if (k->elem == CPU_I32 && k->isa == PEAK_ISA_AVX512)
 			v = u->fma_units ? 2.0 * k->lanes * u->vec_int_mul_units * u->fma512_units /
 					       u->fma_units

@@ -94,7 +94,7 @@ fi
 mkdir -p "$dir" || exit 1
 file="$dir/peakbench-fio.$$.dat"
 cleanup() {
-	rm -f "$file" "$file.new"
+	rm -f "$file" "$file".new*
 	[ "$own_dir" = 0 ] || rmdir "$dir" 2>/dev/null
 }
 trap cleanup EXIT
@@ -123,8 +123,10 @@ for t in $threads; do
 	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
 	args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync --end_fsync=1
 		--overwrite=1 "${common[@]}")
-	# The first write into new blocks: a new file, one pass, deleted after the job.
-	args+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new" --rw=write --bs=1M
+	# The first write into new blocks: a new file per thread count (fio sets up every
+	# file of a run, preallocated and unwritten, before its first job: fio #1891), one
+	# pass, deleted after its job.
+	args+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t" --rw=write --bs=1M
 		--ioengine=psync --end_fsync=1 --time_based=0 --unlink=1 "${common[@]}")
 	args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
 	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}")
@@ -142,7 +144,7 @@ if [ "$ok" = 0 ] && [ "$mem" = shmhuge ]; then
 	# The pool can shrink between the check and fio's shmget (DPDK takes pages too).
 	echo "fio.sh: fio with --mem=shmhuge failed ($(grep -v '^[[:space:]]*$' "$out.err" | tail -n 1)): again with --mem=malloc" >&2
 	args=("${args[@]/#--mem=shmhuge/--mem=malloc}")
-	rm -f "$file" "$file.new"
+	rm -f "$file" "$file".new*
 	bl_run 900 "$out" fio "${args[@]}" && ok=1
 fi
 if [ "$ok" = 0 ]; then

@@ -45,7 +45,7 @@ job_has "$new" --rw=write
 job_has "$new" --end_fsync=1
 job_has "$new" --time_based=0
 job_has "$new" --unlink=1
-grep -q "^$new	--filename=.*\.new$" "$tmp/jobs" || fail "job $new does not write a file of its own"
+grep -q "^$new	--filename=.*\.new1$" "$tmp/jobs" || fail "job $new does not write a file of its own"
 job_lacks "$new" --overwrite=1
 # Both write jobs carry O_DIRECT and 1 MiB blocks (global --direct=1, job --bs=1M).
 grep -qx -- --direct=1 "$tmp/args" || fail "fio runs without O_DIRECT"

@@ -82,6 +82,7 @@ static void test_cascade_lake(void **state)
 	assert_int_equal(u.fma512_units, 2);
 	assert_int_equal(u.fp_add_latency, 4);
 	assert_int_equal(u.imul_latency, 3);
+	assert_int_equal(u.imul_units, 1);
 	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_AVX512, PEAK_PREC_DP), 32, 0);
 	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_AVX512, PEAK_PREC_SP), 64, 0);
 	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_AVX2, PEAK_PREC_DP), 16, 0);
@@ -284,7 +285,7 @@ static void test_from_rates(void **state)
 	r.fma256 = 1.98, r.fma512 = 1.99, r.addmul128 = 3.95, r.addmul256 = 3.9;
 	r.addmul512 = 3.96, r.int_add = 5.9, r.vint_add128 = 3.97, r.vint_add256 = 3.96;
 	r.vint_add512 = 3.9, r.vint_mul128 = 1.99, r.fadd_lat64 = 2.01, r.fadd_lat256 = 2.0;
-	r.fadd_lat512 = 2.02;
+	r.fadd_lat512 = 2.02, r.imul64 = 0.99;
 	peak_uarch_from_rates(&r, &u);
 	assert_string_equal(u.name, "measured");
 	assert_int_equal(u.source, PEAK_SRC_MEASURED);
@@ -342,6 +343,41 @@ static void test_from_rates(void **state)
 	assert_int_equal(u.addmul_ops, 4);
 }
 
+/* A table entry whose sources leave counts unknown (Zen 5's multiply rates) gets them
+ * from the probe, and only them: sourced counts never change, refused ones stay 0. */
+static void test_fill_unknown(void **state)
+{
+	(void)state;
+	char root[512];
+	(void)snprintf(root, sizeof root, "%s/cpus/zen5-turin", PEAK_FIXTURES_DIR);
+	static struct peak_sysinfo si;
+	peak_sysinfo_collect(&si, root);
+	struct peak_uarch u;
+	peak_uarch_lookup(&si, &u);
+	assert_string_equal(u.name, "zen5");
+	assert_int_equal(u.imul_units, 0);
+	assert_int_equal(u.vec_int_mul_units, 0);
+	assert_true(peak_uarch_has_unknown(&u, &si));
+	/* Scalar multiply mixes have no peak until the count is known. */
+	struct peak_uarch_rates r = rates_all_nan();
+	r.imul64 = 2.97, r.vint_mul128 = 1.5 /* refused */, r.fma256 = 1.0 /* disagrees */;
+	struct peak_uarch measured;
+	peak_uarch_from_rates(&r, &measured);
+	peak_uarch_fill_unknown(&u, &measured, &si);
+	assert_int_equal(u.imul_units, 3);
+	assert_int_equal(u.vec_int_mul_units, 0);
+	assert_int_equal(u.fma_units, 2); /* the table's, not the probe's */
+	assert_int_equal(u.source, PEAK_SRC_TABLE);
+	assert_non_null(strstr(u.note, "imul_units=3"));
+	assert_null(strstr(u.note, "vec_int_mul_units"));
+	/* A sourced entry has nothing to fill. */
+	(void)snprintf(root, sizeof root, "%s/cpus/zen4-genoa", PEAK_FIXTURES_DIR);
+	peak_sysinfo_collect(&si, root);
+	peak_uarch_lookup(&si, &u);
+	assert_int_equal(u.imul_units, 1);
+	assert_false(peak_uarch_has_unknown(&u, &si));
+}
+
 /* The probe on this CPU: the structure of what it returns, not its speed (no timing
  * thresholds): a clock, and every figure of an ISA this CPU lacks left unmeasured. */
 static void test_probe_runs(void **state)
@@ -389,6 +425,7 @@ int main(void)
 	    cmocka_unit_test(test_freq_chains),  cmocka_unit_test(test_cpu_fixtures),
 	    cmocka_unit_test(test_uarch_override), cmocka_unit_test(test_round_units),
 	    cmocka_unit_test(test_from_rates),   cmocka_unit_test(test_probe_runs),
+	    cmocka_unit_test(test_fill_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
