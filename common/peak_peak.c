@@ -90,11 +90,13 @@ bool peak_isa_supported(const struct peak_sysinfo *si, enum peak_isa isa, char *
 	}
 }
 
-/* Fraction of full rate for an op of `bits` on pipes of pipe_bits. */
+/* Fraction of full rate for an op of `bits` on pipes of pipe_bits. Every x86-64 pipe is
+ * at least 128 bits; wider ops on pipes of unknown width have an unknown rate (0). */
 static double width_factor(const struct peak_uarch *u, unsigned bits)
 {
-	unsigned pipe = u->pipe_bits ? u->pipe_bits : 128;
-	return bits <= pipe ? 1.0 : (double)pipe / bits;
+	if (!u->pipe_bits)
+		return bits <= 128 ? 1.0 : 0.0;
+	return bits <= u->pipe_bits ? 1.0 : (double)u->pipe_bits / bits;
 }
 
 double peak_cpu_flops_per_cycle(const struct peak_uarch *u, enum peak_isa isa,

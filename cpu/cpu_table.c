@@ -176,8 +176,9 @@ double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_ua
 {
 	enum peak_precision prec = k->elem == CPU_F32 ? PEAK_PREC_SP : PEAK_PREC_DP;
 	unsigned bits = k->lanes * lane_bits(k);
-	unsigned pipe = u->pipe_bits ? u->pipe_bits : 128;
-	double width = bits <= pipe ? 1.0 : (double)pipe / bits;
+	/* Pipes of unknown width: 128-bit ops run at full rate on any, wider ones unknown. */
+	double width = !u->pipe_bits ? (bits <= 128 ? 1.0 : 0.0)
+		       : bits <= u->pipe_bits ? 1.0 : (double)u->pipe_bits / bits;
 	double v = NAN;
 
 	switch (k->kind) {

@@ -341,6 +341,9 @@ static void test_from_rates(void **state)
 	peak_uarch_from_rates(&r, &u);
 	assert_int_equal(u.fma_units, 0);
 	assert_int_equal(u.addmul_ops, 4);
+	assert_int_equal(u.pipe_bits, 0);
+	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_SSE, PEAK_PREC_DP), 8, 0);
+	assert_double_equal(peak_cpu_flops_per_cycle(&u, PEAK_ISA_AVX, PEAK_PREC_DP), 0, 0);
 }
 
 /* A table entry whose sources leave counts unknown (Zen 5's multiply rates) gets them
