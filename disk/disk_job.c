@@ -466,6 +466,9 @@ static int measure(struct disk_run *run, struct peak_team *team, struct disk_poi
 		run->min_ops = pass;
 		run->min_ns = (uint64_t)(pt->min_time_s * 1e9);
 	}
+	/* A first write is one pass at most: a second would overwrite what the first wrote. */
+	if (pt->test == DISK_SEQ_WRITE_NEW)
+		run->max_ops = pass;
 	for (unsigned r = 0; r < pt->reps && !disk_stop_signal(); r++) {
 		if (one_rep(run, team, &elapsed, e) != 0)
 			return -1;
