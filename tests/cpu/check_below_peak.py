@@ -8,6 +8,7 @@ measurement on any CPU exceeds them, and a row above its peak means a wrong peak
 being measured a few milliseconds apart from the rate.
 
 Usage: check_below_peak.py [--expect-context KEY=VALUE]... -- BINARY [ARGS...]
+Exit 0 held, 1 a row above the bound, 77 nothing could be judged (every row contended).
 """
 import json
 import os
@@ -42,6 +43,11 @@ def main(argv: list[str]) -> int:
             return 1
     rows = doc["results"]
     with_peak = [r for r in rows if r.get("efficiency") is not None]
+    # Another process on our CPU during the repetitions ("contended": under 97% of the
+    # CPU): the clock read after them may come out low, so the row says nothing about
+    # the peak. Tests run in parallel, so such rows are expected; they are counted.
+    shared = [r for r in with_peak if "contended" in (r.get("flags") or "").split(";")]
+    with_peak = [r for r in with_peak if r not in shared]
     bad = [r for r in with_peak if r["efficiency"] > BOUND]
     for r in bad:
         print(f"FAIL: {r['test']} {r['variant']} {r['threads']} threads: {r['mean']:.4g} "
@@ -50,7 +56,12 @@ def main(argv: list[str]) -> int:
               f"({ctx.get('peak.uarch_source')}): {ctx.get('peak.uarch_note', '')}")
     if bad:
         return 1
-    print(f"ok: {len(rows)} rows, {len(with_peak)} with a peak, none above {BOUND} "
+    if shared and not with_peak:
+        print(f"SKIP: all {len(shared)} rows with a peak ran contended (the machine was shared): "
+              "nothing to judge")
+        return 77
+    print(f"ok: {len(rows)} rows, {len(with_peak)} with a peak, none above {BOUND}; "
+          f"{len(shared)} contended rows not judged "
           f"(uarch {ctx.get('peak.uarch')}, {ctx.get('peak.uarch_source')})")
     return 0
 
