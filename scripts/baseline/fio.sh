@@ -117,17 +117,19 @@ fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
 
 args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
 	--group_reporting --randrepeat=0 --norandommap --mem="$mem")
+new_jobs=()
 for t in $threads; do
 	per=$((size_mib / t))
 	[ "$per" -ge 1 ] || per=1
 	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
 	args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync --end_fsync=1
 		--overwrite=1 "${common[@]}")
-	# The first write into new blocks: a new file per thread count (fio sets up every
-	# file of a run, preallocated and unwritten, before its first job: fio #1891), one
-	# pass, deleted after its job.
-	args+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t" --rw=write --bs=1M
-		--ioengine=psync --end_fsync=1 --time_based=0 --unlink=1 "${common[@]}")
+	# The first write into new blocks: a file of its own per thread count, which fio sets
+	# up (preallocated, unwritten) before its first job (fio #1891); one pass. These jobs
+	# run last and leave their files to cleanup: fio's --unlink=1 removed the file the
+	# other jobs share as well.
+	new_jobs+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t" --rw=write
+		--bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${common[@]}")
 	args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
 	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}")
 	if [ "$uring" = 1 ]; then
@@ -135,6 +137,7 @@ for t in $threads; do
 			--iodepth=32 "${common[@]}")
 	fi
 done
+args+=("${new_jobs[@]}")
 [ "$uring" = 1 ] || peak_baseline_skip "$TOOL" rand_read iops IOPS "fio here has no io_uring engine"
 
 out="$BL_RAW/fio.json"

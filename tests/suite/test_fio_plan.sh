@@ -44,7 +44,10 @@ new=seq_write_new.psync.1.1048576
 job_has "$new" --rw=write
 job_has "$new" --end_fsync=1
 job_has "$new" --time_based=0
-job_has "$new" --unlink=1
+job_lacks "$new" --unlink=1 # it removed the shared file too: cleanup removes it
+# The new-file jobs come last, after every job on the shared file.
+last=$(grep -- '^--name=' "$tmp/args" | tail -n 1)
+[ "$last" = "--name=$new" ] || fail "the new-file job is not last: $last"
 grep -q "^$new	--filename=.*\.new1$" "$tmp/jobs" || fail "job $new does not write a file of its own"
 job_lacks "$new" --overwrite=1
 # Both write jobs carry O_DIRECT and 1 MiB blocks (global --direct=1, job --bs=1M).
