@@ -14,6 +14,8 @@ set grid xtics
 set key off
 set style fill solid 0.8 border -1
 if (logx) { set logscale x 10 } else { set xrange [0:*] }
+# Room right of the longest bar for its value label (a 100% bar's label sat outside).
+set offsets 0, graph 0.07, 0, 0
 base = logx ? 1 : 0
 if (ref > 0) set arrow from first ref, graph 0 to first ref, graph 1 nohead dt 2 lw 2 lc rgb "#d62728" front
 plot data using (base):0:(base):2:($0 - 0.35):($0 + 0.35):yticlabels(1) with boxxyerror lc rgb "#1f77b4", \
