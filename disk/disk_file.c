@@ -96,15 +96,13 @@ static void arm(const struct disk_file *f)
 	g_armed = !f->keep && (g_name[0] || g_dir_base[0]);
 }
 
-static int fail(struct disk_err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(struct disk_err *e, int code, const char *fmt, ...)
+int disk_err_set(struct disk_err *e, int exit_code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
-	e->exit_code = code;
+	e->exit_code = exit_code;
 	return -1;
 }
 
@@ -135,15 +133,15 @@ static int make_temp_dir(struct disk_file *f, struct disk_err *e)
 		base = "/var/tmp";
 	f->parent_fd = open_dir_fd(AT_FDCWD, base);
 	if (f->parent_fd < 0)
-		return fail(e, PEAK_EXIT_USAGE, "temp directory %s: %s; give --dir DIR", base,
+		return disk_err_set(e, PEAK_EXIT_USAGE, "temp directory %s: %s; give --dir DIR", base,
 			    strerror(errno));
 	if (snprintf(tmpl, sizeof(tmpl), "%s/peakbench-disk-XXXXXX", base) >= (int)sizeof(tmpl))
-		return fail(e, PEAK_EXIT_USAGE, "temp directory path too long; give --dir DIR");
+		return disk_err_set(e, PEAK_EXIT_USAGE, "temp directory path too long; give --dir DIR");
 	block_signals(&old);
 	if (!mkdtemp(tmpl)) {
 		int err = errno;
 		restore_signals(&old);
-		return fail(e, PEAK_EXIT_USAGE,
+		return disk_err_set(e, PEAK_EXIT_USAGE,
 			    "cannot create a temp directory in %s: %s; give --dir DIR", base,
 			    strerror(err));
 	}
@@ -154,7 +152,7 @@ static int make_temp_dir(struct disk_file *f, struct disk_err *e)
 	arm(f);
 	restore_signals(&old);
 	if (f->dirfd < 0)
-		return fail(e, PEAK_EXIT_FAIL, "cannot open %s: %s", tmpl, strerror(errno));
+		return disk_err_set(e, PEAK_EXIT_FAIL, "cannot open %s: %s", tmpl, strerror(errno));
 	return 0;
 }
 
@@ -164,30 +162,30 @@ int disk_file_open_dir(struct disk_file *f, const char *dir, struct disk_err *e)
 		return make_temp_dir(f, e);
 	snprintf(f->dir_path, sizeof(f->dir_path), "%s", dir);
 	if (!*dir)
-		return fail(e, PEAK_EXIT_USAGE, "--dir: empty path; give an existing directory");
+		return disk_err_set(e, PEAK_EXIT_USAGE, "--dir: empty path; give an existing directory");
 	f->dirfd = open_dir_fd(AT_FDCWD, dir);
 	if (f->dirfd >= 0)
 		return 0;
 	switch (errno) {
 	case ENOENT:
-		return fail(e, PEAK_EXIT_USAGE,
+		return disk_err_set(e, PEAK_EXIT_USAGE,
 			    "--dir %s: no such directory; give an existing directory", dir);
 	case ELOOP:
-		return fail(
+		return disk_err_set(
 		    e, PEAK_EXIT_USAGE,
 		    "--dir %s is a symbolic link; diskbench never follows one, give the real path",
 		    dir);
 	case ENOTDIR: {
 		struct stat st;
 		if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
-			return fail(e, PEAK_EXIT_USAGE,
+			return disk_err_set(e, PEAK_EXIT_USAGE,
 				    "--dir %s is a symbolic link; diskbench never follows one, "
 				    "give the real path",
 				    dir);
-		return fail(e, PEAK_EXIT_USAGE, "--dir %s is not a directory", dir);
+		return disk_err_set(e, PEAK_EXIT_USAGE, "--dir %s is not a directory", dir);
 	}
 	default:
-		return fail(e, PEAK_EXIT_USAGE, "--dir %s: %s", dir, strerror(errno));
+		return disk_err_set(e, PEAK_EXIT_USAGE, "--dir %s: %s", dir, strerror(errno));
 	}
 }
 
@@ -269,7 +267,7 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err
 	char need[32], have[32];
 
 	if (fstatvfs(f->dirfd, &sv) != 0)
-		return fail(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path,
+		return disk_err_set(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path,
 			    strerror(errno));
 	f->free_bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
 	/* ramfs and friends keep no block counts: memory is their limit. */
@@ -282,7 +280,7 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err
 	if (size_bytes > f->free_bytes - f->free_bytes / 20) {
 		peak_format_size(size_bytes, need, sizeof(need));
 		snprintf(have, sizeof(have), "%.1f MiB", (double)f->free_bytes / 1048576.0);
-		return fail(e, PEAK_EXIT_USAGE,
+		return disk_err_set(e, PEAK_EXIT_USAGE,
 			    "--file-size %s does not fit in %s: %s available (diskbench keeps 5%% "
 			    "free); use a smaller --file-size or another --dir",
 			    need, f->dir_path, have);
@@ -293,10 +291,10 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err
 static int create_error(struct disk_file *f, int err, struct disk_err *e)
 {
 	if (err == EROFS || err == EACCES || err == EPERM)
-		return fail(e, PEAK_EXIT_USAGE,
+		return disk_err_set(e, PEAK_EXIT_USAGE,
 			    "--dir %s is not writable (%s); give a writable directory", f->dir_path,
 			    strerror(err));
-	return fail(e, PEAK_EXIT_FAIL, "cannot create a file in %s: %s", f->dir_path,
+	return disk_err_set(e, PEAK_EXIT_FAIL, "cannot create a file in %s: %s", f->dir_path,
 		    strerror(err));
 }
 
@@ -326,7 +324,7 @@ int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct disk_err *
 	/* Reserve the blocks now so ENOSPC shows up here, not mid-measurement. */
 	if (fallocate(f->fd, 0, 0, (off_t)size_bytes) != 0 && errno != EOPNOTSUPP) {
 		err = errno;
-		return fail(e, err == ENOSPC ? PEAK_EXIT_USAGE : PEAK_EXIT_FAIL,
+		return disk_err_set(e, err == ENOSPC ? PEAK_EXIT_USAGE : PEAK_EXIT_FAIL,
 			    "--file-size: cannot reserve %llu bytes in %s: %s",
 			    (unsigned long long)size_bytes, f->dir_path, strerror(err));
 	}

@@ -34,6 +34,11 @@ struct disk_err {
 	char msg[5120];
 };
 
+/* Fill e with the exit code and a message (printf-style); returns -1, so a failure path
+ * reads `return disk_err_set(e, PEAK_EXIT_FAIL, "...", ...)`. */
+int disk_err_set(struct disk_err *e, int exit_code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 void disk_file_init(struct disk_file *f);
 
 /* Open --dir (NULL: make a private temp dir under $TMPDIR or /var/tmp). Never follows a

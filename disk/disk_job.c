@@ -2,11 +2,11 @@
  * timed repetitions with fdatasync for writes, per-I/O latency histograms. */
 #define _GNU_SOURCE
 #include "disk_job.h"
+#include "disk_layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,17 +308,6 @@ static int thread_run(void *arg, unsigned idx, unsigned n)
 	return 0;
 }
 
-static int fail(struct disk_err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(struct disk_err *e, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-	e->exit_code = code;
-	return -1;
-}
 
 /* Turn the first failing thread into one line. */
 static int thread_error(const struct disk_run *run, struct disk_err *e)
@@ -328,33 +317,33 @@ static int thread_error(const struct disk_run *run, struct disk_err *e)
 		if (!t->err)
 			continue;
 		if (t->err == ERR_PAGES)
-			return fail(
+			return disk_err_set(
 			    e, PEAK_EXIT_UNSUPPORTED,
 			    "%s: the %zu-byte I/O buffer on the pages --buffer-pages requires: %s",
 			    disk_test_name(run->pt->test), t->slot_bytes * run->depth, t->why);
 		if (t->err == ERR_DATA)
-			return fail(e, PEAK_EXIT_FAIL,
+			return disk_err_set(e, PEAK_EXIT_FAIL,
 				    "%s: data read at offset %llu of %s/%s is not what was written",
 				    disk_test_name(run->pt->test),
 				    (unsigned long long)t->err_offset, run->file->dir_path,
 				    run->file->name);
-		return fail(e, PEAK_EXIT_FAIL, "%s (%s engine): I/O error at offset %llu: %s",
+		return disk_err_set(e, PEAK_EXIT_FAIL, "%s (%s engine): I/O error at offset %llu: %s",
 			    disk_test_name(run->pt->test), run->pt->engine->name,
 			    (unsigned long long)t->err_offset, strerror(-t->err));
 	}
-	return fail(e, PEAK_EXIT_FAIL, "%s: a worker thread failed", disk_test_name(run->pt->test));
+	return disk_err_set(e, PEAK_EXIT_FAIL, "%s: a worker thread failed", disk_test_name(run->pt->test));
 }
 
 /* Page cache out of the picture before each repetition; access-pattern hint for buffered I/O. */
 static int prepare_rep(struct disk_run *run, struct disk_err *e)
 {
 	if (run->pt->test == DISK_SEQ_WRITE_NEW && disk_file_release_blocks(run->file) != 0)
-		return fail(e, errno == EOPNOTSUPP ? PEAK_EXIT_UNSUPPORTED : PEAK_EXIT_FAIL,
+		return disk_err_set(e, errno == EOPNOTSUPP ? PEAK_EXIT_UNSUPPORTED : PEAK_EXIT_FAIL,
 			    "seq_write_new: cannot release the blocks of %s/%s (fallocate "
 			    "PUNCH_HOLE): %s",
 			    run->file->dir_path, run->file->name, strerror(errno));
 	if (disk_file_drop_cache(run->file) != 0)
-		return fail(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
+		return disk_err_set(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
 			    run->file->dir_path, run->file->name, strerror(errno));
 	(void)posix_fadvise(run->file->fd, 0, 0,
 			    disk_test_random(run->pt->test) ? POSIX_FADV_RANDOM
@@ -374,7 +363,7 @@ static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elaps
 	if (disk_test_writes(run->pt->test)) {
 		uint64_t t0 = peak_time_now_ns();
 		if (fdatasync(run->file->fd) != 0)
-			return fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s",
+			return disk_err_set(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s",
 				    run->file->dir_path, run->file->name, strerror(errno));
 		team_ns += peak_time_now_ns() - t0;
 	}
@@ -392,13 +381,13 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 	int rc = 0;
 
 	if (posix_memalign(&buf, 4096, chunk) != 0)
-		return fail(e, PEAK_EXIT_FAIL, "out of memory for --verify");
+		return disk_err_set(e, PEAK_EXIT_FAIL, "out of memory for --verify");
 	size_t step = (size_t)(chunk / bs * bs);
 	for (uint64_t off = 0; off < covered && rc == 0; off += step) {
 		size_t want = covered - off < step ? (size_t)(covered - off) : step;
 		ssize_t got = pread(run->file->fd, buf, want, (off_t)off);
 		if (got != (ssize_t)want) {
-			rc = fail(e, PEAK_EXIT_FAIL,
+			rc = disk_err_set(e, PEAK_EXIT_FAIL,
 				  "--verify: reading %s/%s back failed at %llu: %s",
 				  run->file->dir_path, run->file->name, (unsigned long long)off,
 				  got < 0 ? strerror(errno) : "short read");
@@ -410,7 +399,7 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 				matched++;
 			} else if (!partial || !all_zero(p, (size_t)bs)) {
 				rc =
-				    fail(e, PEAK_EXIT_FAIL,
+				    disk_err_set(e, PEAK_EXIT_FAIL,
 					 "--verify: %s wrote wrong data at offset %llu (%s engine)",
 					 disk_test_name(run->pt->test),
 					 (unsigned long long)(off + b), run->pt->engine->name);
@@ -419,7 +408,7 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 		}
 	}
 	if (rc == 0 && matched == 0)
-		rc = fail(e, PEAK_EXIT_FAIL,
+		rc = disk_err_set(e, PEAK_EXIT_FAIL,
 			  "--verify: %s wrote nothing that reads back (%s engine)",
 			  disk_test_name(run->pt->test), run->pt->engine->name);
 	free(buf);
@@ -495,12 +484,12 @@ int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struc
 	out->region_bytes = region;
 	out->time_based = pt->runtime_s > 0 || region / pt->block_bytes > DISK_PASS_MAX_BLOCKS;
 	if (region == 0)
-		return fail(e, PEAK_EXIT_USAGE,
+		return disk_err_set(e, PEAK_EXIT_USAGE,
 			    "--block %llu is larger than the file's share per thread",
 			    (unsigned long long)pt->block_bytes);
 	run.th = calloc(pt->threads, sizeof(*run.th));
 	if (!run.th)
-		return fail(e, PEAK_EXIT_FAIL, "out of memory");
+		return disk_err_set(e, PEAK_EXIT_FAIL, "out of memory");
 	for (unsigned i = 0; i < pt->threads; i++) {
 		run.th[i].region_start = (uint64_t)i * region;
 		run.th[i].region_blocks = region / pt->block_bytes;
@@ -510,7 +499,7 @@ int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struc
 		goto out;
 	run.poisoned = poison;
 	if (disk_file_set_direct(f, pt->direct) != 0) {
-		fail(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s",
+		disk_err_set(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s",
 		     pt->direct ? "set" : "clear", f->dir_path, strerror(errno));
 		goto out;
 	}
@@ -539,65 +528,4 @@ out:
 	free(run.th);
 	(void)disk_file_set_direct(f, false);
 	return rc;
-}
-
-int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, struct disk_err *e)
-{
-	size_t chunk = 4u << 20;
-	void *zbuf = NULL;
-	bool direct = f->direct_ok && f->dio_align <= 4096;
-
-	if (zero && posix_memalign(&zbuf, 4096, chunk) != 0)
-		return fail(e, PEAK_EXIT_FAIL, "out of memory");
-	if (zbuf)
-		memset(zbuf, 0, chunk);
-	if (direct && disk_file_set_direct(f, true) != 0)
-		direct = false;
-	for (uint64_t off = 0; off < f->size_bytes;) {
-		size_t n = f->size_bytes - off < chunk ? (size_t)(f->size_bytes - off) : chunk;
-		const void *src = zero ? zbuf : (const void *)disk_pattern_at(pat, off);
-		ssize_t w = pwrite(f->fd, src, n, (off_t)off);
-		if (w < 0 && errno == EINTR && !disk_stop_signal())
-			continue;
-		if (w <= 0) {
-			int err = w < 0 ? errno : EIO;
-			free(zbuf);
-			(void)disk_file_set_direct(f, false);
-			if (disk_stop_signal())
-				return fail(e, PEAK_EXIT_FAIL, "interrupted");
-			return fail(e, PEAK_EXIT_FAIL, "writing %s/%s at %llu: %s", f->dir_path,
-				    f->name, (unsigned long long)off, strerror(err));
-		}
-		off += (uint64_t)w;
-	}
-	free(zbuf);
-	(void)disk_file_set_direct(f, false);
-	if (fdatasync(f->fd) != 0)
-		return fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s", f->dir_path, f->name,
-			    strerror(errno));
-	return 0;
-}
-
-int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct disk_err *e)
-{
-	size_t chunk = 4u << 20;
-	void *buf = NULL;
-	uint64_t bad, fsum = 0, wsum = 0;
-
-	if (posix_memalign(&buf, 4096, chunk) != 0)
-		return fail(e, PEAK_EXIT_FAIL, "out of memory for --verify");
-	(void)disk_file_drop_cache(f);
-	int rc = disk_pattern_verify_fd(pat, f->fd, f->size_bytes, buf, chunk, &bad, &fsum, &wsum);
-	free(buf);
-	if (rc == 0 && fsum == wsum)
-		return 0;
-	if (bad == UINT64_MAX && rc != 0)
-		return fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back: %s", f->dir_path,
-			    f->name, strerror(errno));
-	return fail(
-	    e, PEAK_EXIT_FAIL,
-	    "--verify: %s/%s differs from what was written at offset %llu (checksum %016llx, "
-	    "expected %016llx)",
-	    f->dir_path, f->name, (unsigned long long)bad, (unsigned long long)fsum,
-	    (unsigned long long)wsum);
 }

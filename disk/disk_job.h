@@ -75,11 +75,4 @@ uint64_t disk_point_buffer_bytes(const struct disk_point *pt);
 int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struct disk_pattern *pat,
 		   struct peak_team *team, struct disk_point_result *out, struct disk_err *e);
 
-/* Write the pattern over [0, size) (the layout before any read), then fdatasync.
- * Uses O_DIRECT when the file allows it. Returns 0 or -1 with e filled. */
-int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, struct disk_err *e);
-
-/* Read the whole file back and compare with the pattern. Returns 0 or -1 with e filled. */
-int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct disk_err *e);
-
 #endif

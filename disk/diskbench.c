@@ -14,6 +14,7 @@
 #include "disk_engine.h"
 #include "disk_file.h"
 #include "disk_job.h"
+#include "disk_layout.h"
 #include "disk_pattern.h"
 #include "peak_exit.h"
 #include "peak_opts.h"

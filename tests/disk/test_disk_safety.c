@@ -12,6 +12,7 @@
 
 #include "disk_file.h"
 #include "disk_job.h"
+#include "disk_layout.h"
 #include "disk_pattern.h"
 
 /* A fresh private directory under the build tree (ctest runs in the test's binary dir). */
