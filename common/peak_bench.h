@@ -1,0 +1,145 @@
+/* The harness: one point loop for every suite (google/benchmark's State loop and
+ * likwid-bench's kernel table, see /work/shared/ARCHITECTURE.md).
+ *
+ * A suite declares a table of kernels (struct peak_bench_kernel) and a point enumerator
+ * (struct peak_bench_suite.point); the harness owns, per thread count, the thread team, and
+ * per point: the support check (unsupported = a row whose flag carries the reason, never an
+ * exit), setup, calibration of the iteration count to --min-time, one warm-up run, --reps
+ * measured runs each followed by verify, the steal window, the standard flags (steal,
+ * contended, oversubscribed, unpinned; above_peak and zero from peak_result_finish; no_peak
+ * when the kernel names no theoretical peak), the row and the progress line. A suite keeps
+ * its kernels, engines and protocols and adds its own flags in the kernel's row hook.
+ *
+ * The path of one figure: kernel->run on every worker for `iters` iterations; team time
+ * (latest finish - earliest start) in ns; value = work_per_iter * iters * threads / ns *
+ * scale (bytes/ns = GB/s, flops/ns = GFLOPS: scale 1; MB/s: scale 1000), one sample per
+ * repetition; peak_result_set_samples summarizes; theoretical from the kernel's hook;
+ * peak_result_finish computes efficiency; peak_output_record hands the row to the reporter
+ * chosen by --format. Errors travel as one struct peak_bench_err (exit code + one line).
+ *
+ * Stable API (harness2 ports disk, network and dpdk onto it): add fields at the end only. */
+#ifndef PEAK_BENCH_H
+#define PEAK_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "peak_exit.h"
+#include "peak_opts.h"
+#include "peak_report.h"
+#include "peak_result.h"
+#include "peak_team.h"
+
+#define PEAK_BENCH_MAX_REPS 1000
+#define PEAK_BENCH_MAX_THREADS 1024
+
+/* The one error carrier: an exit code (enum peak_exit) and one line for stderr. */
+struct peak_bench_err {
+	int code; /* PEAK_EXIT_OK when no error */
+	char msg[512];
+};
+
+/* Set e (when no earlier error is kept) and return -1, so hooks can `return peak_bench_fail(...)`. */
+int peak_bench_fail(struct peak_bench_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* One point of a suite's sweep. The suite fills what it needs; the harness sets threads. */
+struct peak_bench_point {
+	unsigned threads;     /* set by the harness from --threads */
+	uint64_t block_bytes; /* row's block_bytes when has_block */
+	bool has_block;
+	void *data; /* the suite's own point description (buffer size, pattern...) */
+};
+
+struct peak_bench_kernel;
+
+/* What hooks see while a point runs. */
+struct peak_bench_run {
+	const struct peak_bench_kernel *k;
+	const struct peak_bench_point *point;
+	struct peak_team *team;
+	unsigned nthreads;
+	uint64_t iters;     /* iterations per thread of the current run */
+	unsigned rep;       /* measured repetition index; UINT32_MAX during calibration/warm-up */
+	void *state;        /* the kernel's own state, set by setup, freed by teardown */
+	void *suite_data;   /* struct peak_bench_suite.data */
+	uint64_t *cpu_ns;   /* per thread: CPU time of the last run (for "contended") */
+};
+
+#define PEAK_BENCH_NOT_MEASURED UINT32_MAX
+
+struct peak_bench_kernel {
+	const char *name;    /* row's variant when variant is NULL, else part of progress */
+	const char *test;    /* row's test, e.g. "flops", "bandwidth" */
+	const char *variant; /* row's variant; NULL: name */
+	const char *metric;  /* e.g. "throughput", "flops" */
+	const char *unit;    /* e.g. "GB/s", "GFLOPS" */
+	double work_per_iter; /* bytes, flops or ops one thread does per iteration */
+	double scale;         /* value = work / ns * scale; 0 means 1 */
+
+	/* All hooks but run are optional (NULL). Those returning int: 0, or -1 with e set. */
+	/* true when this machine can run the kernel at this point; else the reason. */
+	bool (*supported)(const struct peak_bench_run *r, char *why, size_t why_len);
+	int (*setup)(struct peak_bench_run *r, struct peak_bench_err *e);
+	/* One thread's work for r->iters iterations. Non-zero fails the point. */
+	int (*run)(struct peak_bench_run *r, unsigned thread_index);
+	/* After every run (calibration, warm-up and measured): check the result. */
+	int (*verify)(struct peak_bench_run *r, struct peak_bench_err *e);
+	void (*teardown)(struct peak_bench_run *r);
+	/* Theoretical peak in the row's unit, or NAN when unknown (then flagged no_peak).
+	 * NULL: the suite has no peak for this kernel and the row is not flagged. */
+	double (*peak)(const struct peak_bench_run *r);
+	/* The suite's own flags and extra rows (frequency...): called after the harness filled
+	 * and finished the row, before it is recorded. Returns 0 or -1 with e set. */
+	int (*row)(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
+		   struct peak_bench_err *e);
+	void *data; /* the kernel's own constants */
+};
+
+struct peak_bench_suite {
+	const char *name; /* row's suite: cpu, memory... */
+	const struct peak_bench_kernel *kernels;
+	size_t nkernels;
+	/* Point enumerator: fill *p with the i-th point for `threads` threads and return 1, or
+	 * return 0 after the last. NULL: one point per thread count, no block. */
+	int (*point)(void *suite_data, unsigned threads, size_t i, struct peak_bench_point *p);
+	void *data;
+	bool pin;            /* pin workers to CPUs (unpinned rows are flagged) */
+	uint64_t start_iters; /* calibration's first count; 0 means 1 */
+	uint64_t max_iters;   /* calibration's ceiling; 0 means 2^40 */
+	bool no_calibrate;    /* every run is start_iters iterations (fixed-work kernels) */
+};
+
+/* The common options of the run (from peak_opts), plus a progress switch. */
+struct peak_bench_cfg {
+	const struct peak_common_opts *common; /* threads, reps, min_time_s, quiet */
+	const char *only;   /* NULL or a kernel name: run only that kernel */
+};
+
+/* Counters of one sweep (for tests and the final summary). */
+struct peak_bench_stats {
+	size_t rows, unsupported, failed;
+};
+
+/* Run every point of every kernel at every thread count of cfg and record the rows to out.
+ * A failed point is an error (stops the sweep, e set, PEAK_EXIT_FAIL); an unsupported
+ * kernel is a row flagged "unsupported: REASON" with no samples. Returns 0 or -1. */
+int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_cfg *cfg,
+		     struct peak_output *out, struct peak_bench_stats *st,
+		     struct peak_bench_err *e);
+
+/* Measure one kernel at one point on a team: calibrate, warm up, reps measured runs (each
+ * verified), steal window, standard flags; res gets the row (samples point into samples,
+ * which must hold reps values). Returns 1 when unsupported (res flagged with the reason),
+ * 0 when measured, -1 on error. */
+int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
+			 const struct peak_bench_point *p, struct peak_team *team,
+			 const struct peak_common_opts *c, struct peak_result *res,
+			 double *samples, struct peak_bench_run *run, struct peak_bench_err *e);
+
+/* Print e as one line "prog: message" on stderr (nothing when no error) and return its
+ * exit code (PEAK_EXIT_OK when none): the end of every main. */
+int peak_bench_exit(const struct peak_bench_err *e, const char *prog);
+
+#endif

@@ -1,0 +1,253 @@
+/* peak_bench: a fake suite whose kernels count their calls, fail in verify, or are
+ * unsupported; the harness's warm-up, repetitions, calibration, flags and error paths. */
+#include "peak_cmocka.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "peak_bench.h"
+
+struct counts {
+	unsigned setup, run, verify, teardown, measured;
+	unsigned fail_verify_at; /* verify call number that fails; 0: never */
+};
+
+static struct counts cnt;
+
+static int k_setup(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	(void)r;
+	(void)e;
+	cnt.setup++;
+	return 0;
+}
+
+static int k_run(struct peak_bench_run *r, unsigned idx)
+{
+	if (idx == 0) {
+		cnt.run++;
+		if (r->rep != PEAK_BENCH_NOT_MEASURED)
+			cnt.measured++;
+	}
+	volatile uint64_t x = 0;
+	for (uint64_t i = 0; i < r->iters; i++)
+		x += i;
+	return 0;
+}
+
+static int k_verify(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	(void)r;
+	cnt.verify++;
+	if (cnt.fail_verify_at && cnt.verify == cnt.fail_verify_at)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "checksum 41, expected 42");
+	return 0;
+}
+
+static void k_teardown(struct peak_bench_run *r)
+{
+	(void)r;
+	cnt.teardown++;
+}
+
+static bool k_unsupported(const struct peak_bench_run *r, char *why, size_t len)
+{
+	(void)r;
+	snprintf(why, len, "needs avx512f");
+	return false;
+}
+
+static double k_no_peak(const struct peak_bench_run *r)
+{
+	(void)r;
+	return NAN;
+}
+
+static const struct peak_bench_kernel kernels[] = {
+    {.name = "count", .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,
+     .setup = k_setup, .run = k_run, .verify = k_verify, .teardown = k_teardown,
+     .peak = k_no_peak},
+    {.name = "avx512", .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,
+     .supported = k_unsupported, .setup = k_setup, .run = k_run},
+};
+
+static int two_points(void *data, unsigned threads, size_t i, struct peak_bench_point *p)
+{
+	(void)data;
+	(void)threads;
+	if (i >= 2)
+		return 0;
+	p->has_block = true;
+	p->block_bytes = 4096u << i;
+	return 1;
+}
+
+static const struct peak_bench_suite suite = {
+    .name = "fake", .kernels = kernels, .nkernels = 2, .point = two_points, .start_iters = 4,
+    .no_calibrate = true};
+
+static void common(struct peak_common_opts *c, uint64_t reps)
+{
+	peak_opts_common_defaults(c);
+	c->reps = reps;
+	c->min_time_s = 0.0001;
+	c->quiet = true;
+}
+
+static int open_out(struct peak_output *o, FILE **f)
+{
+	*f = tmpfile();
+	assert_non_null(*f);
+	memset(o, 0, sizeof *o);
+	o->rep.ops = &peak_report_csv;
+	o->rep.out = *f;
+	struct peak_context ctx;
+	peak_context_init(&ctx);
+	return peak_output_begin(o, &ctx);
+}
+
+static void test_point_counts_warmup_and_reps(void **state)
+{
+	(void)state;
+	memset(&cnt, 0, sizeof cnt);
+	struct peak_common_opts c;
+	common(&c, 5);
+	char err[128];
+	struct peak_team *team = peak_team_create(2, false, err, sizeof err);
+	assert_non_null(team);
+	struct peak_bench_point p = {.threads = 2};
+	struct peak_result res;
+	double samples[5];
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, &res, samples,
+					      &run, &e),
+			 0);
+	/* no calibration: one warm-up + 5 measured runs, each verified */
+	assert_int_equal(cnt.setup, 1);
+	assert_int_equal(cnt.run, 6);
+	assert_int_equal(cnt.measured, 5);
+	assert_int_equal(cnt.verify, 6);
+	assert_int_equal(cnt.teardown, 1);
+	assert_int_equal(res.summary.n, 5);
+	assert_int_equal(res.threads, 2);
+	assert_true(res.summary.min > 0);
+	assert_non_null(strstr(res.flags, "no_peak"));
+	assert_string_equal(res.variant, "count");
+	peak_team_destroy(team);
+}
+
+static void test_calibration_runs_before_warmup(void **state)
+{
+	(void)state;
+	memset(&cnt, 0, sizeof cnt);
+	struct peak_bench_suite s = suite;
+	s.no_calibrate = false;
+	s.max_iters = 64; /* calibration stops at the ceiling: bounded and fast */
+	struct peak_common_opts c;
+	common(&c, 3);
+	c.min_time_s = 10; /* never reached below max_iters */
+	char err[128];
+	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
+	assert_non_null(team);
+	struct peak_bench_point p = {.threads = 1};
+	struct peak_result res;
+	double samples[3];
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_point_run(&s, &kernels[0], &p, team, &c, &res, samples, &run,
+					      &e),
+			 0);
+	assert_true(cnt.run > 4); /* at least one calibration run besides warm-up and reps */
+	assert_int_equal(cnt.measured, 3);
+	assert_int_equal(run.iters, 64);
+	peak_team_destroy(team);
+}
+
+static void test_verify_failure_is_one_error(void **state)
+{
+	(void)state;
+	memset(&cnt, 0, sizeof cnt);
+	cnt.fail_verify_at = 3; /* the second measured run */
+	struct peak_common_opts c;
+	common(&c, 5);
+	char err[128];
+	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
+	struct peak_bench_point p = {.threads = 1};
+	struct peak_result res;
+	double samples[5];
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, &res, samples,
+					      &run, &e),
+			 -1);
+	assert_int_equal(e.code, PEAK_EXIT_FAIL);
+	assert_string_equal(e.msg, "checksum 41, expected 42"); /* the first cause is kept */
+	assert_int_equal(cnt.teardown, 1);                      /* torn down on error too */
+	assert_int_equal(cnt.run, 3);
+	peak_team_destroy(team);
+}
+
+static void test_sweep_rows_unsupported_and_threads(void **state)
+{
+	(void)state;
+	memset(&cnt, 0, sizeof cnt);
+	struct peak_common_opts c;
+	common(&c, 2);
+	c.threads.n = 2;
+	c.threads.v[0] = 1;
+	c.threads.v[1] = 2;
+	struct peak_output o;
+	FILE *f;
+	assert_int_equal(open_out(&o, &f), 0);
+	struct peak_bench_cfg cfg = {.common = &c};
+	struct peak_bench_stats st;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_sweep(&suite, &cfg, &o, &st, &e), 0);
+	/* 2 thread counts x 2 points x 2 kernels */
+	assert_int_equal(st.rows, 8);
+	assert_int_equal(st.unsupported, 4);
+	assert_int_equal(cnt.setup, 4); /* the unsupported kernel is never set up */
+	fflush(f);
+	rewind(f);
+	char line[1024];
+	unsigned unsup = 0;
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, "unsupported: needs avx512f"))
+			unsup++;
+	assert_int_equal(unsup, 4);
+	fclose(f);
+	assert_int_equal(peak_bench_exit(&e, "fake"), PEAK_EXIT_OK);
+}
+
+static void test_bad_reps_is_usage(void **state)
+{
+	(void)state;
+	struct peak_common_opts c;
+	common(&c, 0);
+	char err[128];
+	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
+	struct peak_bench_point p = {.threads = 1};
+	struct peak_result res;
+	double samples[1];
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, &res, samples,
+					      &run, &e),
+			 -1);
+	assert_int_equal(e.code, PEAK_EXIT_USAGE);
+	peak_team_destroy(team);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_point_counts_warmup_and_reps),
+	    cmocka_unit_test(test_calibration_runs_before_warmup),
+	    cmocka_unit_test(test_verify_failure_is_one_error),
+	    cmocka_unit_test(test_sweep_rows_unsupported_and_threads),
+	    cmocka_unit_test(test_bad_reps_is_usage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
