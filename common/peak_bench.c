@@ -90,8 +90,9 @@ static void row_init(const struct peak_bench_suite *s, const struct peak_bench_k
 
 int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
 			 const struct peak_bench_point *p, struct peak_team *team,
-			 const struct peak_common_opts *c, struct peak_result *res,
-			 double *samples, struct peak_bench_run *run, struct peak_bench_err *e)
+			 const struct peak_common_opts *c, struct peak_output *out,
+			 struct peak_result *res, double *samples, struct peak_bench_run *run,
+			 struct peak_bench_err *e)
 {
 	unsigned n = peak_team_size(team);
 	memset(run, 0, sizeof *run);
@@ -140,6 +141,8 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 		if (one_run(&l, iters, &ns) != 0)
 			goto out;
 		samples[i] = ns ? work / (double)ns * scale : 0;
+		if (k->after_rep && k->after_rep(run, e) != 0)
+			goto out;
 	}
 	peak_result_set_samples(res, samples, c->reps);
 	if (k->peak) {
@@ -159,6 +162,8 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 	if (l.cpu_share < CONTENDED_SHARE && !over)
 		peak_result_flag(res, "contended");
 	peak_result_finish(res);
+	if (k->row && k->row(run, res, out, e) != 0)
+		goto out;
 	rc = 0;
 out:
 	if (k->teardown)
@@ -213,8 +218,8 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 					continue;
 				struct peak_result res;
 				struct peak_bench_run run;
-				int r = peak_bench_point_run(s, k, &p, team, c, &res, samples,
-							     &run, e);
+				int r = peak_bench_point_run(s, k, &p, team, c, out, &res,
+							     samples, &run, e);
 				if (r < 0) {
 					local.failed++;
 					rc = -1;
@@ -222,10 +227,6 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 				}
 				if (r == 1)
 					local.unsupported++;
-				else if (k->row && k->row(&run, &res, out, e) != 0) {
-					rc = -1;
-					break;
-				}
 				if (peak_output_record(out, &res) != 0) {
 					rc = peak_bench_fail(e, PEAK_EXIT_FAIL,
 							     "writing the results failed");

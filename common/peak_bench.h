@@ -86,12 +86,17 @@ struct peak_bench_kernel {
 	int (*run)(struct peak_bench_run *r, unsigned thread_index);
 	/* After every run (calibration, warm-up and measured): check the result. */
 	int (*verify)(struct peak_bench_run *r, struct peak_bench_err *e);
+	/* After each measured run (r->rep set), while the team is still hot: a suite's own
+	 * per-repetition measurement (cpu's clock under the kernel's ISA). */
+	int (*after_rep)(struct peak_bench_run *r, struct peak_bench_err *e);
 	void (*teardown)(struct peak_bench_run *r);
 	/* Theoretical peak in the row's unit, or NAN when unknown (then flagged no_peak).
 	 * NULL: the suite has no peak for this kernel and the row is not flagged. */
 	double (*peak)(const struct peak_bench_run *r);
 	/* The suite's own flags and extra rows (frequency...): called after the harness filled
-	 * and finished the row, before it is recorded. Returns 0 or -1 with e set. */
+	 * and finished the row, before teardown (state is still there) and before the row is
+	 * recorded; extra rows go to out (NULL when the caller records nothing).
+	 * Returns 0 or -1 with e set. */
 	int (*row)(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		   struct peak_bench_err *e);
 	void *data; /* the kernel's own constants */
@@ -131,12 +136,13 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 
 /* Measure one kernel at one point on a team: calibrate, warm up, reps measured runs (each
  * verified), steal window, standard flags; res gets the row (samples point into samples,
- * which must hold reps values). Returns 1 when unsupported (res flagged with the reason),
+ * which must hold reps values); the kernel's row hook runs on it with out. Returns 1 when unsupported (res flagged with the reason),
  * 0 when measured, -1 on error. */
 int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
 			 const struct peak_bench_point *p, struct peak_team *team,
-			 const struct peak_common_opts *c, struct peak_result *res,
-			 double *samples, struct peak_bench_run *run, struct peak_bench_err *e);
+			 const struct peak_common_opts *c, struct peak_output *out,
+			 struct peak_result *res, double *samples, struct peak_bench_run *run,
+			 struct peak_bench_err *e);
 
 /* Print e as one line "prog: message" on stderr (nothing when no error) and return its
  * exit code (PEAK_EXIT_OK when none): the end of every main. */

@@ -9,7 +9,7 @@
 #include "peak_bench.h"
 
 struct counts {
-	unsigned setup, run, verify, teardown, measured;
+	unsigned setup, run, verify, teardown, measured, after_rep, row;
 	unsigned fail_verify_at; /* verify call number that fails; 0: never */
 };
 
@@ -51,6 +51,27 @@ static void k_teardown(struct peak_bench_run *r)
 	cnt.teardown++;
 }
 
+static int k_after_rep(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	(void)e;
+	assert_true(r->rep != PEAK_BENCH_NOT_MEASURED);
+	cnt.after_rep++;
+	return 0;
+}
+
+/* The suite's own flag, added before teardown (the state is still there). */
+static int k_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
+		 struct peak_bench_err *e)
+{
+	(void)r;
+	(void)out;
+	(void)e;
+	assert_int_equal(cnt.teardown + 1, cnt.setup); /* this point not torn down yet */
+	cnt.row++;
+	peak_result_flag(res, "clock=test");
+	return 0;
+}
+
 static bool k_unsupported(const struct peak_bench_run *r, char *why, size_t len)
 {
 	(void)r;
@@ -67,7 +88,7 @@ static double k_no_peak(const struct peak_bench_run *r)
 static const struct peak_bench_kernel kernels[] = {
     {.name = "count", .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,
      .setup = k_setup, .run = k_run, .verify = k_verify, .teardown = k_teardown,
-     .peak = k_no_peak},
+     .peak = k_no_peak, .after_rep = k_after_rep, .row = k_row},
     {.name = "avx512", .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,
      .supported = k_unsupported, .setup = k_setup, .run = k_run},
 };
@@ -121,7 +142,7 @@ static void test_point_counts_warmup_and_reps(void **state)
 	double samples[5];
 	struct peak_bench_run run;
 	struct peak_bench_err e = {0};
-	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, &res, samples,
+	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, NULL, &res, samples,
 					      &run, &e),
 			 0);
 	/* no calibration: one warm-up + 5 measured runs, each verified */
@@ -130,6 +151,9 @@ static void test_point_counts_warmup_and_reps(void **state)
 	assert_int_equal(cnt.measured, 5);
 	assert_int_equal(cnt.verify, 6);
 	assert_int_equal(cnt.teardown, 1);
+	assert_int_equal(cnt.after_rep, 5);
+	assert_int_equal(cnt.row, 1);
+	assert_non_null(strstr(res.flags, "clock=test"));
 	assert_int_equal(res.summary.n, 5);
 	assert_int_equal(res.threads, 2);
 	assert_true(res.summary.min > 0);
@@ -156,7 +180,7 @@ static void test_calibration_runs_before_warmup(void **state)
 	double samples[3];
 	struct peak_bench_run run;
 	struct peak_bench_err e = {0};
-	assert_int_equal(peak_bench_point_run(&s, &kernels[0], &p, team, &c, &res, samples, &run,
+	assert_int_equal(peak_bench_point_run(&s, &kernels[0], &p, team, &c, NULL, &res, samples, &run,
 					      &e),
 			 0);
 	assert_true(cnt.run > 4); /* at least one calibration run besides warm-up and reps */
@@ -179,7 +203,7 @@ static void test_verify_failure_is_one_error(void **state)
 	double samples[5];
 	struct peak_bench_run run;
 	struct peak_bench_err e = {0};
-	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, &res, samples,
+	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, NULL, &res, samples,
 					      &run, &e),
 			 -1);
 	assert_int_equal(e.code, PEAK_EXIT_FAIL);
@@ -233,7 +257,7 @@ static void test_bad_reps_is_usage(void **state)
 	double samples[1];
 	struct peak_bench_run run;
 	struct peak_bench_err e = {0};
-	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, &res, samples,
+	assert_int_equal(peak_bench_point_run(&suite, &kernels[0], &p, team, &c, NULL, &res, samples,
 					      &run, &e),
 			 -1);
 	assert_int_equal(e.code, PEAK_EXIT_USAGE);
