@@ -144,6 +144,7 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 		if (k->after_rep && k->after_rep(run, e) != 0)
 			goto out;
 	}
+	run->cpu_share = l.cpu_share;
 	peak_result_set_samples(res, samples, c->reps);
 	if (k->peak) {
 		res->theoretical = k->peak(run);

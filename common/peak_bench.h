@@ -65,6 +65,7 @@ struct peak_bench_run {
 	void *state;        /* the kernel's own state, set by setup, freed by teardown */
 	void *suite_data;   /* struct peak_bench_suite.data */
 	uint64_t *cpu_ns;   /* per thread: CPU time of the last run (for "contended") */
+	double cpu_share;   /* lowest CPU time / elapsed of any worker over the measured runs */
 };
 
 #define PEAK_BENCH_NOT_MEASURED UINT32_MAX

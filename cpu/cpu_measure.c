@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "peak_calib.h"
+#include "peak_bench.h"
 #include "peak_steal.h"
 #include "peak_sysinfo.h"
 
@@ -20,32 +20,31 @@ struct run_ctx {
 	struct cpu_acc *acc; /* one per thread */
 	unsigned nthreads;
 	struct peak_team *team;
-	uint64_t iters;
 	uint64_t chain_iters;
 	uint64_t *chain_out; /* one per thread */
 	enum cpu_chain chain; /* the kernel's ISA chain, or imul when its latency is unknown */
 	bool corrupt;        /* test hook: damage thread 0's result before verification */
-	uint64_t *cpu_ns;    /* one per thread: CPU time the thread got during its run */
-	double cpu_share;    /* lowest CPU time / elapsed time of any thread in the last run */
+	unsigned latency;    /* cycles per step of the clock chain */
+	const struct cpu_measure_opts *o;
+	struct cpu_point *p; /* the frequency samples and row land here */
 	char *err;
 	size_t err_len;
 };
 
-static uint64_t thread_cpu_ns(void)
+/* One thread's run: its accumulator starts from the closed form's initial value. */
+static int run_hook(struct peak_bench_run *b, unsigned idx)
 {
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	struct run_ctx *r = b->state;
+	cpu_acc_init(r->k, &r->acc[idx]);
+	r->k->run(&r->acc[idx], &r->consts, b->iters);
+	return 0;
 }
 
-static int kernel_worker(void *arg, unsigned idx, unsigned n)
+/* The kernel's state is this point's run_ctx, handed in through the descriptor. */
+static int setup_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 {
-	struct run_ctx *r = arg;
-	(void)n;
-	uint64_t t0 = thread_cpu_ns();
-	r->k->run(&r->acc[idx], &r->consts, r->iters);
-	r->cpu_ns[idx] = thread_cpu_ns() - t0;
+	(void)e;
+	b->state = b->k->data;
 	return 0;
 }
 
@@ -57,34 +56,17 @@ static int chain_worker(void *arg, unsigned idx, unsigned n)
 	return 0;
 }
 
-/* One timed, verified run of `iters` iterations on every thread. */
-static int timed_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
+/* After every run: each thread's result against the closed form. */
+static int verify_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 {
-	struct run_ctx *r = arg;
-	for (unsigned i = 0; i < r->nthreads; i++)
-		cpu_acc_init(r->k, &r->acc[i]);
-	r->iters = iters;
-	uint64_t thread_ns[MAX_THREADS];
-	if (peak_team_run(r->team, kernel_worker, r, elapsed_ns, thread_ns) != 0) {
-		snprintf(r->err, r->err_len, "%s: a worker failed", r->k->name);
-		return -1;
-	}
-	/* Another process on our CPUs (or a sibling thread when oversubscribed) takes time
-	 * the wall clock still counts: the row is flagged "contended" below. */
-	r->cpu_share = 1.0;
-	for (unsigned i = 0; i < r->nthreads; i++)
-		if (thread_ns[i] > 0)
-			r->cpu_share =
-			    fmin(r->cpu_share, (double)r->cpu_ns[i] / (double)thread_ns[i]);
+	struct run_ctx *r = b->state;
 	if (r->corrupt)
 		r->acc[0].v.u32[0] ^= 1u;
 	for (unsigned i = 0; i < r->nthreads; i++) {
 		char why[256];
-		if (cpu_acc_verify(r->k, &r->acc[i], &r->consts, iters, why, sizeof why) != 0) {
-			snprintf(r->err, r->err_len, "verification failed on thread %u: %s", i,
-				 why);
-			return -1;
-		}
+		if (cpu_acc_verify(r->k, &r->acc[i], &r->consts, b->iters, why, sizeof why) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL,
+					       "verification failed on thread %u: %s", i, why);
 	}
 	return 0;
 }
@@ -130,52 +112,58 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 	return 0;
 }
 
-static void fill_rows(const struct cpu_kernel *k, const struct cpu_measure_opts *o,
-		      unsigned nthreads, struct peak_team *team, double steal_pct, double cpu_share,
-		      bool imul_clock, struct cpu_point *p)
+static int after_rep_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 {
-	bool flops = k->test == CPU_TEST_FLOPS;
-	struct peak_result *rr = &p->rate_row, *fr = &p->freq_row;
+	struct run_ctx *r = b->state;
+	if (chain_ghz(r, r->latency, &r->p->ghz[b->rep]) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", r->err);
+	return 0;
+}
 
-	peak_result_init(rr, "cpu", flops ? "flops" : "iops", k->name, flops ? "flops" : "iops_int",
-			 flops ? "GFLOPS" : "GIOPS");
-	peak_result_init(fr, "cpu", "frequency", k->name, "frequency", "GHz");
-	rr->threads = fr->threads = nthreads;
-	peak_result_set_samples(rr, p->rate, o->reps);
-	peak_result_set_samples(fr, p->ghz, o->reps);
+/* cores used x the clock measured under this ISA x the kernel's ops per cycle. */
+static double peak_hook(const struct peak_bench_run *b)
+{
+	const struct run_ctx *r = b->state;
+	struct peak_summary ghz;
+	peak_stats_summarize(r->p->ghz, r->o->reps, &ghz);
+	unsigned cores_used = r->nthreads < r->o->cores ? r->nthreads : r->o->cores;
+	return cores_used * ghz.mean * cpu_kernel_ops_per_cycle(r->k, r->o->uarch);
+}
 
-	unsigned cores_used = nthreads < o->cores ? nthreads : o->cores;
-	double per_cycle = cpu_kernel_ops_per_cycle(k, o->uarch);
-	rr->theoretical = cores_used * fr->summary.mean * per_cycle;
-	if (!isfinite(rr->theoretical) || !(rr->theoretical > 0)) {
-		rr->theoretical = NAN; /* a unit count of this ISA is unknown */
-		peak_result_flag(rr, "no_peak");
-	}
-	if (peak_team_oversubscribed(team)) {
-		peak_result_flag(rr, "oversubscribed");
+/* The frequency row beside the rate row, and the clock's own flags on both. */
+static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct peak_output *out,
+		    struct peak_bench_err *e)
+{
+	struct run_ctx *r = b->state;
+	struct peak_result *fr = &r->p->freq_row;
+	(void)out;
+	(void)e;
+	peak_result_init(fr, "cpu", "frequency", r->k->name, "frequency", "GHz");
+	fr->threads = r->nthreads;
+	peak_result_set_samples(fr, r->p->ghz, r->o->reps);
+	if (peak_team_oversubscribed(r->team))
 		peak_result_flag(fr, "oversubscribed");
-	}
-	if (!peak_team_pinned(team))
-		peak_result_flag(rr, "unpinned");
-	if (peak_steal_flag(steal_pct, rr))
+	if (strstr(rr->flags, "steal"))
 		peak_result_flag(fr, "steal");
-	if (cpu_share < 0.97 && !peak_team_oversubscribed(team))
-		peak_result_flag(rr, "contended");
-	if (imul_clock) { /* the ISA's FP add latency is unknown: imul chain clocked it */
+	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown: imul clocked it */
 		peak_result_flag(rr, "clock=imul_chain");
 		peak_result_flag(fr, "clock=imul_chain");
 	}
-	peak_result_finish(rr);
 	peak_result_finish(fr);
+	return 0;
 }
 
 int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 		const struct cpu_measure_opts *o, struct cpu_point *p)
 {
 	unsigned n = peak_team_size(team);
-	struct run_ctx r = {
-	    .k = k, .nthreads = n, .team = team, .err = p->err, .err_len = sizeof p->err};
-	struct peak_steal steal;
+	struct run_ctx r = {.k = k,
+			    .nthreads = n,
+			    .team = team,
+			    .o = o,
+			    .p = p,
+			    .err = p->err,
+			    .err_len = sizeof p->err};
 	int rc = -1;
 
 	p->err[0] = '\0';
@@ -187,40 +175,47 @@ int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
 	r.corrupt = o->corrupt_kernel && strcmp(o->corrupt_kernel, k->name) == 0;
 	r.acc = aligned_alloc(64, n * sizeof *r.acc);
 	r.chain_out = calloc(n, sizeof *r.chain_out);
-	r.cpu_ns = calloc(n, sizeof *r.cpu_ns);
-	if (!r.acc || !r.chain_out || !r.cpu_ns) {
+	if (!r.acc || !r.chain_out) {
 		snprintf(p->err, sizeof p->err, "out of memory");
 		goto out;
 	}
-	unsigned latency;
-	r.chain = cpu_chain_clock(k->chain, o->uarch, &latency);
+	r.chain = cpu_chain_clock(k->chain, o->uarch, &r.latency);
 	double ghz = o->ghz_hint > 0.1 ? o->ghz_hint : 3.0;
 	/* About 3 ms per chain run: long next to the clock's resolution, short next to the
 	 * time the core keeps its AVX licence. */
-	r.chain_iters = (uint64_t)(0.003 * ghz * 1e9 / (CPU_CHAIN_STEPS * (double)latency)) + 1;
+	r.chain_iters = (uint64_t)(0.003 * ghz * 1e9 / (CPU_CHAIN_STEPS * (double)r.latency)) + 1;
 
-	peak_steal_begin(&steal);
-	if (peak_calib_iterations(timed_run, &r, o->min_time_s, 16, UINT64_C(1) << 40, &p->iters) !=
-	    0)
+	bool flops = k->test == CPU_TEST_FLOPS;
+	struct peak_bench_kernel bk = {.name = k->name,
+				       .test = flops ? "flops" : "iops",
+				       .metric = flops ? "flops" : "iops_int",
+				       .unit = flops ? "GFLOPS" : "GIOPS",
+				       .work_per_iter = cpu_kernel_ops_per_iter(k),
+				       .setup = setup_hook,
+				       .run = run_hook,
+				       .verify = verify_hook,
+				       .after_rep = after_rep_hook,
+				       .peak = peak_hook,
+				       .row = row_hook,
+				       .data = &r};
+	struct peak_bench_suite s = {.name = "cpu", .kernels = &bk, .nkernels = 1, .pin = true,
+				     .start_iters = 16, .max_iters = UINT64_C(1) << 40};
+	struct peak_common_opts c;
+	peak_opts_common_defaults(&c);
+	c.reps = o->reps;
+	c.min_time_s = o->min_time_s;
+	struct peak_bench_point pt = {.threads = n};
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	if (peak_bench_point_run(&s, &bk, &pt, team, &c, NULL, &p->rate_row, p->rate, &run, &e) !=
+	    0) {
+		snprintf(p->err, sizeof p->err, "%.*s", (int)sizeof p->err - 1, e.msg);
 		goto out;
-	uint64_t ns = 0;
-	if (timed_run(&r, p->iters, &ns) != 0) /* warm-up */
-		goto out;
-	double ops = cpu_kernel_ops_per_iter(k) * (double)p->iters * n, share = 1.0;
-	for (unsigned i = 0; i < o->reps; i++) {
-		if (timed_run(&r, p->iters, &ns) != 0)
-			goto out;
-		share = fmin(share, r.cpu_share);
-		p->rate[i] = ns ? ops / (double)ns : 0; /* ops per ns = G ops per s */
-		if (chain_ghz(&r, latency, &p->ghz[i]) != 0)
-			goto out;
 	}
-	double steal_pct = peak_steal_pct(&steal);
-	p->cpu_share = share;
-	fill_rows(k, o, n, team, steal_pct, share, r.chain != k->chain, p);
+	p->iters = run.iters;
+	p->cpu_share = run.cpu_share;
 	rc = 0;
 out:
-	free(r.cpu_ns);
 	free(r.chain_out);
 	free(r.acc);
 	return rc;
