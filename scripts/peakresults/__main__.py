@@ -21,6 +21,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list) -> int:
+    if argv[:1] == ["plan"]:  # run_all.sh's options and steps (plan.py)
+        from peakresults import plan
+        return plan.main(argv[1:])
     p = _Parser(prog="peakresults", description="peakbench's results program")
     sub = p.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("compare", help="what changed between two results folders, beyond the noise")
