@@ -2,24 +2,24 @@
 # Shared by scripts/baseline/*.sh: the command line every baseline script takes, and the
 # pieces they share (thread lists, running a tool under a time limit, skip rows).
 #
-#   TOOL.sh [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR]
-#       runs the reference tool (when installed) with parameters matched to peakbench's,
-#       keeps its raw output in --raw DIR and prints schema CSV (header + rows) on stdout.
+#   TOOL.sh [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR] [--plan]
+#       runs the reference tool (when installed) on the job peakbench runs, keeps its raw
+#       output in --raw DIR and writes DIR/baseline-TOOL.json (scripts/peakresults/tools:
+#       rows keyed by the peakbench row each is the reference for, INTERFACES.md section 2);
+#       prints the same rows as the old pipeline's schema CSV on stdout (transitional).
+#       --plan prints the tool's command lines and runs nothing (tests of the same job).
 #   TOOL.sh --parse FILE...
-#       converts captured outputs of the tool into the same CSV (what the tests use).
-#
-# Every row has suite=baseline, baseline_tool=TOOL and the tool's figure in mean and
-# baseline; flags carry ours=SUITE:TEST:VARIANT:METRIC, the peakbench row it is matched to
-# (same threads and block_bytes; an empty cell matches any), converted to our unit.
+#       converts captured outputs of the tool into rows, one JSON a line.
 # Exit status: 0 (a missing tool is a skipped row, not an error), 1 when the tool failed.
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_FILES=()
+BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_PLAN=0 BL_FILES=() BL_OUTS=() BL_SKIPS=()
+BL_TOOLS_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peakresults/tools
 
 bl_usage_error() {
-	echo "$(basename "$0"): $1 (usage: $(basename "$0") [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR] | --parse FILE...)" >&2
+	echo "$(basename "$0"): $1 (usage: $(basename "$0") [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR] [--plan] | --parse FILE...)" >&2
 	exit 2
 }
 
@@ -32,6 +32,10 @@ bl_parse_args() {
 			[ $# -gt 0 ] || bl_usage_error "--parse needs at least one file"
 			BL_FILES=("$@")
 			return 0
+			;;
+		--plan)
+			BL_PLAN=1
+			shift
 			;;
 		--mode | --threads | --raw | --dir)
 			if [ $# -lt 2 ] || [ -z "$2" ]; then bl_usage_error "$1 needs a value"; fi
@@ -51,6 +55,7 @@ bl_parse_args() {
 		*) bl_usage_error "unknown option '$1'" ;;
 		esac
 	done
+	[ "$BL_PLAN" = 0 ] || return 0
 	if [ -z "$BL_RAW" ]; then
 		BL_RAW=$(mktemp -d "${TMPDIR:-/tmp}/peakbench-baseline.XXXXXX") || exit 1
 	fi
@@ -77,13 +82,45 @@ bl_max_threads() {
 	echo "$m"
 }
 
-# Print the header once (run and parse modes both start with it).
-bl_header() { echo "$PEAK_CSV_HEADER"; }
+# Print the CSV header (not in --plan and --parse modes).
+bl_header() { [ "$BL_PLAN" = 1 ] || [ "$BL_PARSE" = 1 ] || echo "$PEAK_CSV_HEADER"; }
 
-# Run a command with a time limit, stdout to FILE; returns the command's status.
+# Is the tool there? In --plan mode it need not be.
+bl_have() { [ "$BL_PLAN" = 1 ] || peak_have "$1"; }
+
+# Run a command with a time limit, stdout to FILE (kept for bl_finish); returns the
+# command's status. --plan: print the command instead and run nothing.
 bl_run() {
 	local limit=$1 out=$2
 	shift 2
+	if [ "$BL_PLAN" = 1 ]; then
+		echo "$*"
+		return 0
+	fi
 	echo "$*" >>"$BL_RAW/commands.txt"
-	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err"
+	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err" && BL_OUTS+=("$out")
+}
+
+# A skipped test: TOOL TEST METRIC UNIT REASON (the old CSV's row, and the JSON's skipped).
+bl_skip() {
+	[ "$BL_PLAN" = 0 ] || return 0
+	peak_baseline_skip "$1" "$2" "$3" "$4" "$5"
+	BL_SKIPS+=(--skip "$2=$5")
+}
+
+# The tool's outputs (BL_OUTS) -> BL_RAW/baseline-TOOL.json and the old CSV on stdout.
+# bl_finish TOOL [tools options...]
+bl_finish() {
+	local tool=$1
+	shift
+	[ "$BL_PLAN" = 0 ] || return 0
+	python3 "$BL_TOOLS_PY" "$tool" --out "$BL_RAW/baseline-$tool.json" --csv "${BL_SKIPS[@]}" "$@" \
+		"${BL_OUTS[@]}"
+}
+
+# --parse FILE...: the rows, one JSON a line. bl_parse_files TOOL [tools options...]
+bl_parse_files() {
+	local tool=$1
+	shift
+	python3 "$BL_TOOLS_PY" "$tool" "$@" "${BL_FILES[@]}"
 }

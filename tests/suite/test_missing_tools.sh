@@ -9,7 +9,7 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 mkdir "$out/bin"
 # A PATH with the ordinary utilities and none of the tools.
-for u in bash sh awk sed grep jq cat mktemp dirname basename nproc tr head tail timeout rm \
+for u in bash sh awk sed grep jq python3 cat mktemp dirname basename nproc tr head tail timeout rm \
 	mkdir rmdir date sleep wc sort cut env printf kill; do
 	p=$(command -v "$u") || continue
 	case $p in /*) ln -s "$p" "$out/bin/$u" ;; esac

@@ -38,7 +38,7 @@ def main(argv):
     p.add_argument("--ctx", action="append", default=[], metavar="K=V")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
     p.add_argument("--csv", action="store_true")
-    a = p.parse_args(argv)
+    a = p.parse_intermixed_args(argv)
     mod = importlib.import_module(f"peakresults.tools.{a.tool}")
     ctx = dict(kv.split("=", 1) for kv in a.ctx if "=" in kv)
     if a.isa:

@@ -15,6 +15,13 @@ FLOPS = {"peakflops": "scalar_dp_addmul", "peakflops_sp": "scalar_sp_addmul",
 ISA = {"avx512": "avx512", "avx": "avx2", "sse": "sse2"}
 
 
+def membench_array_bytes(size: int, threads: int) -> int:
+    """One STREAM array of membench --size SIZE at THREADS threads: its block_bytes
+    (memory/mem_stream.c elems_per_thread: per thread a multiple of 16 doubles)."""
+    n = size // 3 // 8 // threads // 16 * 16 or 16
+    return n * threads * 8
+
+
 def _num(text, label):
     m = re.search(r"^" + re.escape(label) + r":?\s+([0-9.eE+-]+)\s*$", text, re.M)
     return float(m.group(1)) if m else None
@@ -47,7 +54,12 @@ def parse(path: str, ctx: dict) -> tuple:
         # membench seq_rw at 80 MiB blocks: the copy of one buffer into another
         key = ("memory", "seq_rw", f"{isa}-nt", threads, int(ctx.get("block_bytes", 83886080)))
     else:
-        # STREAM triad over three arrays of Size / 3 bytes (unless the job names ours)
-        arr = int(ctx.get("block_bytes", int(size // 3) if size else 0)) or None
+        # STREAM triad over three arrays: the job is membench --test stream --size S
+        # (ctx membench_size, what scripts/baseline/likwid.sh gives likwid-bench as its
+        # working set), keyed by membench's array; else Size / 3 as likwid says.
+        if "membench_size" in ctx:
+            arr = membench_array_bytes(int(ctx["membench_size"]), threads)
+        else:
+            arr = int(ctx.get("block_bytes", int(size // 3) if size else 0)) or None
         key = ("memory", "stream", f"triad-{isa}-nt", threads, arr)
     return ver, [row(TOOL, ver, key + ("throughput", "MB/s"), v, job=job, config=config + ";nt_stores=1")]
