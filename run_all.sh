@@ -90,6 +90,7 @@ last_line() { [ -s "$1" ] && grep -v '^[[:space:]]*$' "$1" | tail -n 1; }
 # the reason when absent, status 3).
 run_step() {
 	local kind=$1 bin=$2 outf=$3 cmd=("${@:4}") path rc
+	case $outf in */*) mkdir -p "$OUT/raw/${outf%/*}" "$OUT/logs/${outf%/*}" ;; esac # paired rounds
 	case $bin in
 	scripts/* | python3)
 		path=$ROOT/${cmd[0]}
@@ -169,6 +170,8 @@ if [[ " ${STEP_KIND[*]} " == *" baseline "* ]]; then
 fi
 
 mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
+# The paired jobs' definitions (OUT/raw/pairs/<id>/job.json, read by scripts/peakresults/pairs.py).
+"${PLAN[@]}" "$@" --out "$OUT" --write-pairs || exit 1
 # Interrupted: say so, and remove the disk test folder when it is ours (diskbench and fio
 # remove their own files on SIGINT/SIGTERM).
 trap 'echo "run_all.sh: interrupted; partial results in $OUT" >&2; [ -n "$DISK_DIR" ] || rm -rf "$OUT/disk-tmp"; exit 130' INT TERM
@@ -193,7 +196,7 @@ for ((i = 0; i < N; i++)); do
 	cmd=("${STEP_ARGV[@]:STEP_AT[i]:STEP_LEN[i]}")
 	kind=${STEP_KIND[i]}
 	[ "$kind" = post ] || lock
-	case ${STEP_SUITE[i]}:${STEP_NAME[i]} in disk:* | *:fio) mkdir -p "${DISK_DIR:-$OUT/disk-tmp}" ;; esac
+	case ${STEP_SUITE[i]}:${STEP_NAME[i]} in disk:* | *:fio | pair:fio\ *) mkdir -p "${DISK_DIR:-$OUT/disk-tmp}" ;; esac
 	t0=$(now_s)
 	LAST_REASON=""
 	if [ "$kind" = post ] && ! grep -q '"finish"' "$ROOT/scripts/peakresults/__main__.py"; then

@@ -8,6 +8,8 @@
 #       rows keyed by the peakbench row each is the reference for, INTERFACES.md section 2);
 #       prints the same rows as the old pipeline's schema CSV on stdout (transitional).
 #       --plan prints the tool's command lines and runs nothing (tests of the same job).
+#       [--tests LIST] [--seconds S] [--json FILE] [--ctx K=V] (and hpcc's --n N, fio's
+#       --mem shmhuge|malloc): one paired round's job (run_all.sh's paired rounds).
 #   TOOL.sh --parse FILE...
 #       converts captured outputs of the tool into rows, one JSON a line.
 # Exit status: 0 (a missing tool is a skipped row, not an error), 1 when the tool failed.
@@ -16,6 +18,9 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_PLAN=0 BL_FILES=() BL_OUTS=() BL_SKIPS=()
+# A paired round's job (run_all.sh, scripts/peakresults/plan.py pair_jobs): only --tests,
+# --seconds per run, hpcc's --n, fio's --mem; --json FILE for the rows; --ctx for the parser.
+BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_CTX=()
 BL_TOOLS_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peakresults/tools
 
 bl_usage_error() {
@@ -37,7 +42,7 @@ bl_parse_args() {
 			BL_PLAN=1
 			shift
 			;;
-		--mode | --threads | --raw | --dir)
+		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --ctx)
 			if [ $# -lt 2 ] || [ -z "$2" ]; then bl_usage_error "$1 needs a value"; fi
 			case $1 in
 			--mode)
@@ -49,6 +54,14 @@ bl_parse_args() {
 				;;
 			--raw) BL_RAW=$2 ;;
 			--dir) BL_DIR=$2 ;;
+			--tests) BL_TESTS=$2 ;;
+			--json) BL_JSON=$2 ;;
+			--seconds) [[ $2 =~ ^[1-9][0-9]*$ ]] || bl_usage_error "--seconds: '$2' is not a whole number of seconds"
+				BL_SECONDS=$2 ;;
+			--n) [[ $2 =~ ^[1-9][0-9]*$ ]] || bl_usage_error "--n: '$2' is not a matrix order"
+				BL_N=$2 ;;
+			--mem) case $2 in shmhuge | malloc) BL_MEM=$2 ;; *) bl_usage_error "--mem: '$2' is not shmhuge or malloc" ;; esac ;;
+			--ctx) BL_CTX+=(--ctx "$2") ;;
 			esac
 			shift 2
 			;;
@@ -101,6 +114,9 @@ bl_run() {
 	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err" && BL_OUTS+=("$out")
 }
 
+# Is TEST among --tests (every test without --tests)?
+bl_want() { [ -z "$BL_TESTS" ] || [[ ",$BL_TESTS," == *",$1,"* ]]; }
+
 # A skipped test: TOOL TEST METRIC UNIT REASON (the old CSV's row, and the JSON's skipped).
 bl_skip() {
 	[ "$BL_PLAN" = 0 ] || return 0
@@ -114,8 +130,8 @@ bl_finish() {
 	local tool=$1
 	shift
 	[ "$BL_PLAN" = 0 ] || return 0
-	python3 "$BL_TOOLS_PY" "$tool" --out "$BL_RAW/baseline-$tool.json" --csv "${BL_SKIPS[@]}" "$@" \
-		"${BL_OUTS[@]}"
+	python3 "$BL_TOOLS_PY" "$tool" --out "${BL_JSON:-$BL_RAW/baseline-$tool.json}" --csv "${BL_SKIPS[@]}" \
+		"${BL_CTX[@]}" "$@" "${BL_OUTS[@]}"
 }
 
 # --parse FILE...: the rows, one JSON a line. bl_parse_files TOOL [tools options...]

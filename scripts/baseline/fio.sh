@@ -77,6 +77,11 @@ else
 	mem=malloc
 	echo "fio.sh: fio's buffers from malloc (--mem=malloc, fio's default: ${hfree:-0} huge pages free, $need needed for hugetlb)" >&2
 fi
+# A paired job names the pages diskbench was given (--buffer-pages hugetlb or small).
+if [ -n "$BL_MEM" ]; then
+	mem=$BL_MEM
+	echo "fio.sh: --mem=$mem, as the paired diskbench job's buffers" >&2
+fi
 
 uring=0
 fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
@@ -89,15 +94,16 @@ for t in $threads; do
 	per=$((size_mib / t))
 	[ "$per" -ge 1 ] || per=1
 	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
-	args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync --end_fsync=1
-		--overwrite=1 "${common[@]}")
+	bl_want seq_write && args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync
+		--end_fsync=1 --overwrite=1 "${common[@]}")
 	# The first write into new blocks: a file of its own per thread count, which fio sets
 	# up (preallocated, unwritten) before its first job (fio #1891); one pass. These jobs
 	# run last and leave their files to cleanup: fio's --unlink=1 removed the file the
 	# other jobs share as well.
-	new_jobs+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t" --rw=write
-		--bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${common[@]}")
-	args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
+	bl_want seq_write_new && new_jobs+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t"
+		--rw=write --bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${common[@]}")
+	bl_want seq_read && args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
+	bl_want rand_read || continue
 	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}")
 	if [ "$uring" = 1 ]; then
 		args+=(--name="rand_read.io_uring.$t.4096" --rw=randread --bs=4k --ioengine=io_uring

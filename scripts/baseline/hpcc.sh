@@ -78,6 +78,7 @@ full) n=8000 limit=900 ;;
 quick) n=4000 limit=300 ;;
 tiny) n=500 limit=120 ;;
 esac
+n=${BL_N:-$n}
 threads=$(bl_max_threads)
 if [ "$BL_PLAN" = 1 ]; then
 	echo "OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=1 hpcc  # hpccinf.txt: N=$n NB=192 P=Q=1"

@@ -28,6 +28,7 @@ case $BL_MODE in
 full) secs=3 ;;
 *) secs=1 ;;
 esac
+secs=${BL_SECONDS:-$secs}
 threads=${BL_THREADS//,/ }
 [ "$BL_MODE" != tiny ] || threads=1
 
@@ -52,6 +53,7 @@ fi
 rc=0
 for t in $threads; do
 	for proto in tcp udp; do
+		bl_want "${proto}_throughput" || continue
 		out="$BL_RAW/iperf3-$proto-P$t.json"
 		if [ "$proto" = tcp ]; then
 			opts=(-l 64K)

@@ -50,6 +50,8 @@ case $BL_MODE in
 quick) threads=$(bl_max_threads) size=$((256 << 20)) ;;
 tiny) threads=1 size=$((16 << 20)) ;;
 esac
+# A paired job (--tests) runs the thread count membench's matching run has.
+[ -z "$BL_TESTS" ] || threads=$(bl_threads_upto_cpus)
 mem_ws=$((size / 1000))kB
 # The widest ISA of the CPU for the memory kernels (never assume AVX-512).
 misa=sse
@@ -58,6 +60,7 @@ if [[ $isa == *" avx512f"* ]]; then misa=avx512; elif [[ $isa == *" avx"* ]]; th
 rc=0
 for t in $threads; do
 	for test in peakflops peakflops_avx_fma peakflops_avx512_fma "copy_mem_$misa" "stream_mem_$misa"; do
+		bl_want "$test" || continue
 		metric=throughput unit=MB/s
 		case $test in peakflops*) metric=flops unit=GFLOPS ;; esac
 		if ! has_test "$test"; then

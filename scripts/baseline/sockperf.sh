@@ -41,7 +41,9 @@ trap stop_server EXIT
 
 rc=0
 port=$((30000 + $$ % 10000))
+secs=${BL_SECONDS:-$secs}
 for proto in tcp udp; do
+	bl_want "${proto}_latency" || continue
 	popt=()
 	[ "$proto" = udp ] || popt=(--tcp)
 	if [ "$BL_PLAN" = 1 ]; then

@@ -2,15 +2,20 @@
 (A B A B ...) so that a VM's slow drift between minutes cancels in each round's ratio.
 
 run_all.sh writes, per paired job, OUT/raw/pairs/<job-id>/:
-  job.json        the job (plan.py pair_jobs): the key of the peakbench row compared
-                  (suite, test, variant, threads, block_bytes, metric, unit), tool,
-                  ours_job, tool_job, cause; optionally best_key and best_job
-  r<k>-ours.json  round k, our binary's --format json output
+  job.json        the job (plan.py pair_jobs): tool, tool_job and its figures, each
+                  {"key": the peakbench row compared (suite, test, variant, threads,
+                  block_bytes, metric, unit), "ours_job", "cause", and optionally our best
+                  configuration beside it: "best_key", "best_job", "best_cause"}
+                  (a job of one figure may give key/ours_job/cause at the top instead)
+  r<k>-ours[-part].json  round k, our binaries' --format json outputs (a job whose figures
+                  come from several binaries has one part each)
   r<k>-tool.json  round k, the tool's rows (peakbench-baseline/1, scripts/peakresults/tools)
-  r<k>-best.json  round k, our best configuration's output (jobs with best_key only)
-  r<k>-<side>.err a failed side of round k: its last line is the reason
-The figure of a side is the mean of the row whose key is the job's key. A round with a side
-missing or failed has no ratio; the statistics are over the complete rounds.
+  r<k>-best[-part].json  round k, our best configuration's output
+  r<k>-<side>[-part].err, or OUT/logs/pairs/<job-id>/ the same: a failed side of round k,
+                  its last line the reason
+The figure of a side is the mean of the row whose key is the figure's key, in any of the
+side's files. A round with a side missing or failed has no ratio; the statistics are over
+the complete rounds.
 
 load_pairs(out_dir) -> list of records as INTERFACES.md section 3 describes."""
 import csv
@@ -66,27 +71,33 @@ def _figure(doc, key: dict):
 
 
 def _side(d: str, k: int, side: str, key: dict):
-    err = os.path.join(d, f"r{k}-{side}.err")
-    path = os.path.join(d, f"r{k}-{side}.json")
-    if not os.path.exists(path):
-        return None, "", (_last_line(err) or "not run")
-    v, extra = _figure(_read(path), key)
-    if v is None:
-        return None, "", (_last_line(err) or extra)
-    return v, extra, ""
+    """(figure, flags, error) of one side of round k."""
+    logs = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(d))), "logs", "pairs",
+                        os.path.basename(d))
+    names = sorted(n for n in os.listdir(d) if re.fullmatch(rf"r{k}-{side}(-[A-Za-z0-9_]+)?\.json", n))
+    why = "not run"
+    for n in names:
+        v, extra = _figure(_read(os.path.join(d, n)), key)
+        if v is not None:
+            return v, extra, ""
+        why = extra
+    errs = [os.path.join(x, n[:-5] + ".err") for x in (d, logs) for n in names] + \
+        [os.path.join(x, f"r{k}-{side}.err") for x in (d, logs)]
+    return None, "", next((e for e in map(_last_line, errs) if e), why)
 
 
 def _rounds(d: str) -> list:
     ks = set()
     for name in os.listdir(d):
-        m = re.fullmatch(r"r([0-9]+)-(ours|tool|best)\.(json|err)", name)
+        m = re.fullmatch(r"r([0-9]+)-(ours|tool|best)(-[A-Za-z0-9_]+)?\.(json|err)", name)
         if m:
             ks.add(int(m.group(1)))
     return sorted(ks)
 
 
 def record(job: dict, d: str, kind: str) -> dict:
-    """One pair record: ours (kind like_for_like) or ours best (kind best) against the tool."""
+    """One pair record: ours (kind like_for_like) or ours best (kind best) against the tool.
+    JOB: the tool's fields and one figure's."""
     key = job["key"]
     ours_key, ours_side = (job["best_key"], "best") if kind == "best" else (key, "ours")
     rounds, flags = [], set()
@@ -130,11 +141,17 @@ def load_pairs(out_dir: str) -> list:
     for job_id in sorted(os.listdir(base)):
         d = os.path.join(base, job_id)
         job = _read(os.path.join(d, "job.json"))
-        if not isinstance(job, dict) or not isinstance(job.get("key"), dict):
+        if not isinstance(job, dict):
             continue
-        pairs.append(record(job, d, "like_for_like"))
-        if isinstance(job.get("best_key"), dict):
-            pairs.append(record(job, d, "best"))
+        figures = job.get("figures") if isinstance(job.get("figures"), list) else [job]
+        for fig in figures:
+            if not isinstance(fig, dict) or not isinstance(fig.get("key"), dict):
+                continue
+            one = {k: v for k, v in job.items() if k != "figures"}
+            one.update(fig)
+            pairs.append(record(one, d, "like_for_like"))
+            if isinstance(fig.get("best_key"), dict):
+                pairs.append(record(one, d, "best"))
     return pairs
 
 

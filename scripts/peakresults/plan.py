@@ -5,6 +5,7 @@ keeps the sequencing: progress, locks, calling the binaries, status.tsv, command
 The steps and their commands are what run_all.sh's build_plan made in bash before (same
 commands, same outputs); docs/benchmarks/suite.md lists them."""
 import argparse
+import json
 import os
 import re
 import shutil
@@ -102,7 +103,7 @@ class _Parser(argparse.ArgumentParser):
 def parse_options(argv: list) -> argparse.Namespace:
     p = _Parser(prog="run_all.sh", add_help=False, allow_abbrev=False)
     for flag in ("--quick", "--tiny", "--dry-run", "--no-build", "--no-baselines",
-                 "--no-charts", "-h", "--help", "--nul"):
+                 "--no-charts", "-h", "--help", "--nul", "--write-pairs"):
         p.add_argument(flag, action="store_true")
     for opt in ("--only", "--reps", "--threads", "--min-time", "--out", "--disk-dir",
                 "--peer", "--build-dir", "--hostfile", "--mpirun",
@@ -339,6 +340,9 @@ def build_plan(o) -> list:
              "--msg-size", payloads, "--time", t, "--threads", "1", "--reps", o.reps, "--quiet"])
     if not o.no_baselines:
         steps += baseline_steps(o, want, disk_dir)
+    if not o.no_baselines:
+        for job in pair_jobs(o, want, disk_dir):
+            steps += job.steps(o)
     if o.hostfile:
         steps.append(cluster_step(o))
     if split:
@@ -378,6 +382,179 @@ def baseline_steps(o, want, disk_dir) -> list:
             argv += ["--dir", disk_dir]
         steps.append(Step("baseline", b, be, "baseline", f"scripts/baseline/{b}.sh", f"baseline-{b}", argv))
     return steps
+
+
+ROUNDS = {"full": 3, "quick": 2, "tiny": 1}
+
+
+class PairJob:
+    """A figure (or a few) measured by us and by a reference tool in alternating rounds
+    (A B A B ...: ours first in odd rounds, the tool first in even ones), written to
+    OUT/raw/pairs/<id>/r<k>-ours[-part].json and r<k>-tool.json (pairs.py reads them).
+    figures: [{"key": {...}, "ours_job", "cause", and for our best configuration beside
+    the like-for-like one "best_key", "best_job", "best_cause"}]; ours: [(part, argv)];
+    best: [(part, argv)] run after ours in each round; tool: the baseline script's argv."""
+
+    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10):
+        self.id, self.tool, self.suite, self.tool_argv = jid, tool, suite, tool_argv
+        self.tool_job, self.figures, self.ours, self.best, self.est = tool_job, figures, ours, list(best), est
+
+    def doc(self) -> dict:
+        return {"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures}
+
+    def steps(self, o) -> list:
+        out = []
+        d = f"pairs/{self.id}"
+        for k in range(1, ROUNDS[mode_of(o)] + 1):
+            ours = [Step("pair", f"{self.id} r{k} ours{'-' + part if part else ''}", self.est, "bench",
+                         argv[0] if not argv[0].startswith("scripts/") else argv[1],
+                         f"{d}/r{k}-ours{'-' + part if part else ''}", argv) for part, argv in self.ours]
+            ours += [Step("pair", f"{self.id} r{k} best{'-' + part if part else ''}", self.est, "bench",
+                          argv[0], f"{d}/r{k}-best{'-' + part if part else ''}", argv) for part, argv in self.best]
+            raw = os.path.join(o.out, "raw", d)
+            tool = Step("pair", f"{self.id} r{k} {self.tool}", self.est, "baseline", self.tool_argv[0],
+                        f"{d}/r{k}-tool", self.tool_argv + ["--raw", os.path.join(raw, f"r{k}-tool.d"),
+                                                            "--json", os.path.join(raw, f"r{k}-tool.json")])
+            out += ours + [tool] if k % 2 else [tool] + ours
+        return out
+
+
+def cpu_flags(o) -> set:
+    try:
+        with open(os.path.join(o.sysroot or "/", "proc/cpuinfo")) as f:
+            return set(next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), []))
+    except OSError:
+        return set()
+
+
+def hugetlb_room(o, pages: int) -> bool:
+    """Free, unreserved 2 MiB hugetlb pages for PAGES (diskbench's --buffer-pages auto
+    takes hugetlb when the pool has room, and fio's --mem=shmhuge needs the same)."""
+    vals = {}
+    try:
+        with open(os.environ.get("PEAKBENCH_MEMINFO") or os.path.join(o.sysroot or "/", "proc/meminfo")) as f:
+            for ln in f:
+                parts = ln.split()
+                if len(parts) >= 2:
+                    vals[parts[0]] = parts[1]
+    except OSError:
+        return False
+    return vals.get("Hugepagesize:") == "2048" and \
+        int(vals.get("HugePages_Free:", 0)) - int(vals.get("HugePages_Rsvd:", 0)) >= pages
+
+
+def pair_jobs(o, want, disk_dir) -> list:
+    """The paired figures of issue 13, each the same job on both sides, with short rounds
+    (the full protocol stays within 45 minutes on a 2-vCPU VM)."""
+    mode = mode_of(o)
+    jobs = []
+    tmax = max([1] + [int(t) for t in o.threads.split(",") if int(t) <= o.ncpu])
+    secs = {"full": "2", "quick": "1", "tiny": "1"}[mode]  # whole seconds: iperf3's and sockperf's -t
+    reps = ["--reps", "3" if mode != "tiny" else "1", "--quiet"] + (["--min-time", o.min_time] if o.min_time else [])
+    flags = cpu_flags(o)
+    isa = "avx512" if "avx512f" in flags else "avx2" if {"avx2", "fma"} <= flags else "sse2" if "sse2" in flags else ""
+    lisa = {"avx512": "avx512", "avx2": "avx", "sse2": "sse"}.get(isa)
+
+    def key(suite, test, variant, threads, block, metric, unit):
+        return dict(zip(("suite", "test", "variant", "threads", "block_bytes", "metric", "unit"),
+                        (suite, test, variant, threads, block, metric, unit)))
+
+    def script(tool, *extra):
+        return [f"scripts/baseline/{tool}.sh", "--mode", mode] + list(extra)
+
+    if ("cpu" in want or "memory" in want) and have_tool(o, "likwid") and lisa:
+        size = {"full": 1 << 30, "quick": 256 << 20, "tiny": 16 << 20}[mode]
+        figs, ours, tests = [], [], []
+        team = ("likwid-bench times each thread by its own cycles; membench's team time runs from the "
+                "earliest start to the latest finish (docs/benchmarks/memory.md)")
+        if "cpu" in want and isa in ("avx512", "avx2"):
+            t = f"peakflops_{'avx512' if isa == 'avx512' else 'avx'}_fma"
+            tests.append(t)
+            argv = ["cpubench", "--test", "flops", "--isa", isa, "--precision", "dp", "--threads", tmax] + reps
+            figs.append({"key": key("cpu", "flops", f"{isa}_dp_fma", tmax, None, "flops", "GFLOPS"),
+                         "ours_job": " ".join(map(str, argv)), "cause": ""})
+            ours.append(("flops", argv))
+        if "memory" in want:
+            tests += [f"copy_mem_{lisa}", f"stream_mem_{lisa}"]
+            copy = ["membench", "--test", "seq_rw", "--block", "80MiB", "--size", f"{size}B", "--threads", tmax,
+                    "--nt", "on", "--isa", isa] + reps
+            stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on", "--isa", isa] + reps
+            from peakresults.tools.likwid import membench_array_bytes
+            figs.append({"key": key("memory", "seq_rw", f"{isa}-nt", tmax, 80 << 20, "throughput", "MB/s"),
+                         "ours_job": " ".join(map(str, copy)), "cause": team})
+            figs.append({"key": key("memory", "stream", f"triad-{isa}-nt", tmax, membench_array_bytes(size, tmax),
+                                    "throughput", "MB/s"), "ours_job": " ".join(map(str, stream)), "cause": team})
+            ours += [("copy", copy), ("stream", stream)]
+        if figs:
+            jobs.append(PairJob("likwid", "likwid-bench", "cpu", script("likwid", "--threads", str(tmax), "--tests",
+                                                                          ",".join(tests)),
+                                f"likwid-bench -t {','.join(tests)} -w S0:{size // 1000}kB:{tmax}", figs, ours,
+                                est=int(float(secs) * 6 + 4)))
+    if ("cpu" in want or "memory" in want) and have_tool(o, "hpcc"):
+        n = {"full": 4000, "quick": 2000, "tiny": 500}[mode]
+        from peakresults.tools.likwid import membench_array_bytes
+        arr = membench_array_bytes(n * n * 8, 1)
+        lp = ["linpack", "--n", n, "--threads", tmax] + reps[:3]
+        st = ["membench", "--test", "stream", "--size", f"{n * n * 8}B", "--threads", 1, "--nt", "off", "--isa", isa or "scalar"] + reps
+        jobs.append(PairJob("hpcc", "hpcc", "cpu", script("hpcc", "--threads", str(tmax), "--n", str(n), "--ctx", f"stream_bytes={arr}"),
+                            f"hpcc N={n} NB=192 P=Q=1 OPENBLAS_NUM_THREADS={tmax}",
+                            [{"key": key("cpu", "linpack", "dgesv", tmax, None, "flops", "GFLOPS"),
+                              "ours_job": " ".join(map(str, lp)),
+                              "cause": "hpcc's HPL (blocked right-looking LU, NB=192) and linpack's LAPACK dgesv "
+                                       "on OpenBLAS are different factorisations of the same N"},
+                             {"key": key("memory", "stream", f"triad-{isa or 'scalar'}", 1, arr, "throughput", "MB/s"),
+                              "ours_job": " ".join(map(str, st)),
+                              "cause": f"hpcc's STREAM is Debian's build (its vector width is not known here); "
+                                       f"membench runs triad-{isa or 'scalar'} --nt off on arrays of the size hpcc "
+                                       f"derives from N (hpcc's own in the tool row's config)"}],
+                            [("hpl", lp), ("stream", st)], est={"full": 45, "quick": 15, "tiny": 5}[mode]))
+    if "disk" in want and have_tool(o, "fio"):
+        huge = hugetlb_room(o, 41)
+        fsize = {"full": "1GiB", "quick": "256MiB", "tiny": "16MiB"}[mode]
+        runtime = {"full": "3", "quick": "1", "tiny": "1"}[mode]
+        pages = "hugetlb" if huge else "small"
+        argv = ["diskbench", "--dir", disk_dir, "--file-size", fsize, "--test", "seq_write,seq_read,rand_read",
+                "--block", "4KiB,1MiB", "--runtime", f"{float(runtime) / 3:.3g}", "--threads", "1",
+                "--buffer-pages", pages] + reps[:3]
+        job = " ".join(map(str, argv))
+        wcause = ("fio writes one buffer again and again, diskbench distinct data "
+                  "(docs/benchmarks/disk.md); same pages, layout, O_DIRECT and fsync")
+        figs = [{"key": key("disk", "seq_read", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": job, "cause": ""},
+                {"key": key("disk", "seq_write", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": job,
+                 "cause": wcause},
+                {"key": key("disk", "rand_read", "psync", 1, 4096, "iops", "IOPS"), "ours_job": job, "cause": ""},
+                {"key": key("disk", "rand_read", "uring-qd32", 1, 4096, "iops", "IOPS"), "ours_job": job, "cause": ""}]
+        jobs.append(PairJob("fio", "fio", "disk", script("fio", "--threads", "1", "--dir", disk_dir, "--tests",
+                                                          "seq_write,seq_read,rand_read",
+                                                          "--mem", "shmhuge" if huge else "malloc"),
+                            f"fio --direct=1 --numjobs=1 --size={fsize} --runtime={runtime} "
+                            f"--mem={'shmhuge' if huge else 'malloc'} (seq 1M psync, rand 4k psync and io_uring qd32)",
+                            figs, [("", argv)], est=int(float(runtime) * 4 + 4)))
+    if "network" in want and have_tool(o, "iperf3"):
+        argv = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
+                "--threads", "1"] + reps
+        best = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
+                "--threads", tmax] + reps
+        jobs.append(PairJob("iperf3", "iperf3", "network", script("iperf3", "--threads", "1", "--tests", "tcp_throughput",
+                                                                    "--seconds", secs),
+                            f"iperf3 -c 127.0.0.1 -l 64K -P 1 -t {secs}",
+                            [{"key": key("network", "tcp_throughput", "tcp", 1, 65536, "throughput", "Gbit/s"),
+                              "ours_job": " ".join(map(str, argv)), "cause": "",
+                              **({"best_key": key("network", "tcp_throughput", "tcp", tmax, 65536, "throughput", "Gbit/s"),
+                                  "best_job": " ".join(map(str, best)),
+                                  "best_cause": f"iperf3 3.12 runs every stream in one thread; netbench's best runs "
+                                                f"{tmax} threads"} if tmax > 1 else {})}],
+                            [("", argv)], [("", best)] if tmax > 1 else [], est=int(float(secs) * 2 + 2)))
+    if "network" in want and have_tool(o, "sockperf"):
+        argv = ["netbench", "loopback", "--test", "tcp_latency", "--msg-size", "16B", "--time", secs,
+                "--threads", "1"] + reps
+        jobs.append(PairJob("sockperf", "sockperf", "network", script("sockperf", "--tests", "tcp_latency",
+                                                                        "--seconds", secs),
+                            f"sockperf ping-pong --tcp -m 16 -t {secs} --full-rtt",
+                            [{"key": key("network", "tcp_latency", "tcp", 1, 16, "latency", "us"),
+                              "ours_job": " ".join(map(str, argv)), "cause": ""}],
+                            [("", argv)], est=int(float(secs) * 2 + 2)))
+    return jobs
 
 
 def cluster_step(o) -> Step:
@@ -426,6 +603,13 @@ def main(argv: list) -> int:
         return 2
     if o.help:
         sys.stdout.write(USAGE)
+        return 0
+    if o.write_pairs:  # run_all.sh, before the steps: each paired job's job.json
+        for job in pair_jobs(o, set(o.suites), o.disk_dir or os.path.join(o.out, "disk-tmp")) if not o.no_baselines else []:
+            d = os.path.join(o.out, "raw", "pairs", job.id)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "job.json"), "w") as f:
+                json.dump(job.doc(), f, indent=1)
         return 0
     steps = build_plan(o)
     if o.nul and not o.dry_run:

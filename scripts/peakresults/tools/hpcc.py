@@ -33,14 +33,16 @@ def parse(path: str, ctx: dict) -> tuple:
                         tf * 1000, job=f"hpcc HPL N={kv.get('HPL_N')} NB={kv.get('HPL_NB')} "
                         f"P={kv.get('HPL_nprow')} Q={kv.get('HPL_npcol')} OPENBLAS_NUM_THREADS={threads}",
                         config=f"N={kv.get('HPL_N')};NB={kv.get('HPL_NB')};blas_threads={threads}"))
-    arr = int(float(kv.get("STREAM_VectorSize", "0"))) * 8 or None
+    own = int(float(kv.get("STREAM_VectorSize", "0"))) * 8 or None
+    # A paired job names membench's array (ctx stream_bytes): hpcc's own stays in config.
+    arr = int(ctx["stream_bytes"]) if ctx.get("stream_bytes") else own
     sthreads = int(float(kv.get("STREAM_Threads", "1") or 1)) or 1
     for k in ("Copy", "Scale", "Add", "Triad"):
         v = float(kv.get(f"SingleSTREAM_{k}", "0") or 0)
         if v > 0:
             rows.append(row(TOOL, ver, ("memory", "stream", f"{k.lower()}-{isa}", sthreads, arr, "throughput", "MB/s"),
-                            v * 1000, job=f"hpcc SingleSTREAM {k}, arrays of {arr} bytes",
-                            config=f"array_bytes={arr};nt_stores=0;single_process"))
+                            v * 1000, job=f"hpcc SingleSTREAM {k}, arrays of {own} bytes",
+                            config=f"array_bytes={own};nt_stores=0;single_process"))
     if not rows:
         raise NotToolOutput("no HPL or STREAM figure")
     return ver, rows
