@@ -81,8 +81,8 @@ def _side(d: str, k: int, side: str, key: dict):
         if v is not None:
             return v, extra, ""
         why = extra
-    errs = [os.path.join(x, n[:-5] + ".err") for x in (d, logs) for n in names] + \
-        [os.path.join(x, f"r{k}-{side}.err") for x in (d, logs)]
+    errs = [os.path.join(x, n) for x in (d, logs) if os.path.isdir(x) for n in sorted(os.listdir(x))
+            if re.fullmatch(rf"r{k}-{side}(-[A-Za-z0-9_]+)?\.err", n)]
     return None, "", next((e for e in map(_last_line, errs) if e), why)
 
 

@@ -122,6 +122,33 @@ class Pairs(unittest.TestCase):
         self.assertEqual(rows[0]["rounds"], "r1=1|r2=failed")
         self.assertEqual(rows[0]["n_pairs"], "1")
 
+    def test_figures_from_parts(self):
+        # one tool run, two figures from two of our binaries (hpcc: HPL and STREAM)
+        hpl = {"suite": "cpu", "test": "linpack", "variant": "dgesv", "threads": 2, "block_bytes": None,
+               "metric": "flops", "unit": "GFLOPS"}
+        triad = {"suite": "memory", "test": "stream", "variant": "triad-avx2", "threads": 1,
+                 "block_bytes": 42666624, "metric": "throughput", "unit": "MB/s"}
+        trows = {"schema": "peakbench-baseline/1", "tool": "hpcc", "tool_version": "hpcc 1.5.0",
+                 "rows": [dict(hpl, mean=20.0), dict(triad, mean=10000.0)]}
+        d = self.job("hpcc", [{"ours-hpl": {"results": [dict(hpl, mean=19.0)]},
+                               "ours-stream": {"results": [dict(triad, mean=10500.0)]}, "tool": trows},
+                              {"ours-hpl": {"results": [dict(hpl, mean=21.0)]}, "tool": trows}],
+                     tool="hpcc", figures=[{"key": hpl, "ours_job": "linpack", "cause": "other LU"},
+                                           {"key": triad, "ours_job": "membench", "cause": ""}])
+        # round 2's stream part failed: its reason is in OUT/logs/pairs/hpcc/
+        logs = os.path.join(self.out, "logs", "pairs", "hpcc")
+        os.makedirs(logs)
+        with open(os.path.join(logs, "r2-ours-stream.err"), "w") as f:
+            f.write("membench: out of memory\n")
+        del d
+        lp, st = pairs.load_pairs(self.out)
+        self.assertEqual((lp["test"], lp["n_pairs"]), ("linpack", 2))
+        self.assertAlmostEqual(lp["ratio_median"], 1.0)
+        self.assertEqual(lp["cause"], "")
+        self.assertEqual((st["test"], st["n_pairs"]), ("stream", 1))
+        self.assertAlmostEqual(st["ratio_median"], 1.05)
+        self.assertIn("out of memory", st["rounds"][1]["error"])
+
     def test_median(self):
         self.assertIsNone(pairs.median([]))
         self.assertEqual(pairs.median([3.0]), 3.0)

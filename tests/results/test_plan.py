@@ -5,6 +5,7 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -112,6 +113,85 @@ class PlanSteps(unittest.TestCase):
         self.assertEqual(plan.shquote("--log-level=*:critical"), "'--log-level=*:critical'")
         self.assertEqual(plan.shquote("it's"), "'it'\\''s'")
         self.assertEqual(plan.shquote("1,2"), "1,2")
+
+
+class PairedRounds(unittest.TestCase):
+    """Issue 13: the same job on both sides, in alternating rounds (3 full, 2 quick, 1 tiny)."""
+
+    def pairs(self, *args, have="likwid,hpcc,fio,iperf3,sockperf", meminfo=None):
+        env = dict(os.environ)
+        if meminfo:
+            os.environ["PEAKBENCH_MEMINFO"] = meminfo
+        try:
+            o = plan.parse_options(list(args) + BASE[:-1] + [have])
+            return o, plan.pair_jobs(o, set(o.suites), "/d"), plan.build_plan(o)
+        finally:
+            os.environ.clear()
+            os.environ.update(env)
+
+    def test_rounds_alternate(self):
+        for mode, n in (("--tiny", 1), ("--quick", 2), (None, 3)):
+            _, jobs, steps = self.pairs(*([mode] if mode else []))
+            sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf ")]
+            self.assertEqual(len(sq), 2 * n, mode)
+            order = [s.name.split()[-1] for s in sq]
+            self.assertEqual(order, ["ours", "sockperf", "sockperf", "ours", "ours", "sockperf"][:2 * n])
+            self.assertEqual(sq[0].outf, "pairs/sockperf/r1-ours")
+            tool = sq[1].argv
+            self.assertEqual(tool[tool.index("--json") + 1], "/tmp/peakbench-plan-test/raw/pairs/sockperf/r1-tool.json")
+        # the pairs come after the sweeps and baselines, before the second pass
+        names = [s.name for s in steps]
+        self.assertLess(names.index("sockperf"), names.index("sockperf r1 ours"))
+        self.assertLess(names.index("sockperf r3 ours"), names.index("cpubench pass 2"))
+
+    def test_same_job_memory(self):
+        # fixture CPU: AVX-512 (Cascade Lake), 2 CPUs; full mode: 1 GiB working set
+        _, jobs, _ = self.pairs()
+        lk = {j.id: j for j in jobs}["likwid"]
+        self.assertIn("--tests", lk.tool_argv)
+        self.assertEqual(lk.tool_argv[lk.tool_argv.index("--tests") + 1],
+                         "peakflops_avx512_fma,copy_mem_avx512,stream_mem_avx512")
+        ours = dict(lk.ours)
+        self.assertEqual(ours["copy"][ours["copy"].index("--nt") + 1], "on")
+        self.assertEqual(ours["copy"][ours["copy"].index("--size") + 1], "1073741824B")
+        keys = [f["key"] for f in lk.figures]
+        self.assertEqual([k["variant"] for k in keys], ["avx512_dp_fma", "avx512-nt", "triad-avx512-nt"])
+        self.assertEqual({k["threads"] for k in keys}, {2})
+        hp = {j.id: j for j in jobs}["hpcc"]
+        st = dict(hp.ours)["stream"]
+        self.assertEqual(st[st.index("--nt") + 1], "off")  # hpcc's STREAM has no NT stores
+        self.assertEqual(hp.figures[1]["key"]["variant"], "triad-avx512")
+
+    def test_same_job_disk_pages(self):
+        with tempfile.TemporaryDirectory() as d:
+            for free, pages, mem in (("64", "hugetlb", "shmhuge"), ("0", "small", "malloc")):
+                mi = os.path.join(d, "meminfo")
+                with open(mi, "w") as f:
+                    f.write(f"HugePages_Free: {free}\nHugePages_Rsvd: 0\nHugepagesize: 2048 kB\n")
+                _, jobs, _ = self.pairs("--quick", meminfo=mi)
+                fj = {j.id: j for j in jobs}["fio"]
+                argv = fj.ours[0][1]
+                self.assertEqual(argv[argv.index("--buffer-pages") + 1], pages)
+                self.assertEqual(fj.tool_argv[fj.tool_argv.index("--mem") + 1], mem)
+                self.assertEqual(argv[argv.index("--file-size") + 1], "256MiB")
+                self.assertEqual(argv[argv.index("--threads") + 1], "1")
+
+    def test_network_like_for_like_and_best(self):
+        _, jobs, _ = self.pairs("--quick")
+        ip = {j.id: j for j in jobs}["iperf3"]
+        (fig,) = ip.figures
+        self.assertEqual(fig["key"]["threads"], 1)
+        self.assertEqual(fig["best_key"]["threads"], 2)
+        self.assertIn("single-threaded", fig["best_cause"].replace("in one thread", "single-threaded"))
+        self.assertEqual(ip.tool_argv[ip.tool_argv.index("--threads") + 1], "1")
+
+    def test_no_pairs_without_tools_or_baselines(self):
+        _, jobs, _ = self.pairs(have="none")
+        self.assertEqual(jobs, [])
+        o, _, steps = self.pairs("--no-baselines")
+        self.assertFalse([s for s in steps if s.suite == "pair"])
+        _, jobs, _ = self.pairs("--only", "disk")
+        self.assertEqual([j.id for j in jobs], ["fio"])
 
 
 class BadInput(unittest.TestCase):
