@@ -395,9 +395,10 @@ class PairJob:
     the like-for-like one "best_key", "best_job", "best_cause"}]; ours: [(part, argv)];
     best: [(part, argv)] run after ours in each round; tool: the baseline script's argv."""
 
-    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10):
+    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10, ours_est=5):
         self.id, self.tool, self.suite, self.tool_argv = jid, tool, suite, tool_argv
-        self.tool_job, self.figures, self.ours, self.best, self.est = tool_job, figures, ours, list(best), est
+        self.tool_job, self.figures, self.ours, self.best = tool_job, figures, ours, list(best)
+        self.est, self.ours_est = est, ours_est  # seconds of a tool run, of one of ours
 
     def doc(self) -> dict:
         return {"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures}
@@ -406,10 +407,10 @@ class PairJob:
         out = []
         d = f"pairs/{self.id}"
         for k in range(1, ROUNDS[mode_of(o)] + 1):
-            ours = [Step("pair", f"{self.id} r{k} ours{'-' + part if part else ''}", self.est, "bench",
+            ours = [Step("pair", f"{self.id} r{k} ours{'-' + part if part else ''}", self.ours_est, "bench",
                          argv[0] if not argv[0].startswith("scripts/") else argv[1],
                          f"{d}/r{k}-ours{'-' + part if part else ''}", argv) for part, argv in self.ours]
-            ours += [Step("pair", f"{self.id} r{k} best{'-' + part if part else ''}", self.est, "bench",
+            ours += [Step("pair", f"{self.id} r{k} best{'-' + part if part else ''}", self.ours_est, "bench",
                           argv[0], f"{d}/r{k}-best{'-' + part if part else ''}", argv) for part, argv in self.best]
             raw = os.path.join(o.out, "raw", d)
             tool = Step("pair", f"{self.id} r{k} {self.tool}", self.est, "baseline", self.tool_argv[0],
@@ -489,7 +490,7 @@ def pair_jobs(o, want, disk_dir) -> list:
             jobs.append(PairJob("likwid", "likwid-bench", "cpu", script("likwid", "--threads", str(tmax), "--tests",
                                                                           ",".join(tests)),
                                 f"likwid-bench -t {','.join(tests)} -w S0:{size // 1000}kB:{tmax}", figs, ours,
-                                est=int(float(secs) * 6 + 4)))
+                                est=3 * len(tests), ours_est=int(float(secs) * 2 + 2)))
     if ("cpu" in want or "memory" in want) and have_tool(o, "hpcc"):
         n = {"full": 4000, "quick": 2000, "tiny": 500}[mode]
         from peakresults.tools.likwid import membench_array_bytes
@@ -507,29 +508,33 @@ def pair_jobs(o, want, disk_dir) -> list:
                               "cause": f"hpcc's STREAM is Debian's build (its vector width is not known here); "
                                        f"membench runs triad-{isa or 'scalar'} --nt off on arrays of the size hpcc "
                                        f"derives from N (hpcc's own in the tool row's config)"}],
-                            [("hpl", lp), ("stream", st)], est={"full": 45, "quick": 15, "tiny": 5}[mode]))
+                            [("hpl", lp), ("stream", st)], est={"full": 35, "quick": 12, "tiny": 3}[mode],
+                            ours_est={"full": 8, "quick": 4, "tiny": 2}[mode]))
     if "disk" in want and have_tool(o, "fio"):
         huge = hugetlb_room(o, 41)
         fsize = {"full": "1GiB", "quick": "256MiB", "tiny": "16MiB"}[mode]
         runtime = {"full": "3", "quick": "1", "tiny": "1"}[mode]
         pages = "hugetlb" if huge else "small"
-        argv = ["diskbench", "--dir", disk_dir, "--file-size", fsize, "--test", "seq_write,seq_read,rand_read",
-                "--block", "4KiB,1MiB", "--runtime", f"{float(runtime) / 3:.3g}", "--threads", "1",
-                "--buffer-pages", pages] + reps[:3]
-        job = " ".join(map(str, argv))
+        # two parts, so that each test runs only the blocks and engines it is paired on
+        base = ["diskbench", "--dir", disk_dir, "--file-size", fsize, "--runtime", f"{float(runtime) / 3:.3g}",
+                "--threads", "1", "--buffer-pages", pages] + reps[:3]
+        seq = base[:1] + ["--test", "seq_write,seq_read", "--block", "1MiB", "--engine", "psync"] + base[1:]
+        rand = base[:1] + ["--test", "rand_read", "--block", "4KiB", "--engine", "all"] + base[1:]
+        sjob, rjob = " ".join(map(str, seq)), " ".join(map(str, rand))
         wcause = ("fio writes one buffer again and again, diskbench distinct data "
                   "(docs/benchmarks/disk.md); same pages, layout, O_DIRECT and fsync")
-        figs = [{"key": key("disk", "seq_read", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": job, "cause": ""},
-                {"key": key("disk", "seq_write", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": job,
+        figs = [{"key": key("disk", "seq_read", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob, "cause": ""},
+                {"key": key("disk", "seq_write", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob,
                  "cause": wcause},
-                {"key": key("disk", "rand_read", "psync", 1, 4096, "iops", "IOPS"), "ours_job": job, "cause": ""},
-                {"key": key("disk", "rand_read", "uring-qd32", 1, 4096, "iops", "IOPS"), "ours_job": job, "cause": ""}]
+                {"key": key("disk", "rand_read", "psync", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""},
+                {"key": key("disk", "rand_read", "uring-qd32", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""}]
         jobs.append(PairJob("fio", "fio", "disk", script("fio", "--threads", "1", "--dir", disk_dir, "--tests",
                                                           "seq_write,seq_read,rand_read",
                                                           "--mem", "shmhuge" if huge else "malloc"),
                             f"fio --direct=1 --numjobs=1 --size={fsize} --runtime={runtime} "
                             f"--mem={'shmhuge' if huge else 'malloc'} (seq 1M psync, rand 4k psync and io_uring qd32)",
-                            figs, [("", argv)], est=int(float(runtime) * 4 + 4)))
+                            figs, [("seq", seq), ("rand", rand)], est=int(float(runtime) * 4 + 4),
+                            ours_est=int(float(runtime) * 2 * 4 / 3 + 3)))
     if "network" in want and have_tool(o, "iperf3"):
         argv = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
                 "--threads", "1"] + reps
@@ -544,7 +549,8 @@ def pair_jobs(o, want, disk_dir) -> list:
                                   "best_job": " ".join(map(str, best)),
                                   "best_cause": f"iperf3 3.12 runs every stream in one thread; netbench's best runs "
                                                 f"{tmax} threads"} if tmax > 1 else {})}],
-                            [("", argv)], [("", best)] if tmax > 1 else [], est=int(float(secs) * 2 + 2)))
+                            [("", argv)], [("", best)] if tmax > 1 else [], est=int(secs) + 2,
+                            ours_est=int(float(secs) * 4 + 2)))
     if "network" in want and have_tool(o, "sockperf"):
         argv = ["netbench", "loopback", "--test", "tcp_latency", "--msg-size", "16B", "--time", secs,
                 "--threads", "1"] + reps
@@ -553,7 +559,7 @@ def pair_jobs(o, want, disk_dir) -> list:
                             f"sockperf ping-pong --tcp -m 16 -t {secs} --full-rtt",
                             [{"key": key("network", "tcp_latency", "tcp", 1, 16, "latency", "us"),
                               "ours_job": " ".join(map(str, argv)), "cause": ""}],
-                            [("", argv)], est=int(float(secs) * 2 + 2)))
+                            [("", argv)], est=int(secs) + 2, ours_est=int(float(secs) * 4 + 2)))
     return jobs
 
 
@@ -612,8 +618,12 @@ def main(argv: list) -> int:
                 json.dump(job.doc(), f, indent=1)
         return 0
     steps = build_plan(o)
-    if o.nul and not o.dry_run:
-        write_nul(o, steps, sys.stdout)
-    else:
-        write_text(o, steps, sys.stdout)
+    try:
+        if o.nul and not o.dry_run:
+            write_nul(o, steps, sys.stdout)
+        else:
+            write_text(o, steps, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `--dry-run | head`
+        sys.stderr.close()
     return 0
