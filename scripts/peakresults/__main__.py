@@ -1,4 +1,7 @@
-"""python3 scripts/peakresults compare OLD NEW [--tolerance PCT] [--format md|csv|json]
+"""python3 scripts/peakresults finish OUT [--no-charts]: the raw files of a run into the
+suite JSON/CSV files, results.csv, baselines.csv, context.json, charts/, report.md and
+report-appendix.md (exit 2 when OUT has no raw/ folder).
+python3 scripts/peakresults compare OLD NEW [--tolerance PCT] [--format md|csv|json]
 [--chart FILE]: exit 0 when nothing regressed beyond the tolerance, 1 when something did,
 2 on a usage error (one line on stderr)."""
 import argparse
@@ -20,9 +23,26 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def run_finish(out: str, draw: bool) -> int:
+    from peakresults.finish import finish
+    if not os.path.isdir(os.path.join(out, "raw")):
+        print(f"peakresults: {out}: no raw/ folder (not a run_all.sh results folder)", file=sys.stderr)
+        return 2
+    _, charts = finish(out, draw)
+    for msg in charts.failed:
+        print(f"peakresults: {msg}", file=sys.stderr)
+    if charts.note:
+        print(f"peakresults: {charts.note}", file=sys.stderr)
+    print(f"peakresults: {len(charts.drawn)} charts, {os.path.join(out, 'report.md')}", file=sys.stderr)
+    return 0
+
+
 def main(argv: list) -> int:
     p = _Parser(prog="peakresults", description="peakbench's results program")
     sub = p.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("finish", help="everything after the binaries: merge, CSV, baselines, charts, report")
+    f.add_argument("out")
+    f.add_argument("--no-charts", action="store_true", help="write the charts' data files, draw nothing")
     c = sub.add_parser("compare", help="what changed between two results folders, beyond the noise")
     c.add_argument("old")
     c.add_argument("new")
@@ -31,6 +51,8 @@ def main(argv: list) -> int:
     c.add_argument("--format", choices=("md", "csv", "json"), default="md")
     c.add_argument("--chart", metavar="FILE", help="also draw the changes into FILE (PNG, gnuplot)")
     a = p.parse_args(argv)
+    if a.cmd == "finish":
+        return run_finish(a.out, not a.no_charts)
     if not a.tolerance >= 0:
         p.error("--tolerance must be a percentage >= 0")
     try:
