@@ -16,9 +16,12 @@ class Results:
         self.baselines = join.load_baselines(out, self.merged.problems)
         rows = self.merged.rows()
         join.join(rows, self.baselines)
-        # (peakbench row, its reference row), in the baselines' order.
-        self.matches = [(join.find_ours(rows, b), b) for b in self.baselines.rows
-                        if b.get("matched") and b.get("mean") is not None]
+        # (peakbench row, a reference row of it), in the peakbench rows' order.
+        refs: dict = {}
+        for b in self.baselines.rows:
+            if b.get("mean") is not None:
+                refs.setdefault(schema.row_key(b), []).append(b)
+        self.matches = [(r, b) for r in rows for b in refs.get(schema.row_key(r), [])]
         self.status = report_machine.read_status(out)
 
 

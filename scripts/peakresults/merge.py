@@ -80,8 +80,10 @@ def step_rows(raw: str, name: str, out: str, problems: list) -> tuple[dict, list
 def merge(out: str) -> Merged:
     m = Merged()
     raw = os.path.join(out, "raw")
-    names = sorted(f[:-5] for f in os.listdir(raw) if f.endswith(".json")
-                   and not f.endswith(".pass2.json")) if os.path.isdir(raw) else []
+    # In the order of the file names, as the shell's glob listed them (C locale:
+    # "dpdk-memif-rate.json" before "dpdk-memif.json").
+    names = [f[:-5] for f in sorted(os.listdir(raw)) if f.endswith(".json")
+             and not f.endswith(".pass2.json")] if os.path.isdir(raw) else []
     for suite in SUITES:
         steps = [n for n in names if n == suite or n.startswith(suite + "-")]
         for step in steps:

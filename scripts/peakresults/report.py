@@ -2,7 +2,7 @@
 tools, the warnings) and report-appendix.md (every row, one line each)."""
 import os
 
-from . import report_pa1, report_refs, report_tables
+from . import report_dpdk, report_pa1, report_refs, report_tables
 from .load import SUITES
 from .report_fmt import FLAG_MEANING, fmt, human, warnings
 from .report_machine import machine, status_notes, steps
@@ -108,6 +108,8 @@ def write(out_dir: str, res, charts) -> None:
         md += status_notes(status, s)
         md += report_pa1.section(rs)
         md += [""] + chart_lines(charts, CHARTS[s])
+        if s == "dpdk":
+            md += report_dpdk.section(out_dir, rs, res.merged.suites.get("network", {}).get("results", []))
         for title, tre, mre, pct, empty in report_tables.SECTIONS[s]:
             t = report_tables.table(report_tables.select(rs, s, tre, mre), pct)
             if title:
@@ -139,7 +141,7 @@ def write(out_dir: str, res, charts) -> None:
         md += report_cluster.section(out_dir, charts.dir)
     except ImportError:
         pass
-    md += warnings_section(rows + res.baselines.rows, unexplained, res.merged.problems)
+    md += warnings_section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained, res.merged.problems)
     for name, lines in (("report.md", md), ("report-appendix.md", app)):
         tmp = os.path.join(out_dir, name + ".tmp")
         with open(tmp, "w", encoding="utf-8") as f:
