@@ -10,8 +10,6 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$ROOT/scripts/lib.sh"
-# shellcheck source=scripts/lib_results.sh
-. "$ROOT/scripts/lib_results.sh"
 
 usage() {
 	cat <<'EOF'
@@ -322,8 +320,12 @@ build_plan() {
 	# The VM placement fingerprint again, against peakinfo's at the start: did the host move
 	# the vCPUs during the run? (context c2c.moved, report's Machine table)
 	plan info placement 1 bench peakinfo placement peakinfo --placement-since "$OUT/raw/peakinfo.json" --quiet
-	[ "$CHARTS" = 0 ] || plan post charts 10 post "$ROOT/scripts/plot.sh" charts scripts/plot.sh "$OUT"
-	plan post report 2 post "$ROOT/scripts/report.sh" report scripts/report.sh "$OUT"
+	# Everything after the binaries: the results program (scripts/peakresults/finish.py).
+	if [ "$CHARTS" = 0 ]; then
+		plan post finish 2 post python3 finish python3 scripts/peakresults finish "$OUT" --no-charts
+	else
+		plan post finish 12 post python3 finish python3 scripts/peakresults finish "$OUT"
+	fi
 }
 
 # Size in bytes of the level-N data (or unified) cache of CPU 0, DEFAULT when unknown.
@@ -389,7 +391,6 @@ run_bench() {
 		return 3
 	fi
 	fmt=json
-	peak_have jq || fmt=csv
 	case ${cmd[0]} in
 	scripts/*)
 		# A launcher script (the memif pair): the binary is its first argument.
@@ -403,21 +404,6 @@ run_bench() {
 		2>"$OUT/logs/$outf.err" 9>&-
 	rc=$?
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
-	if [ "$rc" -eq 0 ] && [ "$outf" = network-remote ]; then
-		# Two-node rows: the variant names the peer, so they stand apart from loopback's.
-		retag "$OUT/raw/$outf.$fmt" "@$PEER" 0
-	fi
-	if [ "$rc" -eq 0 ] && [ "$outf" = network-udpframes ]; then
-		# The kernel's rows at the DPDK frame sizes: variant udp-vs-dpdk (apart from the
-		# netbench step's udp rows in charts and baselines), flagged with their frame size.
-		retag "$OUT/raw/$outf.$fmt" -vs-dpdk 1
-	fi
-	if [ "$rc" -eq 0 ] && [ "$fmt" = json ]; then
-		json_to_csv "$OUT/raw/$outf.json" "$OUT/raw/$outf.csv" || {
-			LAST_REASON="$outf.json is not valid JSON"
-			rc=1
-		}
-	fi
 	return "$rc"
 }
 
@@ -486,7 +472,6 @@ trap 'echo "run_all.sh: interrupted; partial results in $OUT" >&2; [ -n "$DISK_D
 	echo "# peakbench run_all.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) in $ROOT"
 	echo "# build dir: $BUILD_DIR; results: $OUT"
 } >"$OUT/commands.txt"
-peak_have jq || echo "run_all.sh: jq not found: writing CSV only (scripts/deps.sh installs jq)" >&2
 
 # PEAKBENCH_LOCK=FILE: take this flock around every measuring step, so that benchmarks
 # sharing a machine run one at a time (step times exclude the wait).
@@ -497,7 +482,7 @@ fi
 lock() { [ "$LOCKED" = 0 ] || flock 9; }
 unlock() { [ "$LOCKED" = 0 ] || flock -u 9; }
 
-FAILED=0 DONE_EST=0 MERGED=0 BUSY=0
+FAILED=0 DONE_EST=0 BUSY=0
 for ((i = 0; i < N; i++)); do
 	left=$((TOTAL_EST - DONE_EST))
 	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" "$left" "$BUSY"
@@ -523,21 +508,10 @@ for ((i = 0; i < N; i++)); do
 		rc=$?
 		;;
 	post)
-		if [ "$MERGED" = 0 ]; then
-			for s in cpu memory disk network dpdk; do merge_suite "$OUT" "$s"; done
-			merge_baselines "$OUT"
-			merge_levels "$OUT"
-			write_context "$OUT"
-			peak_join_baselines "$OUT"
-			MERGED=1
-		fi
-		if [ -x "${STEP_BIN[i]}" ]; then
-			"${STEP_BIN[i]}" "$OUT" >"$OUT/logs/${STEP_OUTF[i]}.out" 2>"$OUT/logs/${STEP_OUTF[i]}.err"
-			rc=$?
-			LAST_REASON=$(last_line "$OUT/logs/${STEP_OUTF[i]}.err")
-		else
-			rc=3 LAST_REASON="${STEP_BIN[i]#"$ROOT"/} not present"
-		fi
+		cmd[1]=$ROOT/${cmd[1]}
+		"${cmd[@]}" >"$OUT/logs/${STEP_OUTF[i]}.out" 2>"$OUT/logs/${STEP_OUTF[i]}.err"
+		rc=$?
+		LAST_REASON=$(last_line "$OUT/logs/${STEP_OUTF[i]}.err")
 		;;
 	esac
 	secs=$(($(now_s) - t0))

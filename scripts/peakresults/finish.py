@@ -13,8 +13,8 @@ LEVEL_COLUMNS = ("level",) + schema.COLUMNS
 class Results:
     def __init__(self, out: str):
         self.merged = merge.merge(out)
-        self.baselines = join.load_baselines(out, self.merged.problems)
         rows = self.merged.rows()
+        self.baselines = join.load_baselines(out, self.merged.problems, rows)
         join.join(rows, self.baselines)
         # (peakbench row, a reference row of it), in the peakbench rows' order.
         refs: dict = {}

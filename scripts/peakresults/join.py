@@ -4,7 +4,7 @@ baseline_tool and baseline; a baseline row without its peakbench row stays in
 baselines.csv, reported as such."""
 import os
 
-from . import schema
+from . import legacy, schema
 from .merge import read_json
 
 
@@ -15,7 +15,7 @@ class Baselines:
         self.tools: dict[str, str] = {}  # tool -> version
 
 
-def load_baselines(out: str, problems: list) -> Baselines:
+def load_baselines(out: str, problems: list, rows: list[dict] | None = None) -> Baselines:
     b = Baselines()
     raw = os.path.join(out, "raw")
     if not os.path.isdir(raw):
@@ -40,6 +40,14 @@ def load_baselines(out: str, problems: list) -> Baselines:
         for s in doc.get("skipped") or []:
             if isinstance(s, dict):
                 b.skipped.append({"tool": tool, "test": s.get("test") or "", "reason": s.get("reason") or ""})
+    # Old-form CSV of a tool without JSON (folders and baseline scripts from before).
+    for name in sorted(os.listdir(raw)):
+        if name.startswith("baseline-") and name.endswith(".csv"):
+            got, skipped, tool = legacy.convert(os.path.join(raw, name), rows or [], set(b.tools))
+            if got or skipped:
+                b.tools.setdefault(tool, got[0]["tool_version"] if got else "")
+                b.rows += got
+                b.skipped += skipped
     return b
 
 

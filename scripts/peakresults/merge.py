@@ -62,7 +62,10 @@ def retag(step: str, rows: list[dict], out: str) -> None:
         suffix = "@" + peer_of(out)
     if suffix:
         for r in rows:
-            r["variant"] = (r.get("variant") or "") + suffix
+            v = r.get("variant") or ""
+            # A folder whose raw files run_all.sh already retagged keeps its variants.
+            if not v.endswith(suffix):
+                r["variant"] = v + suffix
 
 
 def step_rows(raw: str, name: str, out: str, problems: list) -> tuple[dict, list]:

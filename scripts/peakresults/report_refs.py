@@ -53,7 +53,7 @@ def baseline_section(matches: list, unmatched: list, unexplained: list[str]) -> 
             unexplained.append(f"{br['tool']}: {mine} {ours['threads']}t {human(ours.get('block_bytes'))}")
         out.append(f"| {br['tool']} | {cell(br.get('job', ''))} | {ours['threads'] if ours.get('threads') is not None else '–'} | "
                    f"{human(ours.get('block_bytes'))} | {fmt(br.get('mean'))} {br['unit']} | {cell(mine)} | "
-                   f"{fmt(ours.get('mean'))} {ours['unit']} | {f'{ratio * 100:.0f}%' if ratio else '–'} | {cell(note)} |")
+                   f"{fmt(ours.get('mean'))} {ours['unit']} | {f'{ratio * 100:.0f}%' if ratio is not None else '–'} | {cell(note)} |")
     for br in unmatched:
         out.append(f"| {br['tool']} | {cell(br.get('job', ''))} | {br.get('threads') if br.get('threads') is not None else '–'} | "
                    f"{human(br.get('block_bytes'))} | {fmt(br.get('mean'))} {br['unit']} | not measured by peakbench "

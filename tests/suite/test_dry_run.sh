@@ -12,7 +12,7 @@ plan=$("$repo/run_all.sh" --dry-run --out "$out/r") || fail "--dry-run exited $?
 echo "$plan"
 echo "$plan" | head -n 1 | grep -Eq '^peakbench plan: [0-9]+ steps, estimated [0-9hms]+ \(threads 1,2,4,8, reps 3\)$' ||
 	fail "first line is not the plan summary"
-for s in peakinfo cpubench linpack membench diskbench netbench dpdkbench charts report; do
+for s in peakinfo cpubench linpack membench diskbench netbench dpdkbench finish; do
 	echo "$plan" | grep -q " $s " || fail "full plan lacks $s"
 done
 for b in hpcc likwid fio iozone iperf3 sockperf; do
