@@ -50,7 +50,8 @@ def baseline_section(matches: list, unmatched: list, unexplained: list[str]) -> 
         note = "; ".join(x for x in (br.get("config") or "", br.get("flags") or "") if x)
         if outside(ratio):
             note = (note + "; " if note else "") + "unexplained"
-            unexplained.append(f"{br['tool']}: {mine} {ours['threads']}t {human(ours.get('block_bytes'))}")
+            blk = f" {human(ours['block_bytes'])}" if ours.get("block_bytes") else ""
+            unexplained.append(f"{br['tool']}: {mine} {ours['threads']}t{blk}")
         out.append(f"| {br['tool']} | {cell(br.get('job', ''))} | {ours['threads'] if ours.get('threads') is not None else '–'} | "
                    f"{human(ours.get('block_bytes'))} | {fmt(br.get('mean'))} {br['unit']} | {cell(mine)} | "
                    f"{fmt(ours.get('mean'))} {ours['unit']} | {f'{ratio * 100:.0f}%' if ratio is not None else '–'} | {cell(note)} |")
