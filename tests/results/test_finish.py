@@ -140,6 +140,12 @@ class SchemaDefinedOnce(unittest.TestCase):
         self.assertEqual(tuple(c for c in schema.COLUMNS if c not in ("baseline_tool", "baseline")),
                          schema.BASELINE_COLUMNS[4:])
 
+    def test_docs_baseline_columns(self):
+        doc = read(os.path.join(REPO, "docs", "results-schema.md"))
+        self.assertIn(schema.BASELINE_SCHEMA, doc)
+        for c in schema.BASELINE_COLUMNS[:4]:
+            self.assertIn(f"`{c}`", doc)
+
     def test_shell_header_is_the_schema(self):
         m = re.search(r"^PEAK_CSV_HEADER='([^']+)'", read(os.path.join(REPO, "scripts", "lib.sh")), re.M)
         if m:  # the baseline scripts' old CSV header, while they still write it
@@ -240,12 +246,15 @@ class Fixture(unittest.TestCase):
             self.assertIn(f"| {w} | 1 |", self.app)
 
     def test_pa1_layout_leads(self):
-        self.assertLess(self.md.index("| Block size | 1 thread | 2 threads |"), self.md.index("## Reference tools"))
+        self.assertLess(self.md.index("| Block size (variant) | 1 thread | 2 threads |"),
+                        self.md.index("## Reference tools"))
         self.assertIn("[report-appendix.md](report-appendix.md)", self.md)
         self.assertNotIn("\n| Workload | Concurrency | Block size |", self.md)
         self.assertIn("\n| Workload | Concurrency | Block size |", self.app)
-        # One cell per thread count: the 1 MiB seq_read psync throughput row.
-        self.assertRegex(self.md, r"\| 1 MiB \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ ± [0-9.]+ \| – \| [0-9.]+ \(fio, 1t\) \|")
+        # One cell per thread count: the 1 MiB seq_read psync throughput row, fio beside.
+        self.assertRegex(self.md, r"\| 1 MiB \(psync\) \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ ± [0-9.]+ \| – \| "
+                                  r"[0-9.]+ \(fio, 1t\) \|")
+        self.assertIn("| Variant | 1 thread | 2 threads |", self.md)  # cpubench: no block sizes
 
     def test_baseline_with_no_matching_row(self):
         self.assertIn("not measured by peakbench (cpu flops scalar_dp_addmul flops)", self.md)
