@@ -338,6 +338,19 @@ class Folders(unittest.TestCase):
             self.assertEqual("bimodal" in schema.flags_of(r), modes(r["samples"]) is not None)
         self.assertTrue(any("bimodal" in schema.flags_of(r) for r in rows))
 
+    def test_no_gnuplot_is_a_skip_with_the_reason(self):
+        from peakresults import charts
+        d = fixture_copy(self.tmp)
+        real = charts.shutil.which
+        charts.shutil.which = lambda name: None if name == "gnuplot" else real(name)
+        try:
+            _, c = finish(d, draw=True)
+        finally:
+            charts.shutil.which = real
+        self.assertEqual(c.drawn, [])
+        self.assertTrue(os.path.isfile(os.path.join(d, "charts", "data", "cpu_flops_dp.dat")))
+        self.assertIn("gnuplot not installed", read(os.path.join(d, "report.md")))
+
     def test_pairs_rendered_with_unexplained(self):
         fake = types.ModuleType("peakresults.pairs")
         fake.load_pairs = lambda out: [{

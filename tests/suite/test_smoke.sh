@@ -46,7 +46,7 @@ ok "$n suite(s) produced results"
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$repo/tests/suite/check_one_peak.py" "$r" || fail "a row's peak differs from the peaks table's"
 fi
-[ ! -e "$r/baseline.csv" ] || fail "--no-baselines still wrote baseline.csv"
+[ ! -e "$r/baselines.csv" ] || fail "--no-baselines still wrote baselines.csv"
 [ -s "$r/commands.txt" ] || fail "no commands.txt"
 grep -q '^peakinfo: ' "$r/commands.txt" || fail "commands.txt lacks the peakinfo command"
 if awk -F'\t' '$1 == "peakinfo" && $3 == "ok" { f = 1 } END { exit !f }' "$r/status.tsv"; then
