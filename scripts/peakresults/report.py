@@ -126,13 +126,17 @@ def write(out_dir: str, res, charts) -> None:
     else:
         md += ["No paired rounds were run."]
     if res.baselines.rows or res.baselines.skipped:
-        md += ["", "Reference rows joined to peakbench's on their key (the ratio is peakbench / tool; for latency "
-               "lower is better, so below 100% means peakbench is faster):", ""]
+        md += ["", "Each tool ran with parameters matched to ours (see docs/benchmarks/suite.md for the mapping);",
+               "the ratio is peakbench / tool (for latency lower is better, so below 100% means peakbench is faster).",
+               "Each reference row is joined to the peakbench row of the same key (suite, test, variant, threads,",
+               "block size, metric, unit).", ""]
+        if any(b.get("test") == "seq_write" for b in res.baselines.rows):
+            md += report_refs.WRITE_LAYOUTS + [""]
         md += report_refs.baseline_section(res.matches, [b for b in res.baselines.rows if not b.get("matched")],
                                            unexplained if not pairs else [])
         if res.baselines.skipped:
             md += ["", "Skipped or failed:", ""]
-            md += [f"- {s['tool']} {s['test']}: {s['reason']}" for s in res.baselines.skipped]
+            md += report_refs.skipped_lines(res.baselines.skipped)
     else:
         md += ["", "No reference tool ran (--no-baselines, or none installed)."]
     md += [""] + chart_lines(charts, ["baseline"])

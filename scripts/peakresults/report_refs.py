@@ -6,6 +6,13 @@ from .report_fmt import cell, fmt, human, isnum
 
 BAND = (0.90, 1.10)
 
+WRITE_LAYOUTS = [
+    "Disk writes come in two layouts, each against its own fio job: **seq_write** overwrites a file",
+    "already laid out (fio `--overwrite=1`), **seq_write_new** is the first write into a newly",
+    "allocated file (fio's plain `--rw=write` on a new file, whose blocks are allocated but unwritten).",
+    "On a virtual or thin-provisioned disk the first write is slower; compare each with its own row.",
+]
+
 
 def load_pairs(out: str) -> list[dict]:
     try:
@@ -60,3 +67,16 @@ def baseline_section(matches: list, unmatched: list, unexplained: list[str]) -> 
                    f"{human(br.get('block_bytes'))} | {fmt(br.get('mean'))} {br['unit']} | not measured by peakbench "
                    f"({br['suite']} {br['test']} {br['variant']} {br['metric']}) | – | – | {cell(br.get('config') or '')} |")
     return out
+
+
+def skipped_lines(skipped: list[dict]) -> list[str]:
+    """One line per tool and reason: a tool that is not installed is said once."""
+    order, tests = [], {}
+    for s in skipped:
+        k = (s["tool"], s["reason"])
+        if k not in tests:
+            order.append(k)
+            tests[k] = []
+        if s["test"] not in tests[k]:
+            tests[k].append(s["test"])
+    return [f"- {tool} {', '.join(tests[tool, reason])}: skipped: {reason}" for tool, reason in order]
