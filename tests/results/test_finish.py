@@ -151,6 +151,18 @@ class SchemaDefinedOnce(unittest.TestCase):
         if m:  # the baseline scripts' old CSV header, while they still write it
             self.assertEqual(tuple(m.group(1).split(",")), schema.COLUMNS)
 
+    def test_c_spellings_are_the_schema(self):
+        # The C unit test's expected header and schema_check's kind table (one per column).
+        src = read(os.path.join(REPO, "tests", "unit", "test_report.c"))
+        m = re.search(r"expected_header =\s*((?:\"[^\"]*\"\s*)+);", src)
+        self.assertTrue(m)
+        self.assertEqual(tuple("".join(re.findall(r'"([^"]*)"', m.group(1))).split(",")), schema.COLUMNS)
+        src = read(os.path.join(REPO, "tests", "schema_check.c"))
+        table = src[src.index("col_kinds[] = {"):]
+        table = table[:table.index("};")]
+        kinds = re.findall(r"\b(TEXT|REQ_TEXT|UINT_OR_EMPTY|NUM_OR_EMPTY|UINT_REQ)\b,", table)
+        self.assertEqual(len(kinds), len(schema.COLUMNS))
+
     def test_no_awk_or_jq_shapes_results(self):
         for gone in ("report.sh", "plot.sh", "lib_results.sh"):
             self.assertFalse(os.path.exists(os.path.join(REPO, "scripts", gone)), gone)
