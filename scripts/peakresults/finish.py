@@ -4,7 +4,7 @@ import json
 import os
 
 from . import charts as charts_mod
-from . import charts_special, csvout, join, merge, report, report_machine, schema
+from . import charts_special, csvout, join, merge, report, report_machine, report_refs, schema
 from .load import SUITES
 
 LEVEL_COLUMNS = ("level",) + schema.COLUMNS
@@ -46,9 +46,9 @@ def write_data(out: str, res: Results) -> None:
         csvout.write_csv(os.path.join(out, "peaks.csv"), m.peaks)
     try:
         from . import pairs  # the runner's module, when merged
-        pairs.write_pairs_csv(pairs.load_pairs(out), os.path.join(out, "pairs.csv"))
     except ImportError:
-        pass
+        return
+    pairs.write_pairs_csv(report_refs.load_pairs(out), os.path.join(out, "pairs.csv"))
 
 
 def write_charts(out: str, res: Results, draw: bool) -> charts_mod.Charts:

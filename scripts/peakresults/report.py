@@ -119,7 +119,7 @@ def write(out_dir: str, res, charts) -> None:
             app += ["### Load latency vs working set (pointer chase)", ""] + report_tables.latency_table(rs) + [""]
             app += ["### Roofline", ""] + report_tables.levels_table(res.merged.levels)
     md += ["", "## Reference tools", ""] + status_notes(status, "baseline")
-    pairs = report_refs.load_pairs(out_dir)
+    pairs = report_refs.load_pairs(out_dir, res.merged.problems)
     if pairs:
         md += ["Paired rounds: ours and the tool alternate, round by round; the ratio is ours / tool.", ""]
         md += report_refs.pairs_section(pairs, unexplained)

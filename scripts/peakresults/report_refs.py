@@ -14,15 +14,19 @@ WRITE_LAYOUTS = [
 ]
 
 
-def load_pairs(out: str) -> list[dict]:
+def load_pairs(out: str, problems: list | None = None) -> list[dict]:
+    """pairs.load_pairs(out), [] when the module is absent or the records are unreadable
+    (then one line in problems, listed under the report's warnings)."""
     try:
         from . import pairs  # the runner's module: absent until it is merged
     except ImportError:
         return []
     try:
-        return pairs.load_pairs(out) or []
-    except (OSError, ValueError, KeyError) as e:
-        return [{"error": str(e)}]
+        return list(pairs.load_pairs(out) or [])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        if problems is not None:
+            problems.append(f"raw/pairs: paired rounds not readable ({e})")
+        return []
 
 
 def outside(ratio) -> bool:

@@ -373,6 +373,23 @@ class Folders(unittest.TestCase):
         self.assertTrue(os.path.isfile(os.path.join(d, "charts", "data", "cpu_flops_dp.dat")))
         self.assertIn("gnuplot not installed", read(os.path.join(d, "report.md")))
 
+    def test_unreadable_pairs_are_a_warning(self):
+        fake = types.ModuleType("peakresults.pairs")
+
+        def broken(out):
+            raise ValueError("r1-ours.json: not JSON")
+        fake.load_pairs = broken
+        fake.write_pairs_csv = lambda pairs, path: open(path, "w").close()
+        sys.modules["peakresults.pairs"] = fake
+        try:
+            d = fixture_copy(self.tmp)
+            finish(d, draw=False)
+        finally:
+            del sys.modules["peakresults.pairs"]
+        md = read(os.path.join(d, "report.md"))
+        self.assertIn("No paired rounds were run.", md)
+        self.assertIn("- raw/pairs: paired rounds not readable (r1-ours.json: not JSON)", md)
+
     def test_pairs_rendered_with_unexplained(self):
         fake = types.ModuleType("peakresults.pairs")
         fake.load_pairs = lambda out: [{
