@@ -1,9 +1,11 @@
 # shellcheck shell=bash
-PEAK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Shared helpers for run_all.sh and scripts/baseline/*.sh. Results are shaped by the results
 # program (scripts/peakresults), not here; PEAK_CSV_HEADER, PEAK_AWK_LIB and the
 # peak_csv_*/peak_baseline_* writers remain only for the baseline scripts' old CSV output
 # (read by scripts/peakresults/legacy.py) until their Python parsers replace them.
+
+# The checkout this file belongs to (loopback_peak calls the results program from it).
+PEAK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The CSV header, exactly the schema's column order (docs/results-schema.md).
 # shellcheck disable=SC2034  # used by the scripts that source this file
