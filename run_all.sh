@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # run_all.sh: the whole peakbench protocol in one command. Builds if needed, runs the plan
 # (scripts/peakresults/plan.py: every suite that is built or --only some, the reference
-# tools, the second pass), then the results program, into results/<timestamp>/. This file
-# keeps the sequencing: progress and ETA on stderr, locks, calling the binaries,
-# status.tsv and commands.txt. ./run_all.sh --help for the options.
+# tools, the paired rounds, the second pass), then the results program (peakresults
+# finish), into results/<timestamp>/. This file keeps the sequencing: progress and ETA on
+# stderr, locks, calling the binaries, status.tsv and commands.txt. ./run_all.sh --help
+# for the options.
 set -u -o pipefail
 # The whole script is one compound command, so bash parses it before running it: editing
 # run_all.sh (a git pull) while a long run is in progress cannot change the running one.
@@ -12,8 +13,6 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$ROOT/scripts/lib.sh"
-# shellcheck source=scripts/lib_results.sh
-. "$ROOT/scripts/lib_results.sh"
 PLAN=(python3 "$ROOT/scripts/peakresults" plan)
 
 peak_have python3 || { echo "run_all.sh: python3 is needed (scripts/deps.sh installs it)" >&2; exit 1; }
@@ -34,7 +33,7 @@ read_plan() {
 		k=${f[i]%%=*}
 		case $k in
 		out) OUT=${f[i]#*=} ;; build_dir) BUILD_DIR=${f[i]#*=} ;; disk_dir) DISK_DIR=${f[i]#*=} ;;
-		build) BUILD=${f[i]#*=} ;; peer) PEER=${f[i]#*=} ;; total_est) TOTAL_EST=${f[i]#*=} ;;
+		build) BUILD=${f[i]#*=} ;; total_est) TOTAL_EST=${f[i]#*=} ;;
 		esac
 		i=$((i + 1))
 	done
@@ -116,34 +115,10 @@ run_step() {
 	case $kind in
 	bench) # dpdkbench: our flags come after the EAL's "--".
 		"${cmd[@]}" --format json --output "$OUT/raw/$outf.json" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
-	baseline) "${cmd[@]}" >"$OUT/raw/$outf.csv" 2>"$OUT/logs/$outf.err" 9>&- ;;
 	*) "${cmd[@]}" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
 	esac
 	rc=$?
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
-	# Two-node rows: the variant names the peer; the kernel's rows at the DPDK frame sizes:
-	# variant udp-vs-dpdk, flagged with their frame size (lib_results.sh).
-	if [ "$rc" -eq 0 ] && declare -F retag >/dev/null && peak_have jq; then
-		case ${outf%.pass2} in
-		network-remote) retag "$OUT/raw/$outf.json" "@$PEER" 0 ;;
-		network-udpframes) retag "$OUT/raw/$outf.json" -vs-dpdk 1 ;;
-		esac
-	fi
-	return "$rc"
-}
-
-# Until the results program has `finish`: the bash post steps of before (JSON to CSV,
-# merge, context, join, charts, report).
-legacy_finish() {
-	local f s rc=0
-	for f in "$OUT"/raw/*.json; do
-		case $f in *.pass2.json | */baseline-*.json) continue ;; esac
-		[ -s "$f" ] && peak_have jq && json_to_csv "$f" "${f%.json}.csv"
-	done
-	for s in cpu memory disk network dpdk; do merge_suite "$OUT" "$s"; done
-	merge_baselines "$OUT" && merge_levels "$OUT" && write_context "$OUT" && peak_join_baselines "$OUT"
-	[[ " ${STEP_ARGV[*]} " == *" --no-charts "* ]] || "$ROOT/scripts/plot.sh" "$OUT" || rc=$?
-	"$ROOT/scripts/report.sh" "$OUT" || rc=$?
 	return "$rc"
 }
 
@@ -199,13 +174,8 @@ for ((i = 0; i < N; i++)); do
 	case ${STEP_SUITE[i]}:${STEP_NAME[i]} in disk:* | *:fio | pair:fio\ *) mkdir -p "${DISK_DIR:-$OUT/disk-tmp}" ;; esac
 	t0=$(now_s)
 	LAST_REASON=""
-	if [ "$kind" = post ] && ! grep -q '"finish"' "$ROOT/scripts/peakresults/__main__.py"; then
-		legacy_finish >"$OUT/logs/${STEP_OUTF[i]}.out" 2>"$OUT/logs/${STEP_OUTF[i]}.err"
-		rc=$? LAST_REASON=$(last_line "$OUT/logs/${STEP_OUTF[i]}.err")
-	else
-		run_step "$kind" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
-		rc=$?
-	fi
+	run_step "$kind" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
+	rc=$?
 	# One loopback peak per run: netbench's rows take peakinfo's figure.
 	if [ "${STEP_OUTF[i]}" = peakinfo ] && [ "$rc" = 0 ]; then
 		PEAKBENCH_LOOPBACK_GBPS=$(loopback_peak "$OUT") && export PEAKBENCH_LOOPBACK_GBPS

@@ -5,8 +5,8 @@
 #   TOOL.sh [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR] [--plan]
 #       runs the reference tool (when installed) on the job peakbench runs, keeps its raw
 #       output in --raw DIR and writes DIR/baseline-TOOL.json (scripts/peakresults/tools:
-#       rows keyed by the peakbench row each is the reference for, INTERFACES.md section 2);
-#       prints the same rows as the old pipeline's schema CSV on stdout (transitional).
+#       rows keyed by the peakbench row each is the reference for, a skipped entry with
+#       the reason for each test not run or failed; INTERFACES.md section 2).
 #       --plan prints the tool's command lines and runs nothing (tests of the same job).
 #       [--tests LIST] [--seconds S] [--json FILE] [--ctx K=V] (and hpcc's --n N, fio's
 #       --mem shmhuge|malloc): one paired round's job (run_all.sh's paired rounds).
@@ -95,9 +95,6 @@ bl_max_threads() {
 	echo "$m"
 }
 
-# Print the CSV header (not in --plan and --parse modes).
-bl_header() { [ "$BL_PLAN" = 1 ] || [ "$BL_PARSE" = 1 ] || echo "$PEAK_CSV_HEADER"; }
-
 # Is the tool there? In --plan mode it need not be.
 bl_have() { [ "$BL_PLAN" = 1 ] || peak_have "$1"; }
 
@@ -117,20 +114,20 @@ bl_run() {
 # Is TEST among --tests (every test without --tests)?
 bl_want() { [ -z "$BL_TESTS" ] || [[ ",$BL_TESTS," == *",$1,"* ]]; }
 
-# A skipped test: TOOL TEST METRIC UNIT REASON (the old CSV's row, and the JSON's skipped).
+# A test not run (REASON "... not installed", "... not available here") or failed
+# (REASON "failed: ..."): TOOL TEST METRIC UNIT REASON, an entry of the JSON's skipped.
 bl_skip() {
 	[ "$BL_PLAN" = 0 ] || return 0
-	peak_baseline_skip "$1" "$2" "$3" "$4" "$5"
 	BL_SKIPS+=(--skip "$2=$5")
 }
 
-# The tool's outputs (BL_OUTS) -> BL_RAW/baseline-TOOL.json and the old CSV on stdout.
+# The tool's outputs (BL_OUTS) -> BL_RAW/baseline-TOOL.json (or --json FILE).
 # bl_finish TOOL [tools options...]
 bl_finish() {
 	local tool=$1
 	shift
 	[ "$BL_PLAN" = 0 ] || return 0
-	python3 "$BL_TOOLS_PY" "$tool" --out "${BL_JSON:-$BL_RAW/baseline-$tool.json}" --csv "${BL_SKIPS[@]}" \
+	python3 "$BL_TOOLS_PY" "$tool" --out "${BL_JSON:-$BL_RAW/baseline-$tool.json}" "${BL_SKIPS[@]}" \
 		"${BL_CTX[@]}" "$@" "${BL_OUTS[@]}"
 }
 

@@ -26,7 +26,6 @@ set -u -o pipefail
 TOOL=fio
 
 bl_parse_args "$@"
-bl_header
 if [ "$BL_PARSE" = 1 ]; then
 	bl_parse_files fio
 	exit
@@ -125,7 +124,7 @@ if [ "$ok" = 0 ] && [ "$mem" = shmhuge ]; then
 fi
 if [ "$ok" = 0 ]; then
 	echo "fio.sh: fio failed: $(grep -v '^[[:space:]]*$' "$out.err" | tail -n 1)" >&2
-	skip_all "failed: fio exited non-zero (see fio.json.err)" | sed 's/skipped: failed/failed/'
+	skip_all "failed: fio exited non-zero (see fio.json.err)"
 	bl_finish fio
 	exit 1
 fi

@@ -60,7 +60,6 @@ EOF
 }
 
 bl_parse_args "$@"
-bl_header
 if [ "$BL_PARSE" = 1 ]; then
 	bl_parse_files hpcc
 	exit
@@ -95,9 +94,7 @@ echo "cd $work && OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=1 hpcc  # hpccin
 rc=$?
 if [ "$rc" -ne 0 ] || [ ! -s "$work/hpccoutf.txt" ]; then
 	echo "hpcc.sh: hpcc exited $rc: $(tail -n 1 "$BL_RAW/hpcc.stdout")" >&2
-	peak_csv_row baseline linpack hpcc-hpl "$threads" "" flops GFLOPS 0 "" "" "" "" "" "" "" "" "" \
-		"" "" "" "" "$TOOL" "" "failed: hpcc exited $rc"
-	BL_SKIPS+=(--skip "linpack=failed: hpcc exited $rc")
+	bl_skip "$TOOL" linpack flops GFLOPS "failed: hpcc exited $rc"
 	bl_finish hpcc
 	exit 1
 fi

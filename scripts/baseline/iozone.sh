@@ -19,7 +19,6 @@ set -u -o pipefail
 TOOL=iozone
 
 bl_parse_args "$@"
-bl_header
 if [ "$BL_PARSE" = 1 ]; then
 	bl_parse_files iozone
 	exit
@@ -58,9 +57,7 @@ trap cleanup EXIT
 out="$BL_RAW/iozone.txt"
 if ! bl_run 900 "$out" iozone -e -I -i 0 -i 1 -i 2 -s "$size" -r 4k -r 1m -f "$file"; then
 	echo "iozone.sh: iozone failed: $(tail -n 1 "$out.err")" >&2
-	peak_csv_row baseline seq_read iozone 1 "" throughput MB/s 0 "" "" "" "" "" "" "" "" "" "" "" "" \
-		"" "$TOOL" "" "failed: iozone exited non-zero"
-	BL_SKIPS+=(--skip "seq_read=failed: iozone exited non-zero")
+	bl_skip "$TOOL" seq_read throughput MB/s "failed: iozone exited non-zero"
 	bl_finish iozone
 	exit 1
 fi

@@ -12,7 +12,6 @@ set -u -o pipefail
 TOOL=iperf3
 
 bl_parse_args "$@"
-bl_header
 if [ "$BL_PARSE" = 1 ]; then
 	bl_parse_files iperf3
 	exit
@@ -45,7 +44,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 done
 if [ "$BL_PLAN" = 0 ] && ! kill -0 "$server" 2>/dev/null; then
 	echo "iperf3.sh: iperf3 server on 127.0.0.1:$port did not start: $(tail -n 1 "$BL_RAW/iperf3-server.log")" >&2
-	skip_all "failed: the iperf3 server did not start" | sed 's/skipped: failed/failed/'
+	skip_all "failed: the iperf3 server did not start"
 	bl_finish iperf3
 	exit 1
 fi
@@ -64,8 +63,7 @@ for t in $threads; do
 			continue
 		fi
 		echo "iperf3.sh: iperf3 $proto -P $t failed: $(grep -o '"error":.*' "$out" 2>/dev/null)" >&2
-		peak_csv_row baseline "${proto}_throughput" "iperf3-$proto" "$t" "" throughput Gbit/s 0 "" "" "" \
-			"" "" "" "" "" "" "" "" "" "" "$TOOL" "" "failed: iperf3 exited non-zero"
+		bl_skip "$TOOL" "${proto}_throughput" throughput Gbit/s "failed: iperf3 -P $t exited non-zero"
 		rc=1
 	done
 done

@@ -19,7 +19,6 @@ set -u -o pipefail
 TOOL=likwid-bench
 
 bl_parse_args "$@"
-bl_header
 if [ "$BL_PARSE" = 1 ]; then
 	bl_parse_files likwid
 	exit
@@ -74,8 +73,7 @@ for t in $threads; do
 		out="$BL_RAW/likwid-$test-$t.txt"
 		if ! bl_run 120 "$out" likwid-bench -t "$test" -w "$ws"; then
 			echo "likwid.sh: likwid-bench -t $test -w $ws failed: $(tail -n 1 "$out.err")" >&2
-			peak_csv_row baseline "$test" "$TOOL" "$t" "" "$metric" "$unit" 0 "" "" "" "" "" "" "" "" "" \
-				"" "" "" "" "$TOOL" "" "failed: likwid-bench exited non-zero"
+			bl_skip "$TOOL" "$test" "$metric" "$unit" "failed: likwid-bench -t $test exited non-zero"
 			rc=1
 		fi
 	done
