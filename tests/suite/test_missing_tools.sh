@@ -2,7 +2,7 @@
 # With none of the reference tools on PATH, every baseline script exits 0 and writes a
 # baseline-<tool>.json with no row and a skipped entry per test ("<tool> not installed").
 set -u
-repo=$1 check=$2
+repo=$1
 # shellcheck source=tests/suite/lib_test.sh
 . "$(dirname "$0")/lib_test.sh"
 out=$(mktemp -d) || exit 1
