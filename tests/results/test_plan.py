@@ -179,11 +179,17 @@ class PairedRounds(unittest.TestCase):
     def test_network_like_for_like_and_best(self):
         _, jobs, _ = self.pairs("--quick")
         ip = {j.id: j for j in jobs}["iperf3"]
-        (fig,) = ip.figures
-        self.assertEqual(fig["key"]["threads"], 1)
-        self.assertEqual(fig["best_key"]["threads"], 2)
-        self.assertIn("single-threaded", fig["best_cause"].replace("in one thread", "single-threaded"))
+        tcp, udp = ip.figures
+        self.assertEqual(tcp["key"]["threads"], 1)
+        self.assertEqual(tcp["best_key"]["threads"], 2)
+        self.assertIn("one thread", tcp["best_cause"])
         self.assertEqual(ip.tool_argv[ip.tool_argv.index("--threads") + 1], "1")
+        # UDP: like-for-like without GSO at one thread; our best (GSO) beside it
+        ours, best = dict(ip.ours)["udp"], dict(ip.best)["udp"]
+        self.assertIn("--no-gso", ours)
+        self.assertNotIn("--no-gso", best)
+        self.assertEqual(ours[ours.index("--datagram") + 1], "1472B")
+        self.assertIn("GSO", udp["best_cause"])
 
     def test_no_pairs_without_tools_or_baselines(self):
         _, jobs, _ = self.pairs(have="none")
