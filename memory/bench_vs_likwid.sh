@@ -1,10 +1,10 @@
 #!/bin/sh
 # membench against likwid-bench on the same machine, same run, bytes counted the same way
-# run_all.sh now pairs membench with likwid-bench by default (scripts/peakresults/plan.py
-# pair_jobs, on the widest ISA the CPU has); this script stays for longer by-hand series.
 # (read + written, non-temporal stores on both sides). Each round holds the shared
 # benchmark lock for all four measurements, so nothing else measures in between.
 # Usage: memory/bench_vs_likwid.sh [BUILD_DIR] [ROUNDS]
+# run_all.sh now pairs membench with likwid-bench by default (scripts/peakresults/plan.py
+# pair_jobs, on the widest ISA the CPU has); this script stays for longer by-hand series.
 set -eu
 lock=/tmp/peakbench-bench.lock
 
