@@ -109,6 +109,22 @@ class PlanSteps(unittest.TestCase):
             got.append((head[1], argv))
         self.assertEqual(got, [(s.name, s.argv) for s in st])
 
+    def test_point_count_estimates(self):
+        # points x (repetitions + 1 warm-up) x seconds per repetition, + 1: cpubench has 53
+        # points per thread count, membench 135, diskbench 6 tests x blocks x 2 engines
+        for args, threads, reps, rep_s, blocks in (((), 4, 2, 0.2, 6), (("--quick",), 2, 3, 0.05, 2),
+                                                   (("--tiny",), 2, 3, 0.05, 2)):
+            _, st = steps_of(*args)
+            est = {s.name: s.est for s in st}
+            self.assertEqual(est["cpubench"], int(53 * threads * (reps + 1) * rep_s + 1), args)
+            self.assertEqual(est["membench"], int(135 * threads * (reps + 1) * rep_s + 1), args)
+            runtime = {(): 0.5, ("--quick",): 0.2, ("--tiny",): 0.05}[args]
+            self.assertEqual(est["diskbench"], int(6 * blocks * 2 * threads * (reps + 1) * runtime + 1), args)
+        # the second pass: one repetition (+ warm-up) of the same points
+        _, st = steps_of()
+        est = {s.name: s.est for s in st}
+        self.assertEqual(est["cpubench pass 2"], est["cpubench"] // 3 * 2)
+
     def test_shquote(self):
         self.assertEqual(plan.shquote("--log-level=*:critical"), "'--log-level=*:critical'")
         self.assertEqual(plan.shquote("it's"), "'it'\\''s'")
