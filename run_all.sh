@@ -138,15 +138,13 @@ fi
 
 # The reference tools, before the baseline steps: installed when root or sudo -n can, else
 # scripts/deps.sh prints the one command to run and the baselines of missing tools are
-# skipped. The plan is made again: its estimates depend on which tools are there.
-if [[ " ${STEP_KIND[*]} " == *" baseline "* ]]; then
-	bash "$ROOT/scripts/deps.sh" --tools >&2 || true
-	read_plan "$@" --out "$OUT"
-fi
+# skipped.
+[[ " ${STEP_KIND[*]} " != *" baseline "* ]] || bash "$ROOT/scripts/deps.sh" --tools >&2 || true
 
 mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
-# The paired jobs' definitions (OUT/raw/pairs/<id>/job.json, read by scripts/peakresults/pairs.py).
-"${PLAN[@]}" "$@" --out "$OUT" --write-pairs || exit 1
+# The plan again (which steps and estimates depends on the tools there now), writing the
+# paired jobs' definitions (raw/pairs/<id>/job.json, read by scripts/peakresults/pairs.py).
+read_plan "$@" --out "$OUT" --write-pairs
 # Interrupted: say so, and remove the disk test folder when it is ours (diskbench and fio
 # remove their own files on SIGINT/SIGTERM).
 trap 'echo "run_all.sh: interrupted; partial results in $OUT" >&2; [ -n "$DISK_DIR" ] || rm -rf "$OUT/disk-tmp"; exit 130' INT TERM

@@ -340,9 +340,9 @@ def build_plan(o) -> list:
              "--msg-size", payloads, "--time", t, "--threads", "1", "--reps", o.reps, "--quiet"])
     if not o.no_baselines:
         steps += baseline_steps(o, want, disk_dir)
-    if not o.no_baselines:
-        for job in pair_jobs(o, want, disk_dir):
-            steps += job.steps(o)
+    o.pair_jobs = pair_jobs(o, want, disk_dir) if not o.no_baselines else []
+    for job in o.pair_jobs:
+        steps += job.steps(o)
     if o.hostfile:
         steps.append(cluster_step(o))
     if split:
@@ -613,8 +613,10 @@ def write_text(o, steps, out) -> None:
 
 
 def main(argv: list) -> int:
-    """`peakresults plan [run_all.sh options] [--nul]`: the plan as text (what --dry-run
-    prints) or NUL-separated for run_all.sh. Usage errors: one line, exit 2."""
+    """`peakresults plan [run_all.sh options] [--nul] [--write-pairs]`: the plan as text
+    (what --dry-run prints) or NUL-separated for run_all.sh; --write-pairs also writes each
+    paired job's OUT/raw/pairs/<id>/job.json from the same plan. Usage errors: one line,
+    exit 2."""
     try:
         o = parse_options(argv)
     except UsageError as e:
@@ -623,14 +625,14 @@ def main(argv: list) -> int:
     if o.help:
         sys.stdout.write(USAGE)
         return 0
-    if o.write_pairs:  # run_all.sh, before the steps: each paired job's job.json
-        for job in pair_jobs(o, set(o.suites), o.disk_dir or os.path.join(o.out, "disk-tmp")) if not o.no_baselines else []:
+    steps = build_plan(o)
+    if o.write_pairs and not o.dry_run:
+        # run_all.sh, before the steps: each paired job's job.json, from the same plan
+        for job in o.pair_jobs:
             d = os.path.join(o.out, "raw", "pairs", job.id)
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "job.json"), "w") as f:
                 json.dump(job.doc(), f, indent=1)
-        return 0
-    steps = build_plan(o)
     try:
         if o.nul and not o.dry_run:
             write_nul(o, steps, sys.stdout)

@@ -2,6 +2,7 @@
 protocols, --only, the second pass, cache sizes from a fake /sys, the NUL format run_all.sh
 reads, and bad options (one line, exit 2). Nothing is run."""
 import io
+import json
 import os
 import subprocess
 import sys
@@ -206,6 +207,23 @@ class PairedRounds(unittest.TestCase):
         self.assertNotIn("--no-gso", best)
         self.assertEqual(ours[ours.index("--datagram") + 1], "1472B")
         self.assertIn("GSO", udp["best_cause"])
+
+    def test_write_pairs(self):
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--tiny", "--out", d, "--ncpu", "2", "--sysroot", SYSROOT, "--have", "sockperf,iperf3",
+                    "--nul", "--write-pairs"]
+            out = io.StringIO()
+            old, sys.stdout = sys.stdout, out
+            try:
+                self.assertEqual(plan.main(argv), 0)
+            finally:
+                sys.stdout = old
+            self.assertIn("pairs/sockperf/r1-ours", out.getvalue().split("\0"))
+            with open(os.path.join(d, "raw", "pairs", "sockperf", "job.json")) as f:
+                job = json.load(f)
+            self.assertEqual(job["tool"], "sockperf")
+            self.assertEqual(job["figures"][0]["key"]["test"], "tcp_latency")
+            self.assertTrue(os.path.exists(os.path.join(d, "raw", "pairs", "iperf3", "job.json")))
 
     def test_no_pairs_without_tools_or_baselines(self):
         _, jobs, _ = self.pairs(have="none")
