@@ -2,6 +2,7 @@
 old bash/awk/jq pipeline made of it, and the pieces on small made-up inputs: the bimodal
 detector, the second pass's pooling, RFC 4180 cells, the join on real fields, missing
 suites, a baseline with no peakbench row, a skip reason holding a comma."""
+import contextlib
 import csv
 import io
 import json
@@ -60,6 +61,28 @@ def section(text, title):
             out.append(ln)
     return out
 
+
+
+@contextlib.contextmanager
+def fake_pairs(fake):
+    """Stand FAKE in for peakresults.pairs. Once the real module has been imported, `from . import
+    pairs` reads the package's attribute, not sys.modules, so both are swapped and restored."""
+    import peakresults
+    saved_mod = sys.modules.get("peakresults.pairs")
+    saved_attr = getattr(peakresults, "pairs", None)
+    sys.modules["peakresults.pairs"] = fake
+    peakresults.pairs = fake
+    try:
+        yield
+    finally:
+        if saved_mod is None:
+            sys.modules.pop("peakresults.pairs", None)
+        else:
+            sys.modules["peakresults.pairs"] = saved_mod
+        if saved_attr is None:
+            delattr(peakresults, "pairs")
+        else:
+            peakresults.pairs = saved_attr
 
 class Bimodal(unittest.TestCase):
     def test_one_mode(self):
@@ -380,12 +403,9 @@ class Folders(unittest.TestCase):
             raise ValueError("r1-ours.json: not JSON")
         fake.load_pairs = broken
         fake.write_pairs_csv = lambda pairs, path: open(path, "w").close()
-        sys.modules["peakresults.pairs"] = fake
-        try:
+        with fake_pairs(fake):
             d = fixture_copy(self.tmp)
             finish(d, draw=False)
-        finally:
-            del sys.modules["peakresults.pairs"]
         md = read(os.path.join(d, "report.md"))
         self.assertIn("No paired rounds were run.", md)
         self.assertIn("- raw/pairs: paired rounds not readable (r1-ours.json: not JSON)", md)
@@ -399,12 +419,9 @@ class Folders(unittest.TestCase):
             "ratio_median": 1.3, "ratio_min": 1.2, "ratio_max": 1.4, "ours_median": 130.0, "tool_median": 100.0,
             "cause": "", "flags": ""}]
         fake.write_pairs_csv = lambda pairs, path: open(path, "w").close()
-        sys.modules["peakresults.pairs"] = fake
-        try:
+        with fake_pairs(fake):
             d = fixture_copy(self.tmp)
             finish(d, draw=False)
-        finally:
-            del sys.modules["peakresults.pairs"]
         md = read(os.path.join(d, "report.md"))
         self.assertIn("| 1.300 [1.200-1.400] | 3 | unexplained |", md)
         self.assertIn("fio fio-3.33: disk seq_read (psync) throughput 1t 1 MiB", "\n".join(section(md, "Warnings")))
