@@ -126,14 +126,20 @@ def write(out_dir: str, res, charts) -> None:
     else:
         md += ["No paired rounds were run."]
     if res.baselines.rows or res.baselines.skipped:
-        md += ["", "Each tool ran with parameters matched to ours (see docs/benchmarks/suite.md for the mapping);",
-               "the ratio is peakbench / tool (for latency lower is better, so below 100% means peakbench is faster).",
-               "Each reference row is joined to the peakbench row of the same key (suite, test, variant, threads,",
-               "block size, metric, unit).", ""]
+        if pairs:
+            md += ["", "### Unpaired reference figures", "",
+                   "The tools also ran once over the sweep's points, each row joined to the peakbench row of the",
+                   "same key (suite, test, variant, threads, block size, metric, unit). They were taken minutes",
+                   "away from ours, so no ratio is given for them: the paired table above is the comparison.", ""]
+        else:
+            md += ["", "Each tool ran with parameters matched to ours (see docs/benchmarks/suite.md for the mapping);",
+                   "the ratio is peakbench / tool (for latency lower is better, so below 100% means peakbench is faster).",
+                   "Each reference row is joined to the peakbench row of the same key (suite, test, variant, threads,",
+                   "block size, metric, unit).", ""]
         if any(b.get("test") == "seq_write" for b in res.baselines.rows):
             md += report_refs.WRITE_LAYOUTS + [""]
         md += report_refs.baseline_section(res.matches, [b for b in res.baselines.rows if not b.get("matched")],
-                                           unexplained if not pairs else [])
+                                           unexplained, ratios=not pairs)
         if res.baselines.skipped:
             md += ["", "Skipped or failed:", ""]
             md += report_refs.skipped_lines(res.baselines.skipped)

@@ -51,12 +51,17 @@ def pairs_section(pairs: list[dict], unexplained: list[str]) -> list[str]:
     return out
 
 
-def baseline_section(matches: list, unmatched: list, unexplained: list[str]) -> list[str]:
-    """matches: (peakbench row, baseline row); unmatched: baseline rows with no peakbench row."""
+def baseline_section(matches: list, unmatched: list, unexplained: list[str], ratios: bool = True) -> list[str]:
+    """matches: (peakbench row, baseline row); unmatched: baseline rows with no peakbench row.
+    ratios=False when paired rounds ran: the sweep's tool figures were taken minutes away
+    from ours, on a VM possibly another placement, so their quotient is not a comparison
+    (the paired table is) and no ratio is printed for them."""
     out = ["| Tool | Tool job | Concurrency | Block size | Tool value | peakbench row | peakbench value | Ratio | Notes |",
            "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | --- |"]
     for ours, br in matches:
         ratio = ours["mean"] / br["mean"] if isnum(ours.get("mean")) and isnum(br.get("mean")) and br["mean"] > 0 else None
+        if not ratios:
+            ratio = None
         mine = f"{ours['suite']} {ours['test']} ({ours['variant']}) {ours['metric']}"
         note = "; ".join(x for x in (br.get("config") or "", br.get("flags") or "") if x)
         if outside(ratio):
