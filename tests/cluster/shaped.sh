@@ -7,6 +7,7 @@
 # 0.93: unshaped veth pairs are CPU-bound on shared cores and differ by +-25% among
 # themselves, the shaped ones sit 20x lower.
 # usage: shaped.sh CLUSTERBENCH [K]
+# shellcheck source=tests/cluster/lib.sh
 . "$(dirname "$0")/lib.sh"
 K=${2:-4}
 SLOW=2
