@@ -9,7 +9,7 @@
 #define MAX_SAMPLES 16
 
 struct stored_row {
-	char test[32], variant[16], metric[16], unit[16], host[64], peer[64];
+	char test[32], variant[32], metric[16], unit[16], host[64], peer[64];
 	long threads, block_bytes;
 	double samples[MAX_SAMPLES];
 	size_t n;
@@ -71,12 +71,13 @@ int cluster_out_add(struct cluster_out *o, const struct cluster_row *r)
 	return 0;
 }
 
-void cluster_out_flag(struct cluster_out *o, const char *test, const char *host, const char *peer,
-		      const char *flag)
+void cluster_out_flag(struct cluster_out *o, const char *test, const char *metric,
+		      const char *host, const char *peer, const char *flag)
 {
 	for (size_t i = 0; i < o->nrows; i++) {
 		struct stored_row *s = &o->rows[i];
-		if (strcmp(s->test, test) != 0 || strcmp(s->host, host) != 0 ||
+		if (strcmp(s->test, test) != 0 || strcmp(s->metric, metric) != 0 ||
+		    strcmp(s->host, host) != 0 ||
 		    strcmp(s->peer, peer ? peer : "") != 0)
 			continue;
 		size_t len = strlen(s->flags);

@@ -35,9 +35,9 @@ struct cluster_out;
 struct cluster_out *cluster_out_open(const char *path, const struct cluster_node *nodes, int n);
 /* Append a row to the in-memory list (copied). */
 int cluster_out_add(struct cluster_out *o, const struct cluster_row *r);
-/* Add text to the flags of every row of this host/peer/test (outlier marks). */
-void cluster_out_flag(struct cluster_out *o, const char *test, const char *host, const char *peer,
-		      const char *flag);
+/* Add text to the flags of the rows of this test/metric/host/peer (outlier marks). */
+void cluster_out_flag(struct cluster_out *o, const char *test, const char *metric,
+		      const char *host, const char *peer, const char *flag);
 /* Remove every row of this host/peer/test (a pair about to be re-measured). */
 void cluster_out_drop(struct cluster_out *o, const char *test, const char *host, const char *peer);
 /* Write everything so far to the file (atomically). 0 or -1. */

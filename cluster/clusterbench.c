@@ -332,9 +332,10 @@ static void run_round(const struct opts *o, int round, int target, struct cluste
 	}
 }
 
-static void mark(struct cluster_out *out, const struct cluster_pair *p, const char *flag)
+static void mark(struct cluster_out *out, const struct cluster_pair *p, const char *metric,
+		 const char *flag)
 {
-	cluster_out_flag(out, "net_matrix", nodes[p->host].name, nodes[p->peer].name, flag);
+	cluster_out_flag(out, "net_matrix", metric, nodes[p->host].name, nodes[p->peer].name, flag);
 }
 
 /* Outliers against the first pass's best figures; each re-measured once, alone; the
@@ -382,9 +383,9 @@ static void outliers(const struct opts *o, struct cluster_out *out, struct clust
 			continue;
 		double bw = cluster_pair_tcp_median(&again[0]);
 		if (bw < o->bw_frac * bw_max)
-			mark(out, &again[0], "outlier=bandwidth");
+			mark(out, &again[0], "throughput", "outlier=bandwidth");
 		if (again[0].lat_us[0] > o->lat_x * lat_min)
-			mark(out, &again[0], "outlier=latency");
+			mark(out, &again[0], "latency", "outlier=latency");
 		(void)cluster_out_flush(out);
 	}
 }
