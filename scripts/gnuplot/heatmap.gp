@@ -30,7 +30,7 @@ set style fill solid 1.0 noborder
 unset key
 if (show_values) {
 	plot data using 1:2:(0.5):(0.5):3 with boxxyerror fc palette, \
-	     data using 1:2:4 with labels font ",11" noenhanced
+	     data using 1:2:4 with labels font ",14" noenhanced
 } else {
 	plot data using 1:2:(0.5):(0.5):3 with boxxyerror fc palette
 }
