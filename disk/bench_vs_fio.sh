@@ -38,6 +38,9 @@
 # writes the same buffer every time, diskbench distinct data (docs/benchmarks/disk.md);
 # OURS_OPTS="--data-period 1MiB" makes diskbench send one buffer too, like fio.
 # OURS_OPTS: more options for diskbench, printed in the header like FIO_OPTS.
+# run_all.sh now pairs diskbench with fio by default (scripts/peakresults/plan.py pair_jobs:
+# the same job, alternating rounds, median of per-round ratios in pairs.csv and the report);
+# this script stays for the device view and the longer by-hand series below.
 set -eu
 bin=$1
 dir=$2

@@ -3,6 +3,8 @@
 # (read + written, non-temporal stores on both sides). Each round holds the shared
 # benchmark lock for all four measurements, so nothing else measures in between.
 # Usage: memory/bench_vs_likwid.sh [BUILD_DIR] [ROUNDS]
+# run_all.sh now pairs membench with likwid-bench by default (scripts/peakresults/plan.py
+# pair_jobs, on the widest ISA the CPU has); this script stays for longer by-hand series.
 set -eu
 lock=/tmp/peakbench-bench.lock
 

@@ -1,6 +1,11 @@
 # shellcheck shell=bash
-# Shared helpers for run_all.sh, scripts/baseline/*.sh, scripts/plot.sh and scripts/report.sh:
-# the result schema's columns, CSV rows written and read from shell and awk, JSON to CSV.
+# Shared helpers for run_all.sh and scripts/baseline/*.sh. Results are shaped by the results
+# program (scripts/peakresults), not here; PEAK_CSV_HEADER, PEAK_AWK_LIB and the
+# peak_csv_*/peak_baseline_* writers remain only for the baseline scripts' old CSV output
+# (read by scripts/peakresults/legacy.py) until their Python parsers replace them.
+
+# The checkout this file belongs to (loopback_peak calls the results program from it).
+PEAK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The CSV header, exactly the schema's column order (docs/results-schema.md).
 # shellcheck disable=SC2034  # used by the scripts that source this file
@@ -56,16 +61,6 @@ BEGIN {
 }
 '
 
-# jq program: a results JSON document to schema CSV rows (no header); null -> empty cell.
-# shellcheck disable=SC2034
-PEAK_JQ_TO_CSV='
-def cell: if . == null then ""
-	elif type == "string" then (if test("[\",\n]") then "\"" + gsub("\""; "\"\"") + "\"" else . end)
-	else tostring end;
-.results[] | [.suite, .test, .variant, .threads, .block_bytes, .metric, .unit, .n, .mean,
-	.stddev, .min, .median, .max, .ci95_low, .ci95_high, .p50, .p90, .p99, .p999,
-	.theoretical, .efficiency, .baseline_tool, .baseline, .flags] | map(cell) | join(",")'
-
 peak_have() { command -v "$1" >/dev/null 2>&1; }
 
 # A CSV cell from shell: quoted when it holds a comma or a quote.
@@ -117,76 +112,12 @@ peak_fmt_duration() {
 	fi
 }
 
-# Match every baseline row (flags ours=SUITE:TEST:VARIANT:METRIC, VARIANT may hold *; same
-# threads and block_bytes unless the baseline leaves them empty) to peakbench rows, write
-# DIR/matches.tsv and fill baseline_tool/baseline of DIR/<suite>.csv and .json, converted
-# to the row's unit. A row matched by several baselines keeps the first (baseline.csv order).
-# matches.tsv: suite test variant threads block metric tool baseline(our unit) ours_mean
-#              ours_unit baseline_variant
-peak_join_baselines() {
-	local dir=$1 s csvs=()
-	[ -s "$dir/baseline.csv" ] || return 0
-	for s in cpu memory disk network dpdk; do [ -s "$dir/$s.csv" ] && csvs+=("$dir/$s.csv"); done
-	[ ${#csvs[@]} -gt 0 ] || return 0
-	awk "$PEAK_AWK_LIB"'
-	function unit_factor(from, to) {
-		if (from == to) return 1
-		if (from == "GB/s" && to == "MB/s") return 1000
-		if (from == "MB/s" && to == "GB/s") return 0.001
-		if (from == "Gbit/s" && to == "Mbit/s") return 1000
-		if (from == "Mbit/s" && to == "Gbit/s") return 0.001
-		if (from == "us" && to == "ns") return 1000
-		if (from == "ns" && to == "us") return 0.001
-		if (from == "ms" && to == "us") return 1000
-		return 0
-	}
-	function glob_re(g) { gsub(/[.+?^$()|{}\[\]]/, "\\\\&", g); gsub(/\*/, ".*", g); return "^" g "$" }
-	FNR == 1 { next }
-	FILENAME ~ /baseline\.csv$/ {
-		n = csv_split($0, f)
-		if (f[C_N] == 0 || f[C_MEAN] == "") next
-		o = flag_value(f[C_FLAGS], "ours")
-		if (split(o, k, ":") != 4) next
-		nb++; bs[nb] = k[1]; bt[nb] = k[2]; bv[nb] = glob_re(k[3]); bm[nb] = k[4]
-		bth[nb] = f[C_THREADS]; bbl[nb] = f[C_BLOCK]; btool[nb] = f[C_BTOOL]
-		bval[nb] = f[C_MEAN]; bunit[nb] = f[C_UNIT]; bvar[nb] = f[C_VARIANT]
-		next
-	}
-	{
-		csv_split($0, f)
-		key = f[C_SUITE] SUBSEP f[C_TEST] SUBSEP f[C_VARIANT] SUBSEP f[C_THREADS] SUBSEP f[C_BLOCK] SUBSEP f[C_METRIC]
-		for (i = 1; i <= nb; i++) {
-			if (bs[i] != f[C_SUITE] || bt[i] != f[C_TEST] || bm[i] != f[C_METRIC]) continue
-			if (f[C_VARIANT] !~ bv[i]) continue
-			if (bth[i] != "" && bth[i] != f[C_THREADS]) continue
-			if (bbl[i] != "" && bbl[i] != f[C_BLOCK]) continue
-			fac = unit_factor(bunit[i], f[C_UNIT])
-			if (fac == 0) continue
-			print f[C_SUITE], f[C_TEST], f[C_VARIANT], f[C_THREADS], f[C_BLOCK], f[C_METRIC], btool[i], bval[i] * fac, f[C_MEAN], f[C_UNIT], bvar[i]
-		}
-	}' OFS='\t' "$dir/baseline.csv" "${csvs[@]}" >"$dir/matches.tsv"
-	for s in "${csvs[@]}"; do
-		awk -F'\t' "$PEAK_AWK_LIB"'
-		FILENAME == m { k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $6
-			if (!(k in tool)) { tool[k] = $7; val[k] = $8 }; next }
-		FNR == 1 { print; next }
-		{
-			n = csv_split($0, f)
-			k = f[C_SUITE] SUBSEP f[C_TEST] SUBSEP f[C_VARIANT] SUBSEP f[C_THREADS] SUBSEP f[C_BLOCK] SUBSEP f[C_METRIC]
-			if (k in tool) { f[C_BTOOL] = tool[k]; f[C_BASE] = val[k] }
-			print csv_join(f, n)
-		}' m="$dir/matches.tsv" "$dir/matches.tsv" "$s" >"$s.tmp" && mv "$s.tmp" "$s"
-		local j=${s%.csv}.json
-		if [ -s "$j" ] && peak_have jq; then
-			jq --rawfile m "$dir/matches.tsv" '
-			def cell: if . == null then "" else tostring end;
-			(reduce ($m | split("\n")[] | select(length > 0) | split("\t")) as $r ({};
-				($r[0:6] | join("|")) as $k | if has($k) then . else .[$k] = {tool: $r[6], value: ($r[7] | tonumber)} end)) as $lut |
-			.results |= map(. as $x | ([.suite, .test, .variant, (.threads | cell), (.block_bytes | cell), .metric] | join("|")) as $k |
-				if $lut[$k] then .baseline_tool = $lut[$k].tool | .baseline = $lut[$k].value else . end)' \
-				"$j" >"$j.tmp" && mv "$j.tmp" "$j"
-		fi
-	done
+# peakinfo's loopback peak (Gbit/s) from the run's raw output; fails when there is none.
+loopback_peak() { # dir
+	local v
+	v=$(python3 "$PEAK_ROOT/scripts/peakresults" theoretical "$1/raw/peakinfo.json" network loopback) || return 1
+	[ -n "$v" ] || return 1
+	printf '%s\n' "$v"
 }
 
 # dpdkbench's EAL memory arguments, one word a line, for PROCS processes of MB MiB each:

@@ -2,24 +2,29 @@
 # Shared by scripts/baseline/*.sh: the command line every baseline script takes, and the
 # pieces they share (thread lists, running a tool under a time limit, skip rows).
 #
-#   TOOL.sh [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR]
-#       runs the reference tool (when installed) with parameters matched to peakbench's,
-#       keeps its raw output in --raw DIR and prints schema CSV (header + rows) on stdout.
+#   TOOL.sh [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR] [--plan]
+#       runs the reference tool (when installed) on the job peakbench runs, keeps its raw
+#       output in --raw DIR and writes DIR/baseline-TOOL.json (scripts/peakresults/tools:
+#       rows keyed by the peakbench row each is the reference for, a skipped entry with
+#       the reason for each test not run or failed; INTERFACES.md section 2).
+#       --plan prints the tool's command lines and runs nothing (tests of the same job).
+#       [--tests LIST] [--seconds S] [--json FILE] [--ctx K=V] (and hpcc's --n N, fio's
+#       --mem shmhuge|malloc): one paired round's job (run_all.sh's paired rounds).
 #   TOOL.sh --parse FILE...
-#       converts captured outputs of the tool into the same CSV (what the tests use).
-#
-# Every row has suite=baseline, baseline_tool=TOOL and the tool's figure in mean and
-# baseline; flags carry ours=SUITE:TEST:VARIANT:METRIC, the peakbench row it is matched to
-# (same threads and block_bytes; an empty cell matches any), converted to our unit.
+#       converts captured outputs of the tool into rows, one JSON a line.
 # Exit status: 0 (a missing tool is a skipped row, not an error), 1 when the tool failed.
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_FILES=()
+BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_PLAN=0 BL_FILES=() BL_OUTS=() BL_SKIPS=()
+# A paired round's job (run_all.sh, scripts/peakresults/plan.py pair_jobs): only --tests,
+# --seconds per run, hpcc's --n, fio's --mem; --json FILE for the rows; --ctx for the parser.
+BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_CTX=()
+BL_TOOLS_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peakresults/tools
 
 bl_usage_error() {
-	echo "$(basename "$0"): $1 (usage: $(basename "$0") [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR] | --parse FILE...)" >&2
+	echo "$(basename "$0"): $1 (usage: $(basename "$0") [--mode full|quick|tiny] [--threads LIST] [--raw DIR] [--dir DIR] [--plan] | --parse FILE...)" >&2
 	exit 2
 }
 
@@ -33,7 +38,11 @@ bl_parse_args() {
 			BL_FILES=("$@")
 			return 0
 			;;
-		--mode | --threads | --raw | --dir)
+		--plan)
+			BL_PLAN=1
+			shift
+			;;
+		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --ctx)
 			if [ $# -lt 2 ] || [ -z "$2" ]; then bl_usage_error "$1 needs a value"; fi
 			case $1 in
 			--mode)
@@ -45,12 +54,21 @@ bl_parse_args() {
 				;;
 			--raw) BL_RAW=$2 ;;
 			--dir) BL_DIR=$2 ;;
+			--tests) BL_TESTS=$2 ;;
+			--json) BL_JSON=$2 ;;
+			--seconds) [[ $2 =~ ^[1-9][0-9]*$ ]] || bl_usage_error "--seconds: '$2' is not a whole number of seconds"
+				BL_SECONDS=$2 ;;
+			--n) [[ $2 =~ ^[1-9][0-9]*$ ]] || bl_usage_error "--n: '$2' is not a matrix order"
+				BL_N=$2 ;;
+			--mem) case $2 in shmhuge | malloc) BL_MEM=$2 ;; *) bl_usage_error "--mem: '$2' is not shmhuge or malloc" ;; esac ;;
+			--ctx) BL_CTX+=(--ctx "$2") ;;
 			esac
 			shift 2
 			;;
 		*) bl_usage_error "unknown option '$1'" ;;
 		esac
 	done
+	[ "$BL_PLAN" = 0 ] || return 0
 	if [ -z "$BL_RAW" ]; then
 		BL_RAW=$(mktemp -d "${TMPDIR:-/tmp}/peakbench-baseline.XXXXXX") || exit 1
 	fi
@@ -77,13 +95,45 @@ bl_max_threads() {
 	echo "$m"
 }
 
-# Print the header once (run and parse modes both start with it).
-bl_header() { echo "$PEAK_CSV_HEADER"; }
+# Is the tool there? In --plan mode it need not be.
+bl_have() { [ "$BL_PLAN" = 1 ] || peak_have "$1"; }
 
-# Run a command with a time limit, stdout to FILE; returns the command's status.
+# Run a command with a time limit, stdout to FILE (kept for bl_finish); returns the
+# command's status. --plan: print the command instead and run nothing.
 bl_run() {
 	local limit=$1 out=$2
 	shift 2
+	if [ "$BL_PLAN" = 1 ]; then
+		echo "$*"
+		return 0
+	fi
 	echo "$*" >>"$BL_RAW/commands.txt"
-	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err"
+	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err" && BL_OUTS+=("$out")
+}
+
+# Is TEST among --tests (every test without --tests)?
+bl_want() { [ -z "$BL_TESTS" ] || [[ ",$BL_TESTS," == *",$1,"* ]]; }
+
+# A test not run (REASON "... not installed", "... not available here") or failed
+# (REASON "failed: ..."): TOOL TEST METRIC UNIT REASON, an entry of the JSON's skipped.
+bl_skip() {
+	[ "$BL_PLAN" = 0 ] || return 0
+	BL_SKIPS+=(--skip "$2=$5")
+}
+
+# The tool's outputs (BL_OUTS) -> BL_RAW/baseline-TOOL.json (or --json FILE).
+# bl_finish TOOL [tools options...]
+bl_finish() {
+	local tool=$1
+	shift
+	[ "$BL_PLAN" = 0 ] || return 0
+	python3 "$BL_TOOLS_PY" "$tool" --out "${BL_JSON:-$BL_RAW/baseline-$tool.json}" "${BL_SKIPS[@]}" \
+		"${BL_CTX[@]}" "$@" "${BL_OUTS[@]}"
+}
+
+# --parse FILE...: the rows, one JSON a line. bl_parse_files TOOL [tools options...]
+bl_parse_files() {
+	local tool=$1
+	shift
+	python3 "$BL_TOOLS_PY" "$tool" "$@" "${BL_FILES[@]}"
 }

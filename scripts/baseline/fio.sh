@@ -25,56 +25,19 @@ set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
 TOOL=fio
 
-# One fio JSON output -> CSV rows (needs jq).
-parse_one() {
-	jq -r --arg tool "$TOOL" '
-	def cell: if . == null then "" else tostring end;
-	def row($test; $variant; $thr; $block; $metric; $unit; $v; $p; $flags):
-		["baseline", $test, $variant, $thr, $block, $metric, $unit, 1, $v, "", $v, $v, $v,
-		 "", "", ($p[0]), ($p[1]), ($p[2]), ($p[3]), "", "", $tool, $v, $flags] | map(cell) | join(",");
-	.["fio version"] as $ver |
-	(.["global options"].mem // "malloc") as $gmem |
-	.jobs[] | select(.error == 0) |
-	(.jobname | split(".")) as $n |
-	($n[0]) as $test | ($n[1]) as $eng | ($n[2] | tonumber) as $thr | ($n[3] | tonumber) as $bs |
-	(if $eng == "io_uring" then "uring-qd" + (.["job options"].iodepth // "32") else $eng end) as $ours_eng |
-	(if ($test | test("write")) then .write else .read end) as $io |
-	($io.clat_ns.percentile // {}) as $pc |
-	"ours=disk:\($test):\($ours_eng)" as $ours |
-	((.["job options"].mem // $gmem) as $m |
-		if ($m | test("huge")) then "mem=\($m);buffer_pages=hugetlb" else "mem=\($m)" end) as $mem |
-	"tool=\($ver);direct=1;runtime_ms=\($io.runtime);\($mem)" as $info |
-	(if ($test | startswith("rand")) then
-		row($test; "fio-" + $ours_eng; $thr; $bs; "iops"; "IOPS"; $io.iops; [null, null, null, null]; "\($ours):iops;\($info)")
-	 else empty end),
-	row($test; "fio-" + $ours_eng; $thr; $bs; "throughput"; "MB/s"; ($io.bw_bytes / 1e6); [null, null, null, null]; "\($ours):throughput;\($info)"),
-	row($test; "fio-" + $ours_eng; $thr; $bs; "latency"; "us"; ($io.clat_ns.mean / 1000);
-		[($pc["50.000000"] // null), ($pc["90.000000"] // null), ($pc["99.000000"] // null), ($pc["99.900000"] // null)]
-		| map(if . == null then null else . / 1000 end); "\($ours):latency;\($info)")
-	' "$1"
-}
-
 bl_parse_args "$@"
-bl_header
 if [ "$BL_PARSE" = 1 ]; then
-	peak_have jq || { echo "fio.sh: jq is needed to read fio's JSON (scripts/deps.sh installs it)" >&2; exit 1; }
-	rc=0
-	for f in "${BL_FILES[@]}"; do
-		parse_one "$f" || { echo "fio.sh: $f is not fio JSON output" >&2; rc=1; }
-	done
-	exit "$rc"
+	bl_parse_files fio
+	exit
 fi
 
 skip_all() {
 	local t
-	for t in seq_write seq_write_new seq_read rand_read; do peak_baseline_skip "$TOOL" "$t" throughput MB/s "$1"; done
+	for t in seq_write seq_write_new seq_read rand_read; do bl_skip "$TOOL" "$t" throughput MB/s "$1"; done
 }
-if ! peak_have fio; then
+if ! bl_have fio; then
 	skip_all "fio not installed (Debian: apt install fio)"
-	exit 0
-fi
-if ! peak_have jq; then
-	skip_all "jq not installed: fio's JSON cannot be read (scripts/deps.sh installs jq)"
+	bl_finish fio
 	exit 0
 fi
 
@@ -87,11 +50,13 @@ threads=${BL_THREADS//,/ }
 [ "$BL_MODE" != tiny ] || threads=1
 dir=$BL_DIR
 own_dir=0
-if [ -z "$dir" ]; then
+if [ -z "$dir" ] && [ "$BL_PLAN" = 1 ]; then
+	dir=/tmp/peakbench-fio-plan
+elif [ -z "$dir" ]; then
 	dir=$(mktemp -d "${TMPDIR:-/var/tmp}/peakbench-fio.XXXXXX") || exit 1
 	own_dir=1
 fi
-mkdir -p "$dir" || exit 1
+[ "$BL_PLAN" = 1 ] || mkdir -p "$dir" || exit 1
 file="$dir/peakbench-fio.$$.dat"
 cleanup() {
 	rm -f "$file" "$file".new*
@@ -103,7 +68,7 @@ trap cleanup EXIT
 need=40
 for t in $threads; do [ $((40 + t)) -le "$need" ] || need=$((40 + t)); done
 hfree=$(awk '$1 == "HugePages_Free:" { f = $2 } $1 == "HugePages_Rsvd:" { r = $2 }
-	$1 == "Hugepagesize:" { kb = $2 } END { print (kb == 2048 ? f - r : 0) }' /proc/meminfo 2>/dev/null)
+	$1 == "Hugepagesize:" { kb = $2 } END { print (kb == 2048 ? f - r : 0) }' "${PEAKBENCH_MEMINFO:-/proc/meminfo}" 2>/dev/null)
 if [ "${hfree:-0}" -ge "$need" ]; then
 	mem=shmhuge
 	echo "fio.sh: fio's buffers on hugetlb pages (--mem=shmhuge: $hfree huge pages free, $need needed), as diskbench's --buffer-pages auto would choose" >&2
@@ -111,9 +76,15 @@ else
 	mem=malloc
 	echo "fio.sh: fio's buffers from malloc (--mem=malloc, fio's default: ${hfree:-0} huge pages free, $need needed for hugetlb)" >&2
 fi
+# A paired job names the pages diskbench was given (--buffer-pages hugetlb or small).
+if [ -n "$BL_MEM" ]; then
+	mem=$BL_MEM
+	echo "fio.sh: --mem=$mem, as the paired diskbench job's buffers" >&2
+fi
 
 uring=0
 fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
+[ "$BL_PLAN" = 0 ] || uring=1
 
 args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
 	--group_reporting --randrepeat=0 --norandommap --mem="$mem")
@@ -122,15 +93,16 @@ for t in $threads; do
 	per=$((size_mib / t))
 	[ "$per" -ge 1 ] || per=1
 	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
-	args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync --end_fsync=1
-		--overwrite=1 "${common[@]}")
+	bl_want seq_write && args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync
+		--end_fsync=1 --overwrite=1 "${common[@]}")
 	# The first write into new blocks: a file of its own per thread count, which fio sets
 	# up (preallocated, unwritten) before its first job (fio #1891); one pass. These jobs
 	# run last and leave their files to cleanup: fio's --unlink=1 removed the file the
 	# other jobs share as well.
-	new_jobs+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t" --rw=write
-		--bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${common[@]}")
-	args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
+	bl_want seq_write_new && new_jobs+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t"
+		--rw=write --bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${common[@]}")
+	bl_want seq_read && args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
+	bl_want rand_read || continue
 	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}")
 	if [ "$uring" = 1 ]; then
 		args+=(--name="rand_read.io_uring.$t.4096" --rw=randread --bs=4k --ioengine=io_uring
@@ -138,7 +110,7 @@ for t in $threads; do
 	fi
 done
 args+=("${new_jobs[@]}")
-[ "$uring" = 1 ] || peak_baseline_skip "$TOOL" rand_read iops IOPS "fio here has no io_uring engine"
+[ "$uring" = 1 ] || bl_skip "$TOOL" rand_read iops IOPS "fio here has no io_uring engine"
 
 out="$BL_RAW/fio.json"
 ok=0
@@ -152,7 +124,8 @@ if [ "$ok" = 0 ] && [ "$mem" = shmhuge ]; then
 fi
 if [ "$ok" = 0 ]; then
 	echo "fio.sh: fio failed: $(grep -v '^[[:space:]]*$' "$out.err" | tail -n 1)" >&2
-	skip_all "failed: fio exited non-zero (see fio.json.err)" | sed 's/skipped: failed/failed/'
+	skip_all "failed: fio exited non-zero (see fio.json.err)"
+	bl_finish fio
 	exit 1
 fi
-parse_one "$out" || { echo "fio.sh: cannot read $out" >&2; exit 1; }
+bl_finish fio || { echo "fio.sh: cannot read $out" >&2; exit 1; }

@@ -4,8 +4,9 @@
 # Mapping (from hpccoutf.txt's summary section):
 #   HPL_Tflops x 1000              -> cpu linpack dgesv (GFLOPS), threads = OpenBLAS threads
 #   SingleSTREAM_Copy/Scale/Add/Triad x 1000 (GB/s -> MB/s, decimal)
-#                                   -> memory stream copy-*/scale-*/add-*/triad-*, 1 thread
-#   StarSTREAM_* x CommWorldProcs   -> the same, threads = MPI processes (only when > 1)
+#                                   -> memory stream copy-<isa>/.../triad-<isa>, 1 thread
+# hpcc's STREAM has no non-temporal stores: its rows are the reference for membench's
+# STREAM with --nt off (the paired job runs that), not for its default -nt rows.
 # hpcc runs one MPI process (singleton) with OPENBLAS_NUM_THREADS = the largest thread count
 # that fits the CPUs, P = Q = 1, NB = 192 and N from the mode: full 8000 (STREAM arrays of
 # 171 MB each, well above the 36 MiB LLC here), quick 4000 (43 MB), tiny 500. The run appends
@@ -14,46 +15,6 @@ set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
 TOOL=hpcc
-
-parse_one() {
-	awk -v tool="$TOOL" "$PEAK_AWK_LIB"'
-	function row(test, variant, threads, metric, unit, value, flags,    f, i) {
-		f[1] = "baseline"; f[2] = test; f[3] = variant; f[4] = threads; f[5] = ""
-		f[6] = metric; f[7] = unit; f[8] = 1; f[9] = value; f[10] = ""
-		f[11] = value; f[12] = value; f[13] = value
-		for (i = 14; i <= 21; i++) f[i] = ""
-		f[22] = tool; f[23] = value; f[24] = flags
-		print csv_join(f, 24)
-		rows++
-	}
-	/^Begin of Summary section/ { insum = 1; next }
-	/^End of Summary section/ { insum = 0 }
-	insum && index($0, "=") { p = index($0, "="); kv[substr($0, 1, p - 1)] = substr($0, p + 1) }
-	/^peakbench_blas_threads=/ { blas = substr($0, index($0, "=") + 1) }
-	END {
-		if (kv["Success"] == "") { exit 1 }
-		procs = kv["CommWorldProcs"] + 0
-		if (blas == "") blas = procs
-		if (is_number(kv["HPL_Tflops"]) && kv["HPL_Tflops"] + 0 > 0)
-			row("linpack", "hpcc-hpl", blas * (procs > 0 ? procs : 1), "flops", "GFLOPS",
-			    kv["HPL_Tflops"] * 1000,
-			    "ours=cpu:linpack:dgesv:flops;N=" kv["HPL_N"] ";NB=" kv["HPL_NB"] ";P=" kv["HPL_nprow"] ";Q=" kv["HPL_npcol"])
-		n = split("Copy Scale Add Triad", k, " ")
-		bytes = kv["STREAM_VectorSize"] * 8
-		for (i = 1; i <= n; i++) {
-			v = kv["SingleSTREAM_" k[i]]
-			if (is_number(v) && v + 0 > 0)
-				row("stream", "hpcc-" tolower(k[i]), kv["STREAM_Threads"] + 0 > 0 ? kv["STREAM_Threads"] : 1,
-				    "throughput", "MB/s", v * 1000,
-				    "ours=memory:stream:" tolower(k[i]) "-*:throughput;array_bytes=" bytes ";single_process")
-			v = kv["StarSTREAM_" k[i]]
-			if (procs > 1 && is_number(v) && v + 0 > 0)
-				row("stream", "hpcc-star-" tolower(k[i]), procs, "throughput", "MB/s", v * 1000 * procs,
-				    "ours=memory:stream:" tolower(k[i]) "-*:throughput;array_bytes=" bytes ";star_x_procs")
-		}
-		if (rows == 0) exit 1
-	}' "$1"
-}
 
 # hpccinf.txt for one process: HPL N, NB, a 1 x 1 grid; PTRANS sizes left small.
 write_input() {
@@ -99,18 +60,15 @@ EOF
 }
 
 bl_parse_args "$@"
-bl_header
 if [ "$BL_PARSE" = 1 ]; then
-	rc=0
-	for f in "${BL_FILES[@]}"; do
-		parse_one "$f" || { echo "hpcc.sh: no hpcc summary in $f" >&2; rc=1; }
-	done
-	exit "$rc"
+	bl_parse_files hpcc
+	exit
 fi
 
-if ! peak_have hpcc; then
-	peak_baseline_skip "$TOOL" linpack flops GFLOPS "hpcc not installed (Debian: apt install hpcc)"
-	peak_baseline_skip "$TOOL" stream throughput MB/s "hpcc not installed (Debian: apt install hpcc)"
+if ! bl_have hpcc; then
+	bl_skip "$TOOL" linpack flops GFLOPS "hpcc not installed (Debian: apt install hpcc)"
+	bl_skip "$TOOL" stream throughput MB/s "hpcc not installed (Debian: apt install hpcc)"
+	bl_finish hpcc
 	exit 0
 fi
 
@@ -119,7 +77,12 @@ full) n=8000 limit=900 ;;
 quick) n=4000 limit=300 ;;
 tiny) n=500 limit=120 ;;
 esac
+n=${BL_N:-$n}
 threads=$(bl_max_threads)
+if [ "$BL_PLAN" = 1 ]; then
+	echo "OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=1 hpcc  # hpccinf.txt: N=$n NB=192 P=Q=1"
+	exit 0
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/peakbench-hpcc.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 write_input "$n" 192 >"$work/hpccinf.txt"
@@ -131,12 +94,13 @@ echo "cd $work && OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=1 hpcc  # hpccin
 rc=$?
 if [ "$rc" -ne 0 ] || [ ! -s "$work/hpccoutf.txt" ]; then
 	echo "hpcc.sh: hpcc exited $rc: $(tail -n 1 "$BL_RAW/hpcc.stdout")" >&2
-	peak_csv_row baseline linpack hpcc-hpl "$threads" "" flops GFLOPS 0 "" "" "" "" "" "" "" "" "" \
-		"" "" "" "" "$TOOL" "" "failed: hpcc exited $rc"
+	bl_skip "$TOOL" linpack flops GFLOPS "failed: hpcc exited $rc"
+	bl_finish hpcc
 	exit 1
 fi
 {
 	cat "$work/hpccoutf.txt"
 	echo "peakbench_blas_threads=$threads"
 } >"$out"
-parse_one "$out" || { echo "hpcc.sh: no summary in $out" >&2; exit 1; }
+BL_OUTS+=("$out")
+bl_finish hpcc || { echo "hpcc.sh: no summary in $out" >&2; exit 1; }

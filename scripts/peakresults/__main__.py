@@ -1,4 +1,8 @@
-"""python3 scripts/peakresults compare OLD NEW [--tolerance PCT] [--format md|csv|json]
+"""python3 scripts/peakresults finish OUT [--no-charts]: the raw files of a run into the
+suite JSON/CSV files, results.csv, baselines.csv, context.json, charts/, report.md and
+report-appendix.md (exit 2 when OUT has no raw/ folder).
+python3 scripts/peakresults theoretical FILE SUITE VARIANT: the first theoretical figure.
+python3 scripts/peakresults compare OLD NEW [--tolerance PCT] [--format md|csv|json]
 [--chart FILE]: exit 0 when nothing regressed beyond the tolerance, 1 when something did,
 2 on a usage error (one line on stderr)."""
 import argparse
@@ -20,9 +24,49 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def run_finish(out: str, draw: bool) -> int:
+    from peakresults.finish import finish
+    if not os.path.isdir(os.path.join(out, "raw")):
+        print(f"peakresults: {out}: no raw/ folder (not a run_all.sh results folder)", file=sys.stderr)
+        return 2
+    _, charts = finish(out, draw)
+    for msg in charts.failed:
+        print(f"peakresults: {msg}", file=sys.stderr)
+    if charts.note:
+        print(f"peakresults: {charts.note}", file=sys.stderr)
+    print(f"peakresults: {len(charts.drawn)} charts, {os.path.join(out, 'report.md')}", file=sys.stderr)
+    return 0
+
+
+def run_theoretical(path: str, suite: str, variant: str) -> int:
+    """run_all.sh's loopback peak for netbench: exit 1 when the file has none."""
+    import json
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = json.load(f).get("results") or []
+    except (OSError, ValueError, AttributeError):
+        return 1
+    for r in rows:
+        v = r.get("theoretical") if isinstance(r, dict) else None
+        if r.get("suite") == suite and r.get("variant") == variant and isinstance(v, (int, float)):
+            print(v)
+            return 0
+    return 1
+
+
 def main(argv: list) -> int:
+    if argv[:1] == ["plan"]:  # run_all.sh's options and steps (plan.py)
+        from peakresults import plan
+        return plan.main(argv[1:])
     p = _Parser(prog="peakresults", description="peakbench's results program")
     sub = p.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("finish", help="everything after the binaries: merge, CSV, baselines, charts, report")
+    f.add_argument("out")
+    f.add_argument("--no-charts", action="store_true", help="write the charts' data files, draw nothing")
+    t = sub.add_parser("theoretical", help="the first theoretical figure of a suite/variant in a JSON file")
+    t.add_argument("file")
+    t.add_argument("suite")
+    t.add_argument("variant")
     c = sub.add_parser("compare", help="what changed between two results folders, beyond the noise")
     c.add_argument("old")
     c.add_argument("new")
@@ -31,6 +75,10 @@ def main(argv: list) -> int:
     c.add_argument("--format", choices=("md", "csv", "json"), default="md")
     c.add_argument("--chart", metavar="FILE", help="also draw the changes into FILE (PNG, gnuplot)")
     a = p.parse_args(argv)
+    if a.cmd == "finish":
+        return run_finish(a.out, not a.no_charts)
+    if a.cmd == "theoretical":
+        return run_theoretical(a.file, a.suite, a.variant)
     if not a.tolerance >= 0:
         p.error("--tolerance must be a percentage >= 0")
     try:

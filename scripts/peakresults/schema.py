@@ -9,6 +9,13 @@ COLUMNS = (
     "baseline_tool", "baseline", "flags",
 )
 
+# A reference tool's row (OUT/raw/baseline-<tool>.json, INTERFACES.md section 2): the
+# common columns, where the KEY fields name the peakbench row it is the reference for,
+# plus who measured it and how. baseline_tool/baseline belong to peakbench rows only.
+BASELINE_COLUMNS = ("tool", "tool_version", "job", "config") + tuple(
+    c for c in COLUMNS if c not in ("baseline_tool", "baseline"))
+BASELINE_SCHEMA = "peakbench-baseline/1"
+
 # What identifies a measured point: two runs' rows with equal keys measured the same thing.
 KEY = ("suite", "test", "variant", "threads", "block_bytes", "metric", "unit")
 

@@ -1,86 +1,34 @@
 #!/bin/sh
-# Every baseline parser on real outputs of its tool captured here (tests/fixtures/baseline;
-# IOZone: the two layouts of the PA1 document, and one synthetic two-line header): the CSV
-# validates against the schema and carries the tool's figures, converted to our units.
+# The baseline scripts around their Python parsers (scripts/peakresults/tools, whose values
+# tests/results/test_tools.py checks): --parse prints the rows of recorded outputs
+# (tests/fixtures/baseline) as JSON lines and rejects another tool's output; --plan prints
+# the same job as peakbench's, derived from the mode, the CPU and the hugetlb pool, and
+# runs nothing.
 set -u
-repo=$1 check=$2
+repo=$1
 # shellcheck source=tests/suite/lib_test.sh
 . "$(dirname "$0")/lib_test.sh"
 fx="$repo/tests/fixtures/baseline"
 bl="$repo/scripts/baseline"
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
-command -v jq >/dev/null 2>&1 || { echo "jq not installed: the fio and iperf3 parsers need it: skipped"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not installed: skipped"; exit 77; }
 
-# expect FILE TEST VARIANT THREADS METRIC VALUE [COLUMN=9]: the row holds VALUE.
-expect() {
-	got=$(cell "$1" "$2" "$3" "$4" "$5" "${7:-9}")
-	near "$got" "$6" || fail "$(basename "$1"): $2 $3 $4 $5: got '$got', expected $6"
+rows() { # SCRIPT EXPECTED FILE...
+	s=$1 n=$2
+	shift 2
+	"$bl/$s.sh" --parse "$@" >"$out/$s.jsonl" || fail "$s.sh --parse exited $?"
+	[ "$(wc -l <"$out/$s.jsonl")" -eq "$n" ] || fail "$s.sh --parse: $(wc -l <"$out/$s.jsonl") rows, $n expected"
+	if grep -q 'ours=' "$out/$s.jsonl"; then fail "$s.sh: ours= in a row"; fi
 }
+rows likwid 3 "$fx"/likwid_*.txt
+rows hpcc 5 "$fx/hpcc_hpccoutf.txt"
+rows fio 12 "$fx/fio.json"
+rows iperf3 4 "$fx"/iperf3_*.json
+rows sockperf 3 "$fx"/sockperf_*.txt
+rows iozone 176 "$fx/iozone_a_pa1.txt"
+ok "--parse: rows of every tool"
 
-"$bl/likwid.sh" --parse "$fx"/likwid_*.txt >"$out/likwid.csv" || fail "likwid.sh --parse"
-schema "$check" csv "$out/likwid.csv"
-expect "$out/likwid.csv" flops peakflops_avx512_fma 1 flops 21.50222
-expect "$out/likwid.csv" flops peakflops 2 flops 1.63227
-expect "$out/likwid.csv" stream stream_mem_avx512 2 throughput 3429.65
-grep -q 'ours=cpu:flops:avx512_dp_fma:flops' "$out/likwid.csv" || fail "likwid: avx512 mapping"
-ok "likwid-bench"
-
-"$bl/hpcc.sh" --parse "$fx/hpcc_hpccoutf.txt" >"$out/hpcc.csv" || fail "hpcc.sh --parse"
-schema "$check" csv "$out/hpcc.csv"
-expect "$out/hpcc.csv" linpack hpcc-hpl 1 flops 11.1771
-expect "$out/hpcc.csv" stream hpcc-triad 1 throughput 9139.549
-expect "$out/hpcc.csv" stream hpcc-copy 1 throughput 9208.311
-grep -q 'N=2000;NB=192' "$out/hpcc.csv" || fail "hpcc: N and NB in the flags"
-ok "hpcc"
-
-"$bl/fio.sh" --parse "$fx/fio.json" >"$out/fio.csv" || fail "fio.sh --parse"
-schema "$check" csv "$out/fio.csv"
-expect "$out/fio.csv" seq_read fio-psync 1 throughput 481.947692
-expect "$out/fio.csv" seq_write fio-psync 1 throughput 1243.490226
-expect "$out/fio.csv" rand_read fio-psync 1 iops 12230.309073
-expect "$out/fio.csv" rand_read fio-uring-qd32 1 iops 46006.993007
-expect "$out/fio.csv" seq_read fio-psync 2 throughput 1375.078706
-expect "$out/fio.csv" rand_read fio-psync 1 latency 280.576 18
-[ "$(grep -c ',fio,' "$out/fio.csv")" -eq 12 ] || fail "fio: 12 rows expected"
-ok "fio"
-
-"$bl/iperf3.sh" --parse "$fx"/iperf3_*.json >"$out/iperf3.csv" || fail "iperf3.sh --parse"
-schema "$check" csv "$out/iperf3.csv"
-expect "$out/iperf3.csv" tcp_throughput iperf3-tcp 1 throughput 10.62593457
-expect "$out/iperf3.csv" tcp_throughput iperf3-tcp 2 throughput 12.55923209
-expect "$out/iperf3.csv" udp_throughput iperf3-udp 1 throughput 0.2381340947
-expect "$out/iperf3.csv" udp_throughput iperf3-udp 1 loss 83.00965981
-ok "iperf3"
-
-"$bl/sockperf.sh" --parse "$fx/sockperf_tcp_halfrtt.txt" >"$out/sp1.csv" || fail "sockperf.sh --parse (half rtt)"
-"$bl/sockperf.sh" --parse "$fx/sockperf_tcp_rtt.txt" "$fx/sockperf_udp_rtt.txt" >"$out/sp2.csv" ||
-	fail "sockperf.sh --parse (full rtt)"
-schema "$check" csv "$out/sp1.csv"
-schema "$check" csv "$out/sp2.csv"
-expect "$out/sp1.csv" tcp_latency sockperf-tcp 1 latency 22.418
-grep -q half_rtt_doubled "$out/sp1.csv" || fail "sockperf: half round trip not flagged"
-expect "$out/sp2.csv" tcp_latency sockperf-tcp 1 latency 45.219
-expect "$out/sp2.csv" udp_latency sockperf-udp 1 latency 12.021
-ok "sockperf"
-
-"$bl/iozone.sh" --parse "$fx/iozone_a_pa1.txt" >"$out/ioa.csv" 2>"$out/ioa.err" || fail "iozone.sh --parse -a"
-schema "$check" csv "$out/ioa.csv"
-# 45 rows x 4 mapped columns, less the PA1 row with a value missing (128 KB / 128).
-[ "$(tail -n +2 "$out/ioa.csv" | wc -l)" -eq 176 ] || fail "iozone -a: 176 rows expected"
-grep -q 'row "128 128" has 12 values for 13 columns' "$out/ioa.err" || fail "iozone: short row not reported"
-awk -F, '$5 == 4096 && $2 == "seq_write" && $24 ~ /file_kb=64;/ { found = 1; if ($9 + 0 < 689.26 || $9 + 0 > 689.27) exit 1 } END { exit !found }' \
-	"$out/ioa.csv" || fail "iozone -a: 64 KB / 4 KB write = 673098 kB/s = 689.26 MB/s"
-grep -q ';cached' "$out/ioa.csv" || fail "iozone without -I must be flagged cached"
-"$bl/iozone.sh" --parse "$fx/iozone_s_pa1.txt" >"$out/ios.csv" || fail "iozone.sh --parse -s"
-schema "$check" csv "$out/ios.csv"
-expect "$out/ios.csv" rand_read iozone-random_read 1 throughput 3581.90592
-"$bl/iozone.sh" --parse "$fx/iozone_synthetic_twoline.txt" >"$out/io2.csv" || fail "iozone two-line header"
-expect "$out/io2.csv" rand_write iozone-random_write 1 throughput 40.96
-grep -q 'direct=1;fsync' "$out/io2.csv" || fail "iozone -I -e must say direct and fsync"
-ok "iozone"
-
-# A file that is not the tool's output is an error, not an empty success.
 "$bl/likwid.sh" --parse "$fx/fio.json" >/dev/null 2>&1 && fail "likwid.sh accepted fio output"
 "$bl/hpcc.sh" --parse "$fx/fio.json" >/dev/null 2>&1 && fail "hpcc.sh accepted fio output"
 "$bl/sockperf.sh" --parse "$fx/fio.json" >/dev/null 2>&1 && fail "sockperf.sh accepted fio output"
@@ -88,3 +36,31 @@ ok "iozone"
 "$bl/fio.sh" --parse "$fx/hpcc_hpccoutf.txt" >/dev/null 2>&1 && fail "fio.sh accepted hpcc output"
 "$bl/iperf3.sh" --parse "$fx/fio.json" >/dev/null 2>&1 && fail "iperf3.sh accepted fio output"
 ok "wrong inputs rejected"
+
+# fio: the buffers' pages follow diskbench's --buffer-pages auto (hugetlb when the pool has
+# room for both): --mem=shmhuge with 64 free huge pages, malloc with none.
+printf 'HugePages_Free:       64\nHugePages_Rsvd:        0\nHugepagesize:       2048 kB\n' >"$out/mi-huge"
+printf 'HugePages_Free:        0\nHugePages_Rsvd:        0\nHugepagesize:       2048 kB\n' >"$out/mi-none"
+p=$(PEAKBENCH_MEMINFO="$out/mi-huge" "$bl/fio.sh" --plan --mode quick --threads 1,2 2>/dev/null) || fail "fio.sh --plan"
+echo "$p" | grep -q -- '--mem=shmhuge' || fail "fio: hugetlb pool with room, not --mem=shmhuge"
+p=$(PEAKBENCH_MEMINFO="$out/mi-none" "$bl/fio.sh" --plan --mode quick --threads 1,2 2>/dev/null) || fail "fio.sh --plan"
+echo "$p" | grep -q -- '--mem=malloc' || fail "fio: no pool, not --mem=malloc"
+# diskbench's job: O_DIRECT, 1 MiB sequential and 4 KiB random, io_uring at depth 32,
+# threads on disjoint regions of one file of the mode's size (256 MiB quick)
+for a in --direct=1 --bs=1M --bs=4k --iodepth=32 --numjobs=2 --size=128M --offset_increment=128M --size=256M; do
+	echo "$p" | grep -q -- "$a" || fail "fio --plan lacks $a"
+done
+ok "fio: the same job as diskbench"
+
+# likwid-bench: the widest ISA of the CPU, membench's working set of the mode
+printf 'flags\t\t: fpu sse sse2 avx fma avx2\n' >"$out/cpu-avx2"
+p=$(PEAKBENCH_CPUINFO="$out/cpu-avx2" "$bl/likwid.sh" --plan --mode tiny) || fail "likwid.sh --plan"
+echo "$p" | grep -q 'likwid-bench -t stream_mem_avx -w S0:16777kB:1' || fail "likwid tiny: stream_mem_avx on 16 MiB: $p"
+echo "$p" | grep -q 'avx512' && fail "likwid: avx512 kernels on a CPU without AVX-512"
+ok "likwid-bench: the widest ISA there is, membench's size"
+
+p=$("$bl/iperf3.sh" --plan --mode quick --threads 1,2) || fail "iperf3.sh --plan"
+echo "$p" | grep -q 'iperf3 -c 127.0.0.1 -p [0-9]* -l 64K -t 1 -P 1 --json' || fail "iperf3: TCP 1 stream 64 KiB"
+p=$("$bl/sockperf.sh" --plan --mode tiny) || fail "sockperf.sh --plan"
+echo "$p" | grep -q 'sockperf ping-pong .* --tcp -m 16 .*--full-rtt' || fail "sockperf: TCP 16 B full round trip"
+ok "iperf3 and sockperf: netbench's message sizes"

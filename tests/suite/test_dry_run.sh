@@ -12,13 +12,17 @@ plan=$("$repo/run_all.sh" --dry-run --out "$out/r") || fail "--dry-run exited $?
 echo "$plan"
 echo "$plan" | head -n 1 | grep -Eq '^peakbench plan: [0-9]+ steps, estimated [0-9hms]+ \(threads 1,2,4,8, reps 3\)$' ||
 	fail "first line is not the plan summary"
-for s in peakinfo cpubench linpack membench diskbench netbench dpdkbench charts report; do
+for s in peakinfo cpubench linpack membench diskbench netbench dpdkbench finish; do
 	echo "$plan" | grep -q " $s " || fail "full plan lacks $s"
 done
 for b in hpcc likwid fio iozone iperf3 sockperf; do
 	echo "$plan" | grep -q "scripts/baseline/$b.sh --mode full" || fail "full plan lacks baseline $b"
 done
 echo "$plan" | grep -q -- '--file-size 1GiB' || fail "the full plan does not use a 1 GiB file"
+# The full protocol's second pass: reps-1 repetitions first, one more at the end.
+echo "$plan" | grep -q 'cpubench pass 2 .* --reps 1 ' || fail "full plan lacks the second pass"
+echo "$plan" | grep -q 'membench --test all .* --reps 2 ' || fail "full plan's first pass is not reps-1"
+echo "$plan" | grep -q "scripts/peakresults finish $out/r\$" || fail "full plan does not end with finish"
 [ ! -e "$out/r" ] || fail "--dry-run created the results folder"
 ok "full plan"
 
@@ -50,3 +54,9 @@ ok "quick plan with --only, --reps, --peer, --no-baselines"
 plan=$("$repo/run_all.sh" --dry-run --threads 1,3 --min-time 0.5 --only memory) || fail "exit $?"
 echo "$plan" | grep -q 'membench .*--threads 1,3 .*--min-time 0.5' || fail "--threads/--min-time reach membench"
 ok "--threads and --min-time"
+
+printf 'node1\n' >"$out/hosts"
+plan=$("$repo/run_all.sh" --dry-run --tiny --only network --no-baselines --hostfile "$out/hosts" --mpirun '-x A=1') || fail "exit $?"
+echo "$plan" | grep -q "scripts/cluster_run.sh --hostfile $out/hosts --mpirun '-x A=1' --mode tiny --out " ||
+	fail "--hostfile/--mpirun do not make the cluster step"
+ok "--hostfile and --mpirun"

@@ -46,7 +46,7 @@ ok "$n suite(s) produced results"
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$repo/tests/suite/check_one_peak.py" "$r" || fail "a row's peak differs from the peaks table's"
 fi
-[ ! -e "$r/baseline.csv" ] || fail "--no-baselines still wrote baseline.csv"
+[ ! -e "$r/baselines.csv" ] || fail "--no-baselines still wrote baselines.csv"
 [ -s "$r/commands.txt" ] || fail "no commands.txt"
 grep -q '^peakinfo: ' "$r/commands.txt" || fail "commands.txt lacks the peakinfo command"
 if awk -F'\t' '$1 == "peakinfo" && $3 == "ok" { f = 1 } END { exit !f }' "$r/status.tsv"; then
@@ -77,8 +77,10 @@ for sec in '# peakbench report' '## Steps' '## Summary' '## Machine' '### Theore
 	grep -qx "$sec" "$r/report.md" || fail "report.md lacks '$sec'"
 done
 if [ -s "$r/cpu.csv" ]; then
-	grep -q '^| Workload | Concurrency | Block size | Value (mean ± stddev, N runs) | Theoretical | Efficiency | Baseline | Baseline ratio | Notes |$' \
+	grep -q '^| [A-Za-z ()]* | 1 thread | 2 threads | Efficiency (best) | Reference | Notes |$' \
 		"$r/report.md" || fail "report.md lacks the PA1 table header"
+	grep -q '^| Workload | Concurrency | Block size | Value (mean ± stddev, N runs) | Theoretical | Efficiency | Baseline | Baseline ratio | Notes |$' \
+		"$r/report-appendix.md" || fail "report-appendix.md lacks the per-row table header"
 fi
 for png in "$r"/charts/*.png; do
 	[ -e "$png" ] || continue

@@ -1,0 +1,110 @@
+"""OUT/raw/*.json (one file per run_all step) into one record per suite, the memory
+levels, the context and peakinfo's peaks: what every later module reads.
+
+Step files are named <suite>-<step>.json (or <suite>.json); <name>.pass2.json is the
+second pass of <name>.json and is pooled into it (pool.py). Two steps' rows are told
+apart by their variant, as run_all.sh did: the two-node netbench step's rows get
+"@<peer>", the kernel UDP rows at DPDK's frame sizes "-vs-dpdk"."""
+import json
+import os
+import re
+
+from .load import SUITES
+from .pool import pool
+
+# Steps whose rows would collide with another step's: the variant suffix that keeps them apart.
+RETAG = {"network-udpframes": "-vs-dpdk"}
+REMOTE_STEP = "network-remote"
+
+
+class Merged:
+    def __init__(self):
+        self.suites: dict[str, dict] = {}   # suite -> {"context": {...}, "results": [...]}
+        self.levels: list[dict] = []         # rows of levels-<L>.json, each with "level"
+        self.context: dict = {}              # peakinfo's context (+ the end placement)
+        self.peaks: list[dict] = []          # peakinfo's rows (theoretical figures)
+        self.problems: list[str] = []        # raw files that could not be read
+
+    def rows(self) -> list[dict]:
+        return [r for s in SUITES if s in self.suites for r in self.suites[s]["results"]]
+
+
+def read_json(path: str, problems: list) -> dict | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        problems.append(f"{os.path.basename(path)}: not valid JSON ({e})")
+        return None
+    if not isinstance(doc, dict):
+        problems.append(f"{os.path.basename(path)}: not a JSON object")
+        return None
+    return doc
+
+
+def peer_of(out: str) -> str:
+    """The two-node step's peer, from commands.txt (run_all.sh wrote its command there)."""
+    try:
+        with open(os.path.join(out, "commands.txt"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(REMOTE_STEP + ":"):
+                    m = re.search(r"--host\s+'?([^'\s]+)", line)
+                    if m:
+                        return m.group(1)
+    except OSError:
+        pass
+    return "peer"
+
+
+def retag(step: str, rows: list[dict], out: str) -> None:
+    suffix = RETAG.get(step)
+    if step == REMOTE_STEP:
+        suffix = "@" + peer_of(out)
+    if suffix:
+        for r in rows:
+            v = r.get("variant") or ""
+            # A folder whose raw files run_all.sh already retagged keeps its variants.
+            if not v.endswith(suffix):
+                r["variant"] = v + suffix
+
+
+def step_rows(raw: str, name: str, out: str, problems: list) -> tuple[dict, list]:
+    """(context, rows) of raw/<name>.json with its pass2 pooled in and the step's retag."""
+    doc = read_json(os.path.join(raw, name + ".json"), problems) or {}
+    rows = [r for r in doc.get("results") or [] if isinstance(r, dict)]
+    p2 = os.path.join(raw, name + ".pass2.json")
+    if os.path.isfile(p2):
+        d2 = read_json(p2, problems) or {}
+        rows = pool(rows, [r for r in d2.get("results") or [] if isinstance(r, dict)])
+    retag(name, rows, out)
+    return doc.get("context") or {}, rows
+
+
+def merge(out: str) -> Merged:
+    m = Merged()
+    raw = os.path.join(out, "raw")
+    # In the order of the file names, as the shell's glob listed them (C locale:
+    # "dpdk-memif-rate.json" before "dpdk-memif.json").
+    names = [f[:-5] for f in sorted(os.listdir(raw)) if f.endswith(".json")
+             and not f.endswith(".pass2.json")] if os.path.isdir(raw) else []
+    for suite in SUITES:
+        steps = [n for n in names if n == suite or n.startswith(suite + "-")]
+        for step in steps:
+            ctx, rows = step_rows(raw, step, out, m.problems)
+            rec = m.suites.setdefault(suite, {"context": ctx, "results": []})
+            rec["results"].extend(rows)
+        if suite in m.suites and not m.suites[suite]["results"]:
+            del m.suites[suite]
+    for step in (n for n in names if n.startswith("levels-")):
+        _, rows = step_rows(raw, step, out, m.problems)
+        for r in rows:
+            m.levels.append({"level": step[len("levels-"):], **r})
+    if "peakinfo" in names:
+        ctx, m.peaks = step_rows(raw, "peakinfo", out, m.problems)
+        m.context = dict(ctx)
+        if "placement" in names:
+            last = (read_json(os.path.join(raw, "placement.json"), m.problems) or {}).get("context") or {}
+            # The placement fingerprint at the end of the run joins the start's.
+            m.context["c2c.end_round_trip_ns"] = last.get("c2c.round_trip_ns")
+            m.context["c2c.moved"] = last.get("c2c.moved")
+    return m

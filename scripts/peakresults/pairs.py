@@ -1,0 +1,166 @@
+"""Paired rounds: our figure and a reference tool's, measured in alternating rounds
+(A B A B ...) so that a VM's slow drift between minutes cancels in each round's ratio.
+
+run_all.sh writes, per paired job, OUT/raw/pairs/<job-id>/:
+  job.json        the job (plan.py pair_jobs): tool, tool_job and its figures, each
+                  {"key": the peakbench row compared (suite, test, variant, threads,
+                  block_bytes, metric, unit), "ours_job", "cause", and optionally our best
+                  configuration beside it: "best_key", "best_job", "best_cause"}
+                  (a job of one figure may give key/ours_job/cause at the top instead)
+  r<k>-ours[-part].json  round k, our binaries' --format json outputs (a job whose figures
+                  come from several binaries has one part each)
+  r<k>-tool.json  round k, the tool's rows (peakbench-baseline/1, scripts/peakresults/tools)
+  r<k>-best[-part].json  round k, our best configuration's output
+  r<k>-<side>[-part].err, or OUT/logs/pairs/<job-id>/ the same: a failed side of round k,
+                  its last line the reason
+The figure of a side is the mean of the row whose key is the figure's key, in any of the
+side's files. A round with a side missing or failed has no ratio; the statistics are over
+the complete rounds.
+
+load_pairs(out_dir) -> list of records as INTERFACES.md section 3 describes."""
+import csv
+import json
+import os
+import re
+
+from . import schema
+
+BAND = (0.90, 1.10)  # a ratio outside it needs its measured cause
+PAIR_FIELDS = ("tool", "tool_version", "suite", "test", "variant", "threads", "block_bytes",
+               "metric", "unit", "kind", "ours_job", "tool_job", "n_pairs", "ratio_median",
+               "ratio_min", "ratio_max", "ours_median", "tool_median", "cause", "flags")
+
+
+def median(xs: list) -> float | None:
+    s = sorted(xs)
+    n = len(s)
+    if n == 0:
+        return None
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def _read(path: str):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _last_line(path: str) -> str:
+    try:
+        with open(path) as f:
+            lines = [ln.strip() for ln in f if ln.strip()]
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""
+
+
+def _figure(doc, key: dict):
+    """(mean, flags) of the row of DOC with KEY, or (None, reason)."""
+    if doc is None:
+        return None, "no output"
+    rows = doc.get("results") if "results" in doc else doc.get("rows")
+    want = tuple(key.get(k) for k in schema.KEY)
+    for r in rows or []:
+        if isinstance(r, dict) and schema.row_key(r) == want:
+            if isinstance(r.get("mean"), (int, float)):
+                return float(r["mean"]), r.get("flags") or ""
+            return None, "the row has no figure"
+    return None, "no row " + ":".join(str(v) for v in want)
+
+
+def _side(d: str, k: int, side: str, key: dict):
+    """(figure, flags, error) of one side of round k."""
+    logs = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(d))), "logs", "pairs",
+                        os.path.basename(d))
+    names = sorted(n for n in os.listdir(d) if re.fullmatch(rf"r{k}-{side}(-[A-Za-z0-9_]+)?\.json", n))
+    why = "not run"
+    for n in names:
+        v, extra = _figure(_read(os.path.join(d, n)), key)
+        if v is not None:
+            return v, extra, ""
+        why = extra
+    errs = [os.path.join(x, n) for x in (d, logs) if os.path.isdir(x) for n in sorted(os.listdir(x))
+            if re.fullmatch(rf"r{k}-{side}(-[A-Za-z0-9_]+)?\.err", n)]
+    return None, "", next((e for e in map(_last_line, errs) if e), why)
+
+
+def _rounds(d: str) -> list:
+    ks = set()
+    for name in os.listdir(d):
+        m = re.fullmatch(r"r([0-9]+)-(ours|tool|best)(-[A-Za-z0-9_]+)?\.(json|err)", name)
+        if m:
+            ks.add(int(m.group(1)))
+    return sorted(ks)
+
+
+def record(job: dict, d: str, kind: str) -> dict:
+    """One pair record: ours (kind like_for_like) or ours best (kind best) against the tool.
+    JOB: the tool's fields and one figure's."""
+    key = job["key"]
+    ours_key, ours_side = (job["best_key"], "best") if kind == "best" else (key, "ours")
+    rounds, flags = [], set()
+    tool_version = job.get("tool_version", "")
+    for k in _rounds(d):
+        o, oflags, oerr = _side(d, k, ours_side, ours_key)
+        t, _, terr = _side(d, k, "tool", key)
+        if not tool_version:
+            tool_version = (_read(os.path.join(d, f"r{k}-tool.json")) or {}).get("tool_version", "")
+        flags |= {f for f in schema.flags_of({"flags": oflags}) if f in schema.NOISY_FLAGS}
+        ratio = o / t if o is not None and t not in (None, 0) else None
+        error = "; ".join(e for e in (oerr and f"ours: {oerr}", terr and f"tool: {terr}") if e)
+        rounds.append({"round": k, "ours": o, "tool": t, "ratio": ratio, "error": error})
+    ratios = [r["ratio"] for r in rounds if r["ratio"] is not None]
+    failed = sum(1 for r in rounds if r["ratio"] is None)
+    rm = median(ratios)
+    out = {"tool": job.get("tool", ""), "tool_version": tool_version}
+    out.update({k: key.get(k) for k in schema.KEY})
+    if kind == "best":
+        out.update({k: ours_key.get(k) for k in schema.KEY})
+    cause = ""
+    if rm is not None and not BAND[0] <= rm <= BAND[1]:
+        cause = job.get("best_cause" if kind == "best" else "cause", "")
+    if failed:
+        flags.add(f"failed_rounds={failed}")
+    out.update(kind=kind, ours_job=job.get("best_job" if kind == "best" else "ours_job", ""),
+               tool_job=job.get("tool_job", ""), rounds=rounds, n_pairs=len(ratios),
+               ratio_median=rm, ratio_min=min(ratios) if ratios else None,
+               ratio_max=max(ratios) if ratios else None,
+               ours_median=median([r["ours"] for r in rounds if r["ratio"] is not None]),
+               tool_median=median([r["tool"] for r in rounds if r["ratio"] is not None]),
+               cause=cause, flags=";".join(sorted(flags)))
+    return out
+
+
+def load_pairs(out_dir: str) -> list:
+    base = os.path.join(out_dir, "raw", "pairs")
+    if not os.path.isdir(base):
+        return []
+    pairs = []
+    for job_id in sorted(os.listdir(base)):
+        d = os.path.join(base, job_id)
+        job = _read(os.path.join(d, "job.json"))
+        if not isinstance(job, dict):
+            continue
+        figures = job.get("figures") if isinstance(job.get("figures"), list) else [job]
+        for fig in figures:
+            if not isinstance(fig, dict) or not isinstance(fig.get("key"), dict):
+                continue
+            one = {k: v for k, v in job.items() if k != "figures"}
+            one.update(fig)
+            pairs.append(record(one, d, "like_for_like"))
+            if isinstance(fig.get("best_key"), dict):
+                pairs.append(record(one, d, "best"))
+    return pairs
+
+
+def write_pairs_csv(pairs: list, path: str) -> None:
+    """pairs.csv: one line per record, the rounds as ratios "r1=1.02|r2=0.98"."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(PAIR_FIELDS + ("rounds",))
+        for p in pairs:
+            rounds = "|".join(f"r{r['round']}=" + (f"{r['ratio']:.4g}" if r["ratio"] is not None else "failed")
+                              for r in p["rounds"])
+            w.writerow([("" if p.get(k) is None else p.get(k)) for k in PAIR_FIELDS] + [rounds])

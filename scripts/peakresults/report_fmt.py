@@ -1,0 +1,110 @@
+"""Number, size and flag wording shared by the report's modules (as report.sh printed them)."""
+
+FLAG_MEANING = {
+    "steal": "the hypervisor took CPU time from this VM during the measurement (steal time): figures are low and noisy",
+    "oversubscribed": "more threads than allowed CPUs: threads time-share cores, so per-thread figures fall",
+    "contended": "another process used our CPUs during the run (wall time > CPU time): the figure is low",
+    "unpinned": "threads could not be pinned to CPUs (affinity refused): the scheduler moved them",
+    "cached": "the working set fits in a CPU cache (or the page cache): this is not a DRAM / device figure",
+    "small_arrays": "STREAM arrays smaller than 4x the last-level cache: not a DRAM figure",
+    "above_peak": "above the theoretical peak: either the peak input (peaks.conf, frequency) or the measurement is wrong",
+    "zero": "a zero rate or latency: the measurement is not physical",
+    "unverified": "the data written was not read back and checked (use --verify)",
+    "buffered": "O_DIRECT was not possible for this block size: buffered I/O",
+    "cache_dropped": "the file pages were dropped from the page cache before each repetition (posix_fadvise)",
+    "tmpfs": "the test directory is on tmpfs: this measures memory, not a disk",
+    "time_based": "repetitions ran for a fixed time rather than one pass over the file",
+    "iodepth_capped": "the requested queue depth was capped (more I/Os in flight than the engine allows)",
+    "size_grown": "the buffer was grown so every thread holds at least two blocks",
+    "thp_partial": "transparent huge pages covered only part of the buffer",
+    "no_peak": "no theoretical peak is known for this row",
+    "vdev": "DPDK ran on a virtual device (net_ring / memif), not a NIC: no wire, no PHY limit",
+    "same_run_as_dgesv": "the same linpack solve, compared with another theoretical peak",
+    "fma": "the peak counts fused multiply-add as two operations",
+    "chains_disagree": "the integer and floating-point frequency chains disagree by more than 5%",
+    "single_process": "the tool ran one process (one thread for STREAM)",
+    "star_x_procs": "hpcc StarSTREAM per-process figure multiplied by the number of processes",
+    "half_rtt_doubled": "sockperf printed half the round trip; doubled to a round trip",
+    "fsync": "fsync is inside the timing",
+    "bimodal": "the pooled repetitions of both passes fall in two groups (modes=A|B): the machine changed state between them",
+}
+
+# Whose figure a metric is: a row's label says it (client/server, sender/receiver).
+METRIC_LABEL = {
+    "cpu_sender": "CPU use, sender (client)",
+    "cpu_receiver": "CPU use, receiver (server)",
+    "transaction_rate": "transactions per second",
+    "throughput_conn": "throughput of one connection",
+}
+
+
+def isnum(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def fmt(x) -> str:
+    if not isnum(x):
+        return "–"
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:.0f}"
+    if a >= 100:
+        return f"{x:.1f}"
+    if a >= 10:
+        return f"{x:.2f}"
+    if a >= 1:
+        return f"{x:.3f}"
+    if a == 0:
+        return "0"
+    return f"{x:.3g}"
+
+
+def human(b) -> str:
+    if b is None or b == "":
+        return "–"
+    b = int(b)
+    g, m = 1 << 30, 1 << 20
+    if b >= g:
+        return f"{b // g} GiB" if b % g == 0 else f"{b / g:.1f} GiB"
+    if b >= m:
+        return f"{b // m} MiB" if b % m == 0 else f"{b / m:.1f} MiB"
+    if b >= 1024 and b % 1024 == 0:
+        return f"{b // 1024} KiB"
+    if b >= 65536:
+        return f"{b / 1024:.1f} KiB"
+    return f"{b} B"
+
+
+def warnings(flags) -> list[str]:
+    """The warning words of a flags cell: bare words (key=value pairs are notes); a
+    skipped:/failed: reason is the rest of the cell, whatever it holds."""
+    out = []
+    for w in (flags or "").split(";"):
+        if w.startswith(("skipped:", "failed:")):
+            break
+        if w and "=" not in w:
+            out.append(w)
+    return out
+
+
+def cell(s) -> str:
+    """A Markdown table cell: no pipe or newline breaks the table."""
+    return str(s).replace("|", "/").replace("\n", " ")
+
+
+def value(r: dict) -> str:
+    if not r.get("n") or r.get("mean") is None:
+        return "not measured"
+    sd = r.get("stddev") if r.get("stddev") is not None else 0
+    return f"{fmt(r['mean'])} ± {fmt(sd)} {r['unit']} ({r['n']})"
+
+
+def eff(r: dict) -> str:
+    return f"{r['efficiency'] * 100:.1f}%" if isnum(r.get("efficiency")) else "–"
+
+
+def workload(r: dict) -> str:
+    """The row's name in the tables; a metric that says whose figure it is named too."""
+    w = r["test"] + (f" ({r['variant']})" if r.get("variant") else "")
+    lbl = METRIC_LABEL.get(r.get("metric"))
+    return f"{w}: {lbl}" if lbl else w

@@ -1,0 +1,95 @@
+"""The report's Machine and Steps sections: context.json and status.tsv in words."""
+import os
+
+from .report_fmt import cell, fmt
+
+
+def _v(c, k):
+    v = c.get(k)
+    if v is None:
+        return "unknown"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _size(c, k):
+    v = c.get(k)
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return "unknown"
+    return f"{round(v / 1048576 * 100) / 100:g} MiB" if v >= 1048576 else f"{v / 1024:g} KiB"
+
+
+def machine(c: dict, peaks: list[dict]) -> list[str]:
+    out = ["## Machine", ""]
+    if c:
+        gib = lambda k: f"{round((c.get(k) or 0) / 1073741824 * 10) / 10:g}"  # noqa: E731
+        out += ["| | |", "| --- | --- |",
+                f"| CPU | {_v(c, 'cpu.model')} (family {_v(c, 'cpu.family')}, model {_v(c, 'cpu.model_number')}) |",
+                f"| ISA | {_v(c, 'cpu.isa')} |",
+                f"| CPUs | {_v(c, 'cpu.allowed')} allowed of {_v(c, 'cpu.logical')} logical, {_v(c, 'cpu.cores')} cores, "
+                f"{_v(c, 'cpu.sockets')} socket(s), {_v(c, 'numa.nodes')} NUMA node(s) |",
+                f"| Clock | {_v(c, 'cpu.ghz.measured')} GHz measured, {_v(c, 'cpu.ghz.nominal')} GHz nominal |",
+                f"| Caches | L1d {_size(c, 'cache.l1d')}, L2 {_size(c, 'cache.l2')}, L3 {_size(c, 'cache.l3')} "
+                f"(shared by {_v(c, 'cache.l3_shared_by')}) |",
+                f"| Memory | {gib('mem.total_bytes')} GiB total, {gib('mem.available_bytes')} GiB available |",
+                f"| OS | {_v(c, 'os.kernel')}, hypervisor {_v(c, 'hypervisor')}, clocksource {_v(c, 'clocksource')}, "
+                f"governor {_v(c, 'governor')}, THP {_v(c, 'thp')} |",
+                f"| Build | {_v(c, 'build.compiler')} {_v(c, 'build.cflags')} ({_v(c, 'build.type')}), git {_v(c, 'git.revision')} |",
+                f"| Taken | {_v(c, 'timestamp')} |"]
+        if "c2c.end_round_trip_ns" in c:
+            moved = ("**the host moved the vCPUs during the run** (a pair changed by over 1.5x): figures taken "
+                     "minutes apart ran on different placements") if c.get("c2c.moved") is True else "no move seen"
+            out.append(f"| VM placement | core-to-core round trip (min/median ns per CPU pair) {_v(c, 'c2c.round_trip_ns')} "
+                       f"at the start, {_v(c, 'c2c.end_round_trip_ns')} at the end: {moved} |")
+        if c.get("warnings"):
+            out.append(f"| Context warnings | {c['warnings']} |")
+        out += ["", "<details><summary>Every context key</summary>", "", "| key | value |", "| --- | --- |"]
+        out += [f"| {k} | {cell(_v(c, k))} |" for k in c]
+        out += ["", "</details>"]
+    else:
+        out.append("No context: peakinfo did not run (see the steps above).")
+    out += ["", "### Theoretical peaks and their sources", ""]
+    if peaks:
+        out += ["| Subsystem | Item | Peak | Source | How |", "| --- | --- | ---: | --- | --- |"]
+        for r in peaks:
+            if r["test"] not in ("peak", "frequency"):
+                continue
+            v = r["theoretical"] if r.get("theoretical") is not None else r.get("mean")
+            kv = [f for f in (r.get("flags") or "").split(";") if f]
+            src = kv[0][7:] if kv and kv[0].startswith("source=") else ""
+            how = "; ".join(kv[1:] if src or (kv and kv[0] == "source=") else kv)
+            item = (f"clock ({r['variant']})" if r["test"] == "frequency"
+                    else r["variant"] + (f" x{r['threads']}" if r.get("threads") is not None else ""))
+            out.append(f"| {r['suite']} | {item} | {'unknown' if v is None else fmt(v) + ' ' + r['unit']} | "
+                       f"{src or '–'} | {cell(how)} |")
+    else:
+        out.append("No peaks: peakinfo did not run.")
+    return out
+
+
+def read_status(out: str) -> list[list[str]]:
+    try:
+        with open(os.path.join(out, "status.tsv"), encoding="utf-8") as f:
+            return [ln.rstrip("\n").split("\t") + [""] * 5 for ln in f if ln.strip()]
+    except OSError:
+        return []
+
+
+def steps(status: list) -> list[str]:
+    out = ["## Steps", ""]
+    if not status:
+        return out + ["No status.tsv: this folder was not written by run_all.sh."]
+    out += ["| Step | Suite | Status | Seconds | Note |", "| --- | --- | --- | ---: | --- |"]
+    out += [f"| {s[0]} | {s[1]} | {s[2].replace('_', ' ')} | {s[3]} | {cell(s[4])} |" for s in status]
+    return out
+
+
+def status_notes(status: list, suite: str) -> list[str]:
+    out = []
+    for s in status:
+        if s[1] != suite or s[2] == "ok":
+            continue
+        st = s[2].replace("_", " ")
+        out.append(f"- {s[0]}: {s[4]}" if s[4].startswith(st) else f"- {s[0]}: {st}" + (f" ({s[4]})" if s[4] else ""))
+    return out

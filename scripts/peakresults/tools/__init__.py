@@ -1,0 +1,57 @@
+"""Parsers of the reference tools' outputs (fio, iperf3, sockperf, likwid-bench, hpcc,
+iozone): each module's parse(path, ctx) returns the tool's version and its rows, keyed by
+the peakbench row each is the reference for (INTERFACES.md section 2), in our units.
+write_doc() writes OUT/raw/baseline-<tool>.json; `python3 scripts/peakresults/tools TOOL`
+is the command line the baseline scripts call (__main__.py)."""
+import json
+import os
+
+from .. import schema
+
+BASELINE_SCHEMA = getattr(schema, "BASELINE_SCHEMA", "peakbench-baseline/1")
+# schema.BASELINE_COLUMNS once the results program defines it; the same columns until then.
+BASELINE_COLUMNS = getattr(schema, "BASELINE_COLUMNS", None) or (
+    ("tool", "tool_version", "job", "config") +
+    tuple(c for c in schema.COLUMNS if c not in ("baseline_tool", "baseline")))
+
+
+class NotToolOutput(Exception):
+    """The file is not an output of this tool (or holds no result)."""
+
+
+def row(tool, version, key, mean, job="", config="", flags="", **stats) -> dict:
+    """A baseline row: KEY is (suite, test, variant, threads, block_bytes, metric, unit) of
+    the peakbench row it is the reference for; STATS the figures the tool gives (n, stddev,
+    min, median, max, p50, p90, p99, p999), None when it gives none."""
+    r = {c: None for c in BASELINE_COLUMNS}
+    r.update(zip(schema.KEY, key))
+    r.update(tool=tool, tool_version=version, job=job, config=config, flags=flags,
+             mean=mean, n=stats.pop("n", 1))
+    for k, v in stats.items():
+        if k not in r:
+            raise KeyError(k)
+        r[k] = v
+    return r
+
+
+def write_doc(path: str, tool: str, version: str, rows: list, skipped: list) -> None:
+    doc = {"schema": BASELINE_SCHEMA, "tool": tool, "tool_version": version,
+           "rows": rows, "skipped": skipped}
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def isa_of_cpu(cpuinfo: str = "/proc/cpuinfo") -> str:
+    """The widest kernel ISA membench and cpubench pick here (their variants name it)."""
+    try:
+        with open(cpuinfo) as f:
+            flags = next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), [])
+    except OSError:
+        flags = []
+    for isa, flag in (("avx512", "avx512f"), ("avx2", "avx2"), ("sse2", "sse2")):
+        if flag in flags:
+            return isa
+    return "scalar"

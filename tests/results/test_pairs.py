@@ -1,0 +1,159 @@
+"""Paired rounds (scripts/peakresults/pairs.py) on recorded rounds written here: the median
+of the per-pair ratios (not the ratio of medians), min and max, an odd and an even number
+of pairs, a failed round, the cause kept only outside 0.90-1.10, our best configuration."""
+import csv
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+from peakresults import pairs  # noqa: E402
+
+KEY = {"suite": "network", "test": "tcp_throughput", "variant": "tcp", "threads": 1,
+       "block_bytes": 65536, "metric": "throughput", "unit": "Gbit/s"}
+BEST = dict(KEY, threads=2)
+CAUSE = "iperf3 3.12 is single-threaded; like-for-like row is netbench --threads 1"
+
+
+def ours(value, key=KEY, flags=""):
+    r = dict(key, n=3, mean=value, flags=flags, samples=[value] * 3)
+    return {"context": {}, "results": [dict(key, metric="cpu_sender", unit="%", mean=50.0), r]}
+
+
+def tool(value):
+    return {"schema": "peakbench-baseline/1", "tool": "iperf3", "tool_version": "iperf 3.12",
+            "rows": [dict(KEY, tool="iperf3", mean=value, n=1)], "skipped": []}
+
+
+class Pairs(unittest.TestCase):
+    def setUp(self):
+        self.out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.out)
+
+    def job(self, job_id, rounds, **extra):
+        d = os.path.join(self.out, "raw", "pairs", job_id)
+        os.makedirs(d)
+        job = {"tool": "iperf3", "key": KEY, "ours_job": "netbench --threads 1",
+               "tool_job": "iperf3 -P 1", "cause": CAUSE}
+        job.update(extra)
+        with open(os.path.join(d, "job.json"), "w") as f:
+            json.dump(job, f)
+        for k, sides in enumerate(rounds, 1):
+            for side, doc in sides.items():
+                name = f"r{k}-{side}." + ("err" if isinstance(doc, str) else "json")
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(doc) if isinstance(doc, str) else json.dump(doc, f)
+        return d
+
+    def test_median_of_ratios_odd(self):
+        # ratios 1.0, 2.0, 1.05: median 1.05; the ratio of medians would be 20/10 = 2.0...
+        self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0)},
+                          {"ours": ours(40.0), "tool": tool(20.0)},
+                          {"ours": ours(21.0), "tool": tool(20.0)}])
+        (p,) = pairs.load_pairs(self.out)
+        self.assertEqual(p["n_pairs"], 3)
+        self.assertAlmostEqual(p["ratio_median"], 1.05)
+        self.assertAlmostEqual(p["ratio_min"], 1.0)
+        self.assertAlmostEqual(p["ratio_max"], 2.0)
+        self.assertAlmostEqual(p["ours_median"], 21.0)
+        self.assertAlmostEqual(p["tool_median"], 20.0)
+        self.assertEqual(p["cause"], "")  # inside the band
+        self.assertEqual(p["kind"], "like_for_like")
+        self.assertEqual(p["tool_version"], "iperf 3.12")
+        self.assertEqual((p["test"], p["threads"]), ("tcp_throughput", 1))
+
+    def test_even_number_and_cause_outside_band(self):
+        self.job("tcp1", [{"ours": ours(15.0), "tool": tool(10.0)},
+                          {"ours": ours(13.0), "tool": tool(10.0)}])
+        (p,) = pairs.load_pairs(self.out)
+        self.assertAlmostEqual(p["ratio_median"], 1.4)
+        self.assertEqual(p["cause"], CAUSE)
+
+    def test_failed_round(self):
+        self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0)},
+                          {"ours": ours(11.0), "tool": "iperf3: error - unable to connect\n"},
+                          {"ours": ours(9.0), "tool": tool(10.0)}])
+        (p,) = pairs.load_pairs(self.out)
+        self.assertEqual(p["n_pairs"], 2)
+        self.assertAlmostEqual(p["ratio_median"], 0.95)
+        r2 = p["rounds"][1]
+        self.assertIsNone(r2["ratio"])
+        self.assertEqual(r2["ours"], 11.0)
+        self.assertIn("unable to connect", r2["error"])
+        self.assertIn("failed_rounds=1", p["flags"])
+
+    def test_no_matching_row_is_a_failed_side(self):
+        other = dict(KEY, threads=2)
+        self.job("tcp1", [{"ours": ours(10.0, key=other), "tool": tool(10.0)}])
+        (p,) = pairs.load_pairs(self.out)
+        self.assertEqual(p["n_pairs"], 0)
+        self.assertIsNone(p["ratio_median"])
+        self.assertIn("no row", p["rounds"][0]["error"])
+
+    def test_best_beside_like_for_like(self):
+        self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0), "best": ours(25.0, key=BEST, flags="steal")},
+                          {"ours": ours(10.0), "tool": tool(10.0), "best": ours(23.0, key=BEST)},
+                          {"ours": ours(10.0), "tool": tool(10.0), "best": ours(24.0, key=BEST)}],
+                 best_key=BEST, best_job="netbench --threads 2", best_cause="two threads against one")
+        like, best = pairs.load_pairs(self.out)
+        self.assertEqual(like["kind"], "like_for_like")
+        self.assertAlmostEqual(like["ratio_median"], 1.0)
+        self.assertEqual(best["kind"], "best")
+        self.assertEqual(best["threads"], 2)
+        self.assertAlmostEqual(best["ratio_median"], 2.4)
+        self.assertEqual(best["cause"], "two threads against one")
+        self.assertEqual(best["ours_job"], "netbench --threads 2")
+        self.assertIn("steal", best["flags"])
+
+    def test_csv_and_empty(self):
+        self.assertEqual(pairs.load_pairs(self.out), [])
+        self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0)},
+                          {"ours": ours(11.0), "tool": "failed\n"}])
+        path = os.path.join(self.out, "pairs.csv")
+        pairs.write_pairs_csv(pairs.load_pairs(self.out), path)
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(rows[0]["rounds"], "r1=1|r2=failed")
+        self.assertEqual(rows[0]["n_pairs"], "1")
+
+    def test_figures_from_parts(self):
+        # one tool run, two figures from two of our binaries (hpcc: HPL and STREAM)
+        hpl = {"suite": "cpu", "test": "linpack", "variant": "dgesv", "threads": 2, "block_bytes": None,
+               "metric": "flops", "unit": "GFLOPS"}
+        triad = {"suite": "memory", "test": "stream", "variant": "triad-avx2", "threads": 1,
+                 "block_bytes": 42666624, "metric": "throughput", "unit": "MB/s"}
+        trows = {"schema": "peakbench-baseline/1", "tool": "hpcc", "tool_version": "hpcc 1.5.0",
+                 "rows": [dict(hpl, mean=20.0), dict(triad, mean=10000.0)]}
+        d = self.job("hpcc", [{"ours-hpl": {"results": [dict(hpl, mean=19.0)]},
+                               "ours-stream": {"results": [dict(triad, mean=10500.0)]}, "tool": trows},
+                              {"ours-hpl": {"results": [dict(hpl, mean=21.0)]}, "tool": trows}],
+                     tool="hpcc", figures=[{"key": hpl, "ours_job": "linpack", "cause": "other LU"},
+                                           {"key": triad, "ours_job": "membench", "cause": ""}])
+        # round 2's stream part failed: its reason is in OUT/logs/pairs/hpcc/
+        logs = os.path.join(self.out, "logs", "pairs", "hpcc")
+        os.makedirs(logs)
+        with open(os.path.join(logs, "r2-ours-stream.err"), "w") as f:
+            f.write("membench: out of memory\n")
+        del d
+        lp, st = pairs.load_pairs(self.out)
+        self.assertEqual((lp["test"], lp["n_pairs"]), ("linpack", 2))
+        self.assertAlmostEqual(lp["ratio_median"], 1.0)
+        self.assertEqual(lp["cause"], "")
+        self.assertEqual((st["test"], st["n_pairs"]), ("stream", 1))
+        self.assertAlmostEqual(st["ratio_median"], 1.05)
+        self.assertIn("out of memory", st["rounds"][1]["error"])
+
+    def test_median(self):
+        self.assertIsNone(pairs.median([]))
+        self.assertEqual(pairs.median([3.0]), 3.0)
+        self.assertEqual(pairs.median([4.0, 1.0, 3.0, 2.0]), 2.5)
+
+
+if __name__ == "__main__":
+    unittest.main()

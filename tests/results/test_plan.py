@@ -1,0 +1,257 @@
+"""run_all.sh's plan (scripts/peakresults/plan.py): the steps of the full, quick and tiny
+protocols, --only, the second pass, cache sizes from a fake /sys, the NUL format run_all.sh
+reads, and bad options (one line, exit 2). Nothing is run."""
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+from peakresults import plan  # noqa: E402
+
+SYSROOT = os.path.join(REPO, "tests", "fixtures", "sysroot-full")
+BASE = ["--out", "/tmp/peakbench-plan-test", "--ncpu", "2", "--sysroot", SYSROOT, "--have", "none"]
+
+
+def steps_of(*args):
+    o = plan.parse_options(list(args) + BASE)
+    return o, plan.build_plan(o)
+
+
+def names(steps):
+    return [s.name for s in steps]
+
+
+class PlanSteps(unittest.TestCase):
+    def test_full(self):
+        o, st = steps_of()
+        self.assertEqual(names(st), [
+            "peakinfo", "cpubench", "linpack", "membench", "bandwidth L1", "bandwidth L2",
+            "bandwidth L3", "bandwidth DRAM", "diskbench", "netbench", "dpdkbench", "memif pair",
+            "memif latency", "kernel udp", "hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf",
+            "cpubench pass 2", "linpack pass 2", "membench pass 2", "diskbench pass 2",
+            "netbench pass 2", "placement", "finish"])
+        by = {s.name: s for s in st}
+        # reps 3 = 2 in the first pass + 1 in the second, the same command otherwise
+        first, second = by["membench"].argv, by["membench pass 2"].argv
+        self.assertEqual(first[first.index("--reps") + 1], "2")
+        self.assertEqual(second[second.index("--reps") + 1], "1")
+        self.assertEqual([a for a in first if a not in ("1", "2")], [a for a in second if a not in ("1", "2")])
+        self.assertEqual(by["membench pass 2"].outf, "memory-membench.pass2")
+        self.assertIn("--file-size", by["diskbench"].argv)
+        self.assertEqual(by["diskbench"].argv[by["diskbench"].argv.index("--file-size") + 1], "1GiB")
+        self.assertEqual(by["finish"].argv, ["python3", "scripts/peakresults", "finish", o.out])
+
+    def test_quick_has_no_second_pass(self):
+        _, st = steps_of("--quick")
+        self.assertFalse([n for n in names(st) if "pass 2" in n])
+        mem = {s.name: s for s in st}["membench"].argv
+        self.assertEqual(mem[mem.index("--size") + 1], "256MiB")
+        self.assertEqual(mem[mem.index("--threads") + 1], "1,2")
+        self.assertEqual(mem[mem.index("--reps") + 1], "3")
+        self.assertEqual(mem[mem.index("--min-time") + 1], "0.05")
+
+    def test_tiny(self):
+        _, st = steps_of("--tiny")
+        by = {s.name: s for s in st}
+        self.assertEqual(by["diskbench"].argv[by["diskbench"].argv.index("--file-size") + 1], "8MiB")
+        self.assertIn("best", by["cpubench"].argv)
+        self.assertEqual(by["linpack"].argv[1:3], ["--n", "200"])
+        self.assertLess(sum(s.est for s in st), 600)  # the estimate of a tiny run is minutes
+
+    def test_levels_from_sys(self):
+        # fixture: L1d 32 KiB, L2 1 MiB, L3 36608 KiB; 2 CPUs: half of each private
+        # cache per thread, half of the shared L3
+        _, st = steps_of("--only", "memory")
+        size = {s.name: s.argv[s.argv.index("--size") + 1] for s in st if s.name.startswith("bandwidth")}
+        self.assertEqual(size, {"bandwidth L1": "32KiB", "bandwidth L2": "1024KiB",
+                                "bandwidth L3": "18304KiB", "bandwidth DRAM": "1GiB"})
+
+    def test_only(self):
+        _, st = steps_of("--only", "disk", "--quick")
+        self.assertEqual(names(st), ["peakinfo", "diskbench", "fio", "iozone", "placement", "finish"])
+        _, st = steps_of("--only", "cpu,network", "--no-baselines", "--quick")
+        self.assertEqual(set(s.suite for s in st), {"info", "cpu", "network", "post"})
+
+    def test_estimates_follow_installed_tools(self):
+        o = plan.parse_options(["--quick"] + BASE[:-1] + ["fio"])
+        est = {s.name: s.est for s in plan.build_plan(o)}
+        self.assertEqual(est["fio"], 12)
+        self.assertEqual(est["iperf3"], 1)
+
+    def test_cluster_step(self):
+        _, st = steps_of("--tiny", "--hostfile", "hosts", "--mpirun", "-x A=1")
+        c = [s for s in st if s.name == "cluster"][0]
+        self.assertEqual(c.argv[0], "scripts/cluster_run.sh")
+        self.assertEqual(c.argv[c.argv.index("--mpirun") + 1], "-x A=1")
+        self.assertEqual(c.argv[c.argv.index("--mode") + 1], "tiny")
+        self.assertEqual(c.command().split(" --mode")[0].split("--mpirun ")[1], "'-x A=1'")
+
+    def test_nul_round_trip(self):
+        o, st = steps_of("--tiny")
+        buf = io.StringIO()
+        plan.write_nul(o, st, buf)
+        fields = buf.getvalue().split("\0")
+        self.assertEqual(fields[-1], "")  # every field ends with a NUL
+        settings = fields[:fields.index("")]
+        self.assertIn(f"out={o.out}", settings)
+        self.assertIn(f"steps={len(st)}", settings)
+        rest = fields[len(settings) + 1:-1]
+        got = []
+        while rest:
+            head, rest = rest[:7], rest[7:]
+            argv = rest[:rest.index("")]
+            rest = rest[len(argv) + 1:]
+            got.append((head[1], argv))
+        self.assertEqual(got, [(s.name, s.argv) for s in st])
+
+    def test_point_count_estimates(self):
+        # points x (repetitions + 1 warm-up) x seconds per repetition, + 1: cpubench has 53
+        # points per thread count, membench 135, diskbench 6 tests x blocks x 2 engines
+        for args, threads, reps, rep_s, blocks in (((), 4, 2, 0.2, 6), (("--quick",), 2, 3, 0.05, 2),
+                                                   (("--tiny",), 2, 3, 0.05, 2)):
+            _, st = steps_of(*args)
+            est = {s.name: s.est for s in st}
+            self.assertEqual(est["cpubench"], int(53 * threads * (reps + 1) * rep_s + 1), args)
+            self.assertEqual(est["membench"], int(135 * threads * (reps + 1) * rep_s + 1), args)
+            runtime = {(): 0.5, ("--quick",): 0.2, ("--tiny",): 0.05}[args]
+            self.assertEqual(est["diskbench"], int(6 * blocks * 2 * threads * (reps + 1) * runtime + 1), args)
+        # the second pass: one repetition (+ warm-up) of the same points
+        _, st = steps_of()
+        est = {s.name: s.est for s in st}
+        self.assertEqual(est["cpubench pass 2"], est["cpubench"] // 3 * 2)
+
+    def test_shquote(self):
+        self.assertEqual(plan.shquote("--log-level=*:critical"), "'--log-level=*:critical'")
+        self.assertEqual(plan.shquote("it's"), "'it'\\''s'")
+        self.assertEqual(plan.shquote("1,2"), "1,2")
+
+
+class PairedRounds(unittest.TestCase):
+    """Issue 13: the same job on both sides, in alternating rounds (3 full, 2 quick, 1 tiny)."""
+
+    def pairs(self, *args, have="likwid,hpcc,fio,iperf3,sockperf", meminfo=None):
+        env = dict(os.environ)
+        if meminfo:
+            os.environ["PEAKBENCH_MEMINFO"] = meminfo
+        try:
+            o = plan.parse_options(list(args) + BASE[:-1] + [have])
+            return o, plan.pair_jobs(o, set(o.suites), "/d"), plan.build_plan(o)
+        finally:
+            os.environ.clear()
+            os.environ.update(env)
+
+    def test_rounds_alternate(self):
+        for mode, n in (("--tiny", 1), ("--quick", 2), (None, 3)):
+            _, jobs, steps = self.pairs(*([mode] if mode else []))
+            sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf ")]
+            self.assertEqual(len(sq), 2 * n, mode)
+            order = [s.name.split()[-1] for s in sq]
+            self.assertEqual(order, ["ours", "sockperf", "sockperf", "ours", "ours", "sockperf"][:2 * n])
+            self.assertEqual(sq[0].outf, "pairs/sockperf/r1-ours")
+            tool = sq[1].argv
+            self.assertEqual(tool[tool.index("--json") + 1], "/tmp/peakbench-plan-test/raw/pairs/sockperf/r1-tool.json")
+        # the pairs come after the sweeps and baselines, before the second pass
+        names = [s.name for s in steps]
+        self.assertLess(names.index("sockperf"), names.index("sockperf r1 ours"))
+        self.assertLess(names.index("sockperf r3 ours"), names.index("cpubench pass 2"))
+
+    def test_same_job_memory(self):
+        # fixture CPU: AVX-512 (Cascade Lake), 2 CPUs; full mode: 1 GiB working set
+        _, jobs, _ = self.pairs()
+        lk = {j.id: j for j in jobs}["likwid"]
+        self.assertIn("--tests", lk.tool_argv)
+        self.assertEqual(lk.tool_argv[lk.tool_argv.index("--tests") + 1],
+                         "peakflops_avx512_fma,copy_mem_avx512,stream_mem_avx512")
+        ours = dict(lk.ours)
+        self.assertEqual(ours["copy"][ours["copy"].index("--nt") + 1], "on")
+        self.assertEqual(ours["copy"][ours["copy"].index("--size") + 1], "1073741824B")
+        keys = [f["key"] for f in lk.figures]
+        self.assertEqual([k["variant"] for k in keys], ["avx512_dp_fma", "avx512-nt", "triad-avx512-nt"])
+        self.assertEqual({k["threads"] for k in keys}, {2})
+        hp = {j.id: j for j in jobs}["hpcc"]
+        st = dict(hp.ours)["stream"]
+        self.assertEqual(st[st.index("--nt") + 1], "off")  # hpcc's STREAM has no NT stores
+        self.assertEqual(hp.figures[1]["key"]["variant"], "triad-avx512")
+
+    def test_same_job_disk_pages(self):
+        with tempfile.TemporaryDirectory() as d:
+            for free, pages, mem in (("64", "hugetlb", "shmhuge"), ("0", "small", "malloc")):
+                mi = os.path.join(d, "meminfo")
+                with open(mi, "w") as f:
+                    f.write(f"HugePages_Free: {free}\nHugePages_Rsvd: 0\nHugepagesize: 2048 kB\n")
+                _, jobs, _ = self.pairs("--quick", meminfo=mi)
+                fj = {j.id: j for j in jobs}["fio"]
+                argv = fj.ours[0][1]
+                self.assertEqual(argv[argv.index("--buffer-pages") + 1], pages)
+                self.assertEqual(fj.tool_argv[fj.tool_argv.index("--mem") + 1], mem)
+                self.assertEqual(argv[argv.index("--file-size") + 1], "256MiB")
+                self.assertEqual(argv[argv.index("--threads") + 1], "1")
+
+    def test_network_like_for_like_and_best(self):
+        _, jobs, _ = self.pairs("--quick")
+        ip = {j.id: j for j in jobs}["iperf3"]
+        tcp, udp = ip.figures
+        self.assertEqual(tcp["key"]["threads"], 1)
+        self.assertEqual(tcp["best_key"]["threads"], 2)
+        self.assertIn("one thread", tcp["best_cause"])
+        self.assertEqual(ip.tool_argv[ip.tool_argv.index("--threads") + 1], "1")
+        # UDP: like-for-like without GSO at one thread; our best (GSO) beside it
+        ours, best = dict(ip.ours)["udp"], dict(ip.best)["udp"]
+        self.assertIn("--no-gso", ours)
+        self.assertNotIn("--no-gso", best)
+        self.assertEqual(ours[ours.index("--datagram") + 1], "1472B")
+        self.assertIn("GSO", udp["best_cause"])
+
+    def test_write_pairs(self):
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--tiny", "--out", d, "--ncpu", "2", "--sysroot", SYSROOT, "--have", "sockperf,iperf3",
+                    "--nul", "--write-pairs"]
+            out = io.StringIO()
+            old, sys.stdout = sys.stdout, out
+            try:
+                self.assertEqual(plan.main(argv), 0)
+            finally:
+                sys.stdout = old
+            self.assertIn("pairs/sockperf/r1-ours", out.getvalue().split("\0"))
+            with open(os.path.join(d, "raw", "pairs", "sockperf", "job.json")) as f:
+                job = json.load(f)
+            self.assertEqual(job["tool"], "sockperf")
+            self.assertEqual(job["figures"][0]["key"]["test"], "tcp_latency")
+            self.assertTrue(os.path.exists(os.path.join(d, "raw", "pairs", "iperf3", "job.json")))
+
+    def test_no_pairs_without_tools_or_baselines(self):
+        _, jobs, _ = self.pairs(have="none")
+        self.assertEqual(jobs, [])
+        o, _, steps = self.pairs("--no-baselines")
+        self.assertFalse([s for s in steps if s.suite == "pair"])
+        _, jobs, _ = self.pairs("--only", "disk")
+        self.assertEqual([j.id for j in jobs], ["fio"])
+
+
+class BadInput(unittest.TestCase):
+    def run_plan(self, *args):
+        return subprocess.run([sys.executable, os.path.join(REPO, "scripts", "peakresults"), "plan"] + list(args),
+                              capture_output=True, text=True)
+
+    def test_usage_errors(self):
+        for args in (["--reps", "0"], ["--only", "gpu"], ["--threads", "1,,2"], ["--min-time", "-1"],
+                     ["--frobnicate"], ["--out"], ["--peer", "a b"], ["--mpirun", "-x"], ["--qui"]):
+            r = self.run_plan(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, (args, r.stderr))
+            self.assertEqual(r.stdout, "")
+
+    def test_help(self):
+        r = self.run_plan("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--hostfile FILE", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,166 @@
+"""The reference tools' parsers (scripts/peakresults/tools) on outputs of each tool recorded
+in tests/fixtures/baseline: known rows, keyed by the peakbench row each is the reference for
+(no ours= in flags), in our units; a file of another tool is rejected; the command line
+writes baseline-<tool>.json. And each baseline script's "same job" plan (--plan), derived
+from peakbench's job, without running the tool."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+from peakresults import schema  # noqa: E402
+from peakresults.tools import BASELINE_COLUMNS, NotToolOutput, fio, hpcc, iozone, iperf3, likwid, sockperf  # noqa: E402
+
+FX = os.path.join(REPO, "tests", "fixtures", "baseline")
+
+
+def fx(name):
+    return os.path.join(FX, name)
+
+
+def find(rows, **key):
+    got = [r for r in rows if all(r.get(k) == v for k, v in key.items())]
+    if len(got) != 1:
+        raise AssertionError(f"{len(got)} rows with {key}: {[schema.row_key(r) for r in rows]}")
+    return got[0]
+
+
+class Parsers(unittest.TestCase):
+    def check_rows(self, rows):
+        for r in rows:
+            self.assertEqual(set(r), set(BASELINE_COLUMNS))
+            self.assertNotIn("ours=", r["flags"] or "")
+            self.assertIn(r["suite"], ("cpu", "memory", "disk", "network"))
+
+    def test_fio(self):
+        ver, rows = fio.parse(fx("fio.json"), {})
+        self.check_rows(rows)
+        self.assertEqual(ver, "fio-3.33")
+        self.assertEqual(len(rows), 12)
+        k = dict(suite="disk", variant="psync", threads=1)
+        self.assertAlmostEqual(find(rows, test="seq_read", block_bytes=1048576, metric="throughput", **k)["mean"], 481.947692)
+        self.assertAlmostEqual(find(rows, test="seq_write", metric="throughput", **k)["mean"], 1243.490226)
+        self.assertAlmostEqual(find(rows, test="rand_read", metric="iops", **k)["mean"], 12230.309073)
+        self.assertAlmostEqual(find(rows, test="rand_read", metric="iops", variant="uring-qd32", threads=1)["mean"],
+                               46006.993007)
+        self.assertAlmostEqual(find(rows, test="seq_read", metric="throughput", variant="psync", threads=2)["mean"],
+                               1375.078706)
+        lat = find(rows, test="rand_read", metric="latency", **k)
+        self.assertEqual(lat["unit"], "us")
+        self.assertAlmostEqual(lat["p99"], 280.576)
+        self.assertIn("mem=malloc", lat["config"])
+        self.assertIn("direct=1", lat["config"])
+
+    def test_iperf3(self):
+        rows = []
+        for f in ("iperf3_tcp_P1.json", "iperf3_tcp_P2.json", "iperf3_udp_P1.json"):
+            rows += iperf3.parse(fx(f), {})[1]
+        self.check_rows(rows)
+        self.assertAlmostEqual(find(rows, test="tcp_throughput", threads=1)["mean"], 10.62593457, places=6)
+        self.assertAlmostEqual(find(rows, test="tcp_throughput", threads=2)["mean"], 12.55923209, places=6)
+        self.assertEqual(find(rows, test="tcp_throughput", threads=1)["block_bytes"], 65536)
+        udp = find(rows, test="udp_throughput", metric="throughput")
+        self.assertAlmostEqual(udp["mean"], 0.2381340947, places=8)
+        self.assertEqual((udp["variant"], udp["unit"], udp["block_bytes"]), ("udp", "Gbit/s", 1472))
+        self.assertAlmostEqual(find(rows, test="udp_throughput", metric="loss")["mean"], 83.00965981, places=6)
+
+    def test_sockperf(self):
+        _, (half,) = sockperf.parse(fx("sockperf_tcp_halfrtt.txt"), {})
+        self.assertAlmostEqual(half["mean"], 22.418)
+        self.assertIn("half_rtt_doubled", half["flags"])
+        _, (tcp,) = sockperf.parse(fx("sockperf_tcp_rtt.txt"), {})
+        _, (udp,) = sockperf.parse(fx("sockperf_udp_rtt.txt"), {"msg": "64"})
+        self.check_rows([half, tcp, udp])
+        self.assertEqual(schema.row_key(tcp), ("network", "tcp_latency", "tcp", 1, 16, "latency", "us"))
+        self.assertAlmostEqual(tcp["mean"], 45.219)
+        self.assertAlmostEqual(tcp["p50"], 14.904)
+        self.assertEqual(tcp["n"], 12157)
+        self.assertEqual(tcp["tool_version"], "sockperf 3.7-no.git")
+        self.assertEqual(schema.row_key(udp)[:5], ("network", "udp_latency", "udp", 1, 64))
+        self.assertAlmostEqual(udp["mean"], 12.021)
+
+    def test_likwid(self):
+        _, (fma,) = likwid.parse(fx("likwid_peakflops_avx512_fma_1.txt"), {})
+        _, (scalar,) = likwid.parse(fx("likwid_peakflops_2.txt"), {})
+        _, (stream,) = likwid.parse(fx("likwid_stream_mem_avx512_2.txt"), {})
+        self.check_rows([fma, scalar, stream])
+        self.assertEqual(schema.row_key(fma), ("cpu", "flops", "avx512_dp_fma", 1, None, "flops", "GFLOPS"))
+        self.assertAlmostEqual(fma["mean"], 21.50222, places=4)
+        self.assertAlmostEqual(scalar["mean"], 1.63227, places=4)
+        # non-temporal stores: the reference for membench's -nt variant; three arrays
+        self.assertEqual(schema.row_key(stream),
+                         ("memory", "stream", "triad-avx512-nt", 2, 333332992, "throughput", "MB/s"))
+        self.assertAlmostEqual(stream["mean"], 3429.65)
+        _, (named,) = likwid.parse(fx("likwid_stream_mem_avx512_2.txt"), {"block_bytes": "357913856"})
+        self.assertEqual(named["block_bytes"], 357913856)
+
+    def test_hpcc(self):
+        ver, rows = hpcc.parse(fx("hpcc_hpccoutf.txt"), {"isa": "avx2"})
+        self.check_rows(rows)
+        hpl = find(rows, test="linpack")
+        self.assertEqual(schema.row_key(hpl), ("cpu", "linpack", "dgesv", 1, None, "flops", "GFLOPS"))
+        self.assertAlmostEqual(hpl["mean"], 11.1771)
+        self.assertIn("N=2000;NB=192", hpl["config"])
+        # hpcc's STREAM has no non-temporal stores: membench's variant without -nt
+        triad = find(rows, test="stream", variant="triad-avx2")
+        self.assertAlmostEqual(triad["mean"], 9139.549, places=0)
+        self.assertIn("nt_stores=0", triad["config"])
+        self.assertAlmostEqual(find(rows, variant="copy-avx2")["mean"], 9208.311, places=0)
+
+    def test_iozone(self):
+        _, rows = iozone.parse(fx("iozone_a_pa1.txt"), {})
+        self.check_rows(rows)
+        self.assertEqual(len(rows), 176)  # 45 rows x 4 mapped columns, less the short row
+        w = [r for r in rows if r["test"] == "seq_write" and r["block_bytes"] == 4096 and "file_kb=64;" in r["config"]]
+        self.assertAlmostEqual(w[0]["mean"], 689.2523, places=3)
+        self.assertIn("cached", w[0]["flags"])
+        _, rows = iozone.parse(fx("iozone_s_pa1.txt"), {})
+        self.assertAlmostEqual(find(rows, test="rand_read", block_bytes=rows[0]["block_bytes"])["mean"], 3581.90592)
+        _, rows = iozone.parse(fx("iozone_synthetic_twoline.txt"), {})
+        rw = find(rows, test="rand_write", block_bytes=4096)
+        self.assertAlmostEqual(rw["mean"], 40.96)
+        self.assertIn("direct=1;fsync", rw["config"])
+        self.assertEqual(rw["flags"], "")
+
+    def test_wrong_inputs(self):
+        for mod, f in ((likwid, "fio.json"), (hpcc, "fio.json"), (sockperf, "fio.json"), (iozone, "fio.json"),
+                       (fio, "hpcc_hpccoutf.txt"), (iperf3, "fio.json")):
+            with self.assertRaises(NotToolOutput, msg=mod.__name__):
+                mod.parse(fx(f), {})
+
+
+class CommandLine(unittest.TestCase):
+    def run_tools(self, *args):
+        return subprocess.run([sys.executable, os.path.join(REPO, "scripts", "peakresults", "tools")] + list(args),
+                              capture_output=True, text=True)
+
+    def test_doc(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "baseline-fio.json")
+            r = self.run_tools("fio", fx("fio.json"), "--out", out, "--skip", "seq_write_new=no new-file job")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["schema"], "peakbench-baseline/1")
+            self.assertEqual((doc["tool"], doc["tool_version"]), ("fio", "fio-3.33"))
+            self.assertEqual(len(doc["rows"]), 12)
+            self.assertEqual(doc["skipped"], [{"test": "seq_write_new", "reason": "no new-file job"}])
+
+    def test_set_and_errors(self):
+        r = self.run_tools("likwid", fx("likwid_peakflops_2.txt"), "--set", "threads=3")
+        self.assertEqual(json.loads(r.stdout.splitlines()[0])["threads"], 3)
+        r = self.run_tools("fio", fx("hpcc_hpccoutf.txt"))
+        self.assertEqual(r.returncode, 1)
+        r = self.run_tools("gpu")
+        self.assertEqual(r.returncode, 2)
+        r = self.run_tools("fio", "--set", "mean=3")
+        self.assertEqual(r.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
