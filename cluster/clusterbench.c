@@ -304,8 +304,15 @@ static void run_round(const struct opts *o, int round, int target, struct cluste
 	cur_round = round;
 	alarm((unsigned)o->round_s);
 	MPI_Barrier(MPI_COMM_WORLD);
-	if (target >= 0)
-		(void)cluster_pair_run(&o->cfg, nodes[target].name, nodes[target].port, &mine);
+	if (target >= 0 &&
+	    cluster_pair_run(&o->cfg, nodes[target].name, nodes[target].port, &mine) != 0) {
+		/* Said here, not after the gather: a stalled peer would never reach it. The
+		 * completed rounds are already on rank 0's disk. */
+		char msg[400];
+		snprintf(msg, sizeof msg, "round %d: %s -> %s failed: %s", round, nodes[rank].name,
+			 nodes[target].name, mine.err);
+		fail(NULL, msg);
+	}
 	MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
 		   MPI_COMM_WORLD);
 	alarm(0);
