@@ -55,6 +55,25 @@ NP=$(grep -cvE '^[[:space:]]*(#|$)' "$HOSTFILE" || true)
 [ "$NP" -ge 2 ] || usage "the hostfile names $NP host(s); the cluster plan needs at least 2"
 mkdir -p "$OUT" "$OUT/logs"
 
+# Every host reachable the way mpirun will reach it (its rsh agent, ssh by default), before
+# anything runs: mpirun's own failure does not name the host it could not start.
+agent=(ssh -o BatchMode=yes -o ConnectTimeout=10)
+read -r -a margs <<<"$MPIRUN_ARGS"
+for ((i = 0; i + 1 < ${#margs[@]}; i++)); do
+	case ${margs[i]} in
+	plm_rsh_agent | orte_rsh_agent) agent=("${margs[i + 1]}") ;;
+	esac
+done
+while read -r host _; do
+	case $host in '' | \#*) continue ;; esac
+	case $host in localhost | "$(hostname)") continue ;; esac
+	if ! why=$(timeout 30 "${agent[@]}" "$host" true 2>&1 </dev/null); then
+		echo "cluster_run.sh: host $host cannot be reached by ${agent[0]} (before round 1):" \
+			"$(printf '%s' "${why:-timed out}" | tail -n 1); nothing measured" >&2
+		exit 1
+	fi
+done <"$HOSTFILE"
+
 # Why a run ended, in one line: clusterbench's own line when it wrote one, else the rank
 # mpirun saw die (with its host), with the round that was running (one past the last
 # round on disk).
