@@ -234,8 +234,12 @@ static void on_alarm(int sig)
 {
 	(void)sig;
 	char line[160];
-	int len = snprintf(line, sizeof line, "clusterbench: %s: round %d stalled, ending the job\n",
-			   me_name, (int)cur_round);
+	int len = cur_round > 0 ? snprintf(line, sizeof line,
+					   "clusterbench: %s: round %d stalled, ending the job\n",
+					   me_name, (int)cur_round)
+				: snprintf(line, sizeof line,
+					   "clusterbench: %s: stalled after the last round, ending the job\n",
+					   me_name);
 	if (len > 0)
 		(void)!write(2, line, (size_t)len);
 	_exit(1);
@@ -484,6 +488,9 @@ int main(int argc, char **argv)
 		net_matrix(&o, out);
 	else
 		cluster_sweep(&o.cfg, o.bindir, o.dir, rank, nranks, nodes, out, o.round_s);
+	/* The teardown is bounded too: a hang here must not outlive the launcher. */
+	cur_round = 0;
+	alarm((unsigned)o.round_s);
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (srv != NULL) {
 		net_server_stop(srv);
