@@ -19,8 +19,9 @@
 
 BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_PLAN=0 BL_FILES=() BL_OUTS=() BL_SKIPS=()
 # A paired round's job (run_all.sh, scripts/peakresults/plan.py pair_jobs): only --tests,
-# --seconds per run, hpcc's --n, fio's --mem; --json FILE for the rows; --ctx for the parser.
-BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_CTX=()
+# --seconds per run, hpcc's --n, fio's --mem and --same-data; --json FILE for the rows; --ctx
+# for the parser.
+BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_SAME_DATA=0 BL_CTX=()
 BL_TOOLS_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peakresults/tools
 
 bl_usage_error() {
@@ -40,6 +41,12 @@ bl_parse_args() {
 			;;
 		--plan)
 			BL_PLAN=1
+			shift
+			;;
+		--same-data)
+			# fio: every write sends one unchanging buffer (--scramble_buffers=0), as the
+			# paired diskbench job with --data-period equal to its block does.
+			BL_SAME_DATA=1
 			shift
 			;;
 		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --ctx)

@@ -82,12 +82,17 @@ if [ -n "$BL_MEM" ]; then
 	echo "fio.sh: --mem=$mem, as the paired diskbench job's buffers" >&2
 fi
 
+# A paired job whose diskbench writes one repeated block (--data-period = block): fio
+# writes its buffer unchanged, not scrambled before every write (fio's default).
+[ "$BL_SAME_DATA" = 0 ] || echo "fio.sh: --scramble_buffers=0, as the paired diskbench job's --data-period 1MiB" >&2
+
 uring=0
 fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
 [ "$BL_PLAN" = 0 ] || uring=1
 
 args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
 	--group_reporting --randrepeat=0 --norandommap --mem="$mem")
+[ "$BL_SAME_DATA" = 0 ] || args+=(--scramble_buffers=0)
 new_jobs=()
 for t in $threads; do
 	per=$((size_mib / t))

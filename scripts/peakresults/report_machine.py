@@ -13,6 +13,12 @@ def _v(c, k):
     return str(v)
 
 
+def _ghz(c, k):
+    """A clock to four significant digits (context.json keeps every digit measured)."""
+    v = c.get(k)
+    return fmt(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else _v(c, k)
+
+
 def _size(c, k):
     v = c.get(k)
     if not isinstance(v, (int, float)) or isinstance(v, bool):
@@ -29,7 +35,7 @@ def machine(c: dict, peaks: list[dict]) -> list[str]:
                 f"| ISA | {_v(c, 'cpu.isa')} |",
                 f"| CPUs | {_v(c, 'cpu.allowed')} allowed of {_v(c, 'cpu.logical')} logical, {_v(c, 'cpu.cores')} cores, "
                 f"{_v(c, 'cpu.sockets')} socket(s), {_v(c, 'numa.nodes')} NUMA node(s) |",
-                f"| Clock | {_v(c, 'cpu.ghz.measured')} GHz measured, {_v(c, 'cpu.ghz.nominal')} GHz nominal |",
+                f"| Clock | {_ghz(c, 'cpu.ghz.measured')} GHz measured, {_ghz(c, 'cpu.ghz.nominal')} GHz nominal |",
                 f"| Caches | L1d {_size(c, 'cache.l1d')}, L2 {_size(c, 'cache.l2')}, L3 {_size(c, 'cache.l3')} "
                 f"(shared by {_v(c, 'cache.l3_shared_by')}) |",
                 f"| Memory | {gib('mem.total_bytes')} GiB total, {gib('mem.available_bytes')} GiB available |",

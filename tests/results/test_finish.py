@@ -267,6 +267,9 @@ class Fixture(unittest.TestCase):
             if ln in new or ln in refs:  # fix: the reference table is built from the join/pairs
                 continue
             cells = [c.strip() for c in ln.strip("|").split("|")]
+            if cells[0] == "Clock":  # fix: the clock to four significant digits, not fifteen
+                self.assertIn("| Clock | 3.684 GHz measured, unknown GHz nominal |", new)
+                continue
             if ln in peaks:  # fix: a quoted CSV line was formatted by string comparison
                 self.assertTrue(any(n.startswith(f"| {cells[0]} | {cells[1]} | ") for n in new), ln)
                 continue

@@ -192,6 +192,9 @@ class PairedRounds(unittest.TestCase):
                 self.assertEqual(fj.tool_argv[fj.tool_argv.index("--mem") + 1], mem)
                 self.assertEqual(argv[argv.index("--file-size") + 1], "256MiB")
                 self.assertEqual(argv[argv.index("--threads") + 1], "1")
+                # The same data: one repeated megabyte on both sides.
+                self.assertEqual(argv[argv.index("--data-period") + 1], "1MiB")
+                self.assertIn("--same-data", fj.tool_argv)
 
     def test_network_like_for_like_and_best(self):
         _, jobs, _ = self.pairs("--quick")

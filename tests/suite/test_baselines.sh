@@ -50,6 +50,11 @@ echo "$p" | grep -q -- '--mem=malloc' || fail "fio: no pool, not --mem=malloc"
 for a in --direct=1 --bs=1M --bs=4k --iodepth=32 --numjobs=2 --size=128M --offset_increment=128M --size=256M; do
 	echo "$p" | grep -q -- "$a" || fail "fio --plan lacks $a"
 done
+# fio scrambles its buffer before every write unless told otherwise; a paired round whose
+# diskbench writes one repeated megabyte (--data-period 1MiB) gets --same-data.
+echo "$p" | grep -q -- '--scramble_buffers' && fail "fio --plan: --scramble_buffers without --same-data"
+p=$("$bl/fio.sh" --plan --mode quick --threads 1 --tests seq_write --mem malloc --same-data 2>/dev/null) || fail "fio.sh --plan --same-data"
+echo "$p" | grep -q -- '--scramble_buffers=0' || fail "fio --same-data: no --scramble_buffers=0"
 ok "fio: the same job as diskbench"
 
 # likwid-bench: the widest ISA of the CPU, membench's working set of the mode

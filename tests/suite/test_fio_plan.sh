@@ -12,11 +12,6 @@ fail() {
 	echo "FAIL: $*"
 	exit 1
 }
-command -v jq >/dev/null 2>&1 || {
-	echo "jq not installed: fio.sh cannot run"
-	exit 77
-}
-
 mkdir "$tmp/bin" "$tmp/dir"
 cat >"$tmp/bin/fio" <<STUB
 #!/bin/sh
