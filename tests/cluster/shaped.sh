@@ -16,7 +16,7 @@ cluster_up "$K"
 shape_node "$SLOW" 200mbit
 # shellcheck disable=SC2086
 timeout 150 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
-	--names "$HOSTFILE" --schedule serial --out "$tmp/m.json" --duration 0.4 --reps 2 \
+	--names "$HOSTFILE" --schedule serial --out "$tmp/m.json" --duration 0.4 --reps 3 \
 	--latency-duration 0.1 --udp-rate 50 --outlier-bw 0.5 --outlier-lat 100 >"$tmp/run.log" 2>"$tmp/run.err" ||
 	fail "clusterbench exited $?"
 python3 - "$tmp/m.json" "$NET.$SLOW" "$K" <<'PY' || fail "matrix check"
