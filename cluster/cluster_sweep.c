@@ -28,13 +28,13 @@ static const struct point_def points[NPOINTS] = {
     {"cpu.flops.avx512_dp", "cpu/cpubench",
      "--test flops --isa avx512 --precision dp --threads 1 --reps 3 --min-time 0.1", "avx512f", 0},
     {"memory.seq_read", "memory/membench",
-     "--test seq_read --size 64MiB --threads 1 --reps 3 --min-time 0.1", NULL, 0},
+     "--test seq_read --block 8MiB --size 64MiB --threads 1 --reps 3 --min-time 0.1", NULL, 0},
     {"memory.latency", "memory/membench",
-     "--test latency --size 64MiB --threads 1 --reps 3 --min-time 0.1", NULL, 0},
+     "--test latency --sweep 64MiB:64MiB:1 --threads 1 --reps 3 --min-time 0.1", NULL, 0},
     {"disk.rand_read_4k", "disk/diskbench",
-     "--file-size 64MiB --test rand_read --block 4KiB --runtime 0.2 --reps 3", NULL, 1},
+     "--file-size 64MiB --test rand_read --block 4KiB --engine psync --runtime 0.2 --reps 3", NULL, 1},
     {"disk.seq_write_1m", "disk/diskbench",
-     "--file-size 64MiB --test seq_write --block 1MiB --runtime 0.2 --reps 3", NULL, 1},
+     "--file-size 64MiB --test seq_write --block 1MiB --engine psync --runtime 0.2 --reps 3", NULL, 1},
 };
 
 struct sweep_res {
@@ -45,7 +45,10 @@ struct sweep_res {
 };
 
 /* The first CSV data row: suite,test,variant,threads,block,metric,unit,n,mean,stddev,min,
- * median,max,... (docs/results-schema.md). The first columns never hold quotes. */
+ * median,max,... (docs/results-schema.md). The first columns never hold quotes. Each point's
+ * arguments above make that row the one meant: one block (seq_read 8 MiB, not membench's
+ * first block of 8 B), one working set (latency 64 MiB, past the caches, not the sweep's
+ * 4 KiB), one engine. */
 static int parse_csv(FILE *f, struct sweep_res *r)
 {
 	char line[4096];
