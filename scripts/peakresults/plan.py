@@ -585,7 +585,7 @@ def cluster_step(o) -> Step:
     argv = ["scripts/cluster_run.sh", "--hostfile", os.path.abspath(o.hostfile)]
     if o.mpirun:
         argv += ["--mpirun", o.mpirun]
-    argv += ["--mode", mode_of(o), "--out", os.path.join(o.out, "raw")]
+    argv += ["--mode", mode_of(o), "--out", os.path.join(o.out, "raw"), "--build-dir", o.build_dir]
     est = {"full": 300, "quick": 60, "tiny": 10}[mode_of(o)]
     return Step("cluster", "cluster", est, "script", "scripts/cluster_run.sh", "cluster", argv)
 

@@ -90,6 +90,7 @@ class PlanSteps(unittest.TestCase):
         self.assertEqual(c.argv[0], "scripts/cluster_run.sh")
         self.assertEqual(c.argv[c.argv.index("--mpirun") + 1], "-x A=1")
         self.assertEqual(c.argv[c.argv.index("--mode") + 1], "tiny")
+        self.assertTrue(c.argv[c.argv.index("--build-dir") + 1].endswith("build"))  # run_all's binaries
         self.assertEqual(c.command().split(" --mode")[0].split("--mpirun ")[1], "'-x A=1'")
 
     def test_nul_round_trip(self):
