@@ -33,8 +33,12 @@ threads=${BL_THREADS//,/ }
 
 port=$((20000 + $$ % 10000))
 [ "$BL_PLAN" = 0 ] || { echo "iperf3 -s -B 127.0.0.1 -p $port"; server=""; }
-[ "$BL_PLAN" = 1 ] || iperf3 -s -B 127.0.0.1 -p "$port" >"$BL_RAW/iperf3-server.log" 2>&1 &
-[ "$BL_PLAN" = 1 ] || server=$!
+# An if, not "[ ... ] || iperf3 ... &": that backgrounds the whole list in a subshell, $! is
+# the subshell, and killing it left the iperf3 server running after every run.
+if [ "$BL_PLAN" = 0 ]; then
+	iperf3 -s -B 127.0.0.1 -p "$port" >"$BL_RAW/iperf3-server.log" 2>&1 &
+	server=$!
+fi
 trap '[ -z "$server" ] || { kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; }' EXIT
 for _ in 1 2 3 4 5 6 7 8 9 10; do
 	[ "$BL_PLAN" = 1 ] && break

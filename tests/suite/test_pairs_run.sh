@@ -15,12 +15,12 @@ fx="$repo/tests/fixtures/baseline"
 mkdir "$out/bin"
 cat >"$out/bin/iperf3" <<STUB
 #!/bin/sh
-case " \$* " in *" -s "*) echo "Server listening"; exec sleep 60 ;; esac
+case " \$* " in *" -s "*) echo "Server listening"; echo \$\$ >>"$out/servers"; exec sleep 60 ;; esac
 case " \$* " in *" -u "*) cat "$fx/iperf3_udp_P1.json" ;; *) cat "$fx/iperf3_tcp_P1.json" ;; esac
 STUB
 cat >"$out/bin/sockperf" <<STUB
 #!/bin/sh
-[ "\$1" = server ] && exec sleep 60
+[ "\$1" = server ] && { echo \$\$ >>"$out/servers"; exec sleep 60; }
 case " \$* " in *" --tcp "*) cat "$fx/sockperf_tcp_rtt.txt" ;; *) cat "$fx/sockperf_udp_rtt.txt" ;; esac
 STUB
 chmod +x "$out/bin/iperf3" "$out/bin/sockperf"
@@ -40,6 +40,16 @@ for f in iperf3/job.json iperf3/r1-ours-tcp.json iperf3/r1-ours-udp.json iperf3/
 done
 grep -q '^pairs/sockperf/r1-tool: scripts/baseline/sockperf.sh ' "$r/commands.txt" || fail "commands.txt lacks the paired tool run"
 ok "the paired steps ran and left their files"
+# Every tool server a baseline script started is gone when run_all ends (the stubs wrote
+# their PIDs; exec keeps the PID).
+[ -s "$out/servers" ] || fail "no tool server was started"
+while read -r pid; do
+	if kill -0 "$pid" 2>/dev/null; then
+		kill "$pid"
+		fail "a tool server (pid $pid) outlived its baseline script"
+	fi
+done <"$out/servers"
+ok "no tool server left running"
 
 PYTHONPATH="$repo/scripts" python3 - "$r" <<'PY' || fail "pairs.py on the run"
 import sys
