@@ -6,7 +6,7 @@
 #       runs the reference tool (when installed) on the job peakbench runs, keeps its raw
 #       output in --raw DIR and writes DIR/baseline-TOOL.json (scripts/peakresults/tools:
 #       rows keyed by the peakbench row each is the reference for, a skipped entry with
-#       the reason for each test not run or failed; INTERFACES.md section 2).
+#       the reason for each test not run or failed; docs/results-schema.md, "Reference tools' rows").
 #       --plan prints the tool's command lines and runs nothing (tests of the same job).
 #       [--tests LIST] [--seconds S] [--json FILE] [--ctx K=V] (and hpcc's --n N, fio's
 #       --mem shmhuge|malloc): one paired round's job (run_all.sh's paired rounds).

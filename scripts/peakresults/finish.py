@@ -45,7 +45,7 @@ def write_data(out: str, res: Results) -> None:
     if m.peaks:
         csvout.write_csv(os.path.join(out, "peaks.csv"), m.peaks)
     try:
-        from . import pairs  # the runner's module, when merged
+        from . import pairs  # kept optional, as in report_refs
     except ImportError:
         return
     pairs.write_pairs_csv(report_refs.load_pairs(out), os.path.join(out, "pairs.csv"))

@@ -17,7 +17,7 @@ The figure of a side is the mean of the row whose key is the figure's key, in an
 side's files. A round with a side missing or failed has no ratio; the statistics are over
 the complete rounds.
 
-load_pairs(out_dir) -> list of records as INTERFACES.md section 3 describes."""
+load_pairs(out_dir) -> list of records as docs/methodology.md describes."""
 import csv
 import json
 import os

@@ -580,7 +580,7 @@ def pair_jobs(o, want, disk_dir) -> list:
 
 
 def cluster_step(o) -> Step:
-    """The cluster part (INTERFACES.md section 4): scripts/cluster_run.sh when present;
+    """The cluster part (docs/cluster.md): scripts/cluster_run.sh when present;
     run_all.sh skips the step with the reason otherwise."""
     argv = ["scripts/cluster_run.sh", "--hostfile", os.path.abspath(o.hostfile)]
     if o.mpirun:

@@ -147,7 +147,7 @@ def write(out_dir: str, res, charts) -> None:
         md += ["", "No reference tool ran (--no-baselines, or none installed)."]
     md += [""] + chart_lines(charts, ["baseline"])
     try:
-        from . import report_cluster  # the cluster helper's module, when merged
+        from . import report_cluster  # clusterbench's section (docs/cluster.md)
         md += report_cluster.section(out_dir, charts.dir)
     except ImportError:
         pass

@@ -1,5 +1,5 @@
-"""The report's "Reference tools" section: the paired rounds of pairs.py (runner's module,
-INTERFACES.md section 3) when it is there and ran; else the joined baseline rows with
+"""The report's "Reference tools" section: the paired rounds of pairs.py
+(docs/methodology.md, "Reference tools") when they ran; else the joined baseline rows with
 their peakbench / tool ratio. A ratio outside 0.90-1.10 without a measured cause is
 "unexplained" and listed under the report's warnings."""
 from .report_fmt import cell, fmt, human, isnum
@@ -18,7 +18,7 @@ def load_pairs(out: str, problems: list | None = None) -> list[dict]:
     """pairs.load_pairs(out), [] when the module is absent or the records are unreadable
     (then one line in problems, listed under the report's warnings)."""
     try:
-        from . import pairs  # the runner's module: absent until it is merged
+        from . import pairs  # kept optional: a results folder without raw/pairs still reports
     except ImportError:
         return []
     try:

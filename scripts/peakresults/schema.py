@@ -9,7 +9,7 @@ COLUMNS = (
     "baseline_tool", "baseline", "flags",
 )
 
-# A reference tool's row (OUT/raw/baseline-<tool>.json, INTERFACES.md section 2): the
+# A reference tool's row (OUT/raw/baseline-<tool>.json, docs/results-schema.md): the
 # common columns, where the KEY fields name the peakbench row it is the reference for,
 # plus who measured it and how. baseline_tool/baseline belong to peakbench rows only.
 BASELINE_COLUMNS = ("tool", "tool_version", "job", "config") + tuple(

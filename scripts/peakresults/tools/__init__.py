@@ -1,6 +1,6 @@
 """Parsers of the reference tools' outputs (fio, iperf3, sockperf, likwid-bench, hpcc,
 iozone): each module's parse(path, ctx) returns the tool's version and its rows, keyed by
-the peakbench row each is the reference for (INTERFACES.md section 2), in our units.
+the peakbench row each is the reference for (docs/results-schema.md, "Reference tools' rows"), in our units.
 write_doc() writes OUT/raw/baseline-<tool>.json; `python3 scripts/peakresults/tools TOOL`
 is the command line the baseline scripts call (__main__.py)."""
 import json
