@@ -1,6 +1,6 @@
 """python3 scripts/peakresults/tools TOOL [--out FILE] [--skip TEST=REASON]... [--isa ISA]
 [--ctx K=V]... [--set FIELD=VALUE]... [FILE...]: parse the tool's outputs into
-OUT/raw/baseline-<tool>.json (format of INTERFACES.md section 2), or print the rows as JSON
+OUT/raw/baseline-<tool>.json (format: docs/results-schema.md), or print the rows as JSON
 lines without --out. --ctx passes what the output does not say (sockperf's msg, likwid's
 block_bytes, the version); --set rewrites a key field of every row (a paired job names the
 peakbench row its tool run is the reference for). Exit 0, 1 when a file is not the tool's
