@@ -14,11 +14,26 @@ K=${2:-4}
 SLOW=2
 cluster_up "$K"
 shape_node "$SLOW" 200mbit
-# shellcheck disable=SC2086
-timeout 150 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
-	--names "$HOSTFILE" --schedule serial --out "$tmp/m.json" --duration 0.4 --reps 3 \
-	--latency-duration 0.1 --udp-rate 50 --outlier-bw 0.5 --outlier-lat 100 >"$tmp/run.log" 2>"$tmp/run.err" ||
-	fail "clusterbench exited $?"
+run_matrix() { # timeout
+	# shellcheck disable=SC2086
+	timeout "$1" mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
+		--names "$HOSTFILE" --schedule serial --out "$tmp/m.json" --duration 0.4 --reps 3 \
+		--latency-duration 0.1 --udp-rate 50 --outlier-bw 0.5 --outlier-lat 100 >"$tmp/run.log" 2>"$tmp/run.err"
+}
+# A launch that hangs before the first round (no output, no file: mpirun's daemons in the
+# namespaces never wired up) was seen about once in 20 runs, cause not found; it is
+# retried once, said on stdout. A hang after the first round, or a second one, fails.
+run_matrix 90
+rc=$?
+if [ "$rc" -eq 124 ] && [ ! -s "$tmp/run.log" ] && [ ! -s "$tmp/run.err" ] && [ ! -e "$tmp/m.json" ]; then
+	echo "NOTE: the MPI launch hung before the first round; retried once"
+	for p in $(for i in $(seq 1 "$K"); do ip netns pids "$(ns_of_node "$i")" 2>/dev/null; done); do
+		kill -9 "$p" 2>/dev/null
+	done
+	run_matrix 150
+	rc=$?
+fi
+[ "$rc" -eq 0 ] || fail "clusterbench exited $rc"
 python3 - "$tmp/m.json" "$NET.$SLOW" "$K" <<'PY' || fail "matrix check"
 import json, sys
 d = json.load(open(sys.argv[1]))
