@@ -8,15 +8,24 @@ import os
 
 from .. import schema
 
-BASELINE_SCHEMA = getattr(schema, "BASELINE_SCHEMA", "peakbench-baseline/1")
-# schema.BASELINE_COLUMNS once the results program defines it; the same columns until then.
-BASELINE_COLUMNS = getattr(schema, "BASELINE_COLUMNS", None) or (
-    ("tool", "tool_version", "job", "config") +
-    tuple(c for c in schema.COLUMNS if c not in ("baseline_tool", "baseline")))
+BASELINE_SCHEMA = schema.BASELINE_SCHEMA
+BASELINE_COLUMNS = schema.BASELINE_COLUMNS
 
 
 class NotToolOutput(Exception):
     """The file is not an output of this tool (or holds no result)."""
+
+
+def load_json(path: str, needs: tuple) -> dict:
+    """A tool's JSON output as a dict holding every key in NEEDS, else NotToolOutput."""
+    with open(path) as f:
+        try:
+            doc = json.load(f)
+        except ValueError as e:
+            raise NotToolOutput(f"not JSON: {e}")
+    if not isinstance(doc, dict) or any(k not in doc for k in needs):
+        raise NotToolOutput("no " + " and ".join(f"'{k}'" for k in needs))
+    return doc
 
 
 def row(tool, version, key, mean, job="", config="", flags="", **stats) -> dict:

@@ -1,9 +1,8 @@
 """fio --output-format=json -> disk rows. Job names are TEST.ENGINE.THREADS.BLOCK
 (scripts/baseline/fio.sh); bw_bytes / 10^6 = MB/s, clat_ns / 1000 = us; group_reporting
 sums the threads. io_uring at depth D is diskbench's variant uring-qdD."""
-import json
 
-from . import NotToolOutput, row
+from . import load_json, row
 
 TOOL = "fio"
 
@@ -17,13 +16,7 @@ def _job(j: dict, gopt: dict) -> str:
 
 
 def parse(path: str, ctx: dict) -> tuple:
-    with open(path) as f:
-        try:
-            doc = json.load(f)
-        except ValueError as e:
-            raise NotToolOutput(f"not JSON: {e}")
-    if not isinstance(doc, dict) or "fio version" not in doc or "jobs" not in doc:
-        raise NotToolOutput("no 'fio version' and 'jobs'")
+    doc = load_json(path, ("fio version", "jobs"))
     ver = doc["fio version"]
     gopt = doc.get("global options") or {}
     rows = []

@@ -1,21 +1,14 @@
 """iperf3 --json -> network rows: TCP (-l L -P T) is netbench tcp_throughput tcp, UDP
 (-u -l L -P T) udp_throughput udp (throughput at the receiver, and loss in %);
 bits_per_second / 10^9 = Gbit/s, counted at the receiver as netbench does."""
-import json
 
-from . import NotToolOutput, row
+from . import NotToolOutput, load_json, row
 
 TOOL = "iperf3"
 
 
 def parse(path: str, ctx: dict) -> tuple:
-    with open(path) as f:
-        try:
-            doc = json.load(f)
-        except ValueError as e:
-            raise NotToolOutput(f"not JSON: {e}")
-    if not isinstance(doc, dict) or "start" not in doc or "end" not in doc:
-        raise NotToolOutput("no 'start' and 'end'")
+    doc = load_json(path, ("start", "end"))
     if doc.get("error"):
         raise NotToolOutput(doc["error"])
     t = doc["start"]["test_start"]
