@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "peak_calib.h"
+#include "peak_peak.h"
 #include "peak_steal.h"
 
 /* Below this share of its elapsed time on a CPU, a worker was kept waiting by someone else. */
@@ -32,6 +33,15 @@ int peak_bench_exit(const struct peak_bench_err *e, const char *prog)
 		return PEAK_EXIT_OK;
 	fprintf(stderr, "%s: %s\n", prog, e->msg);
 	return e->code;
+}
+
+int peak_bench_config(struct peak_config *cfg, struct peak_bench_err *e)
+{
+	char err[256];
+	peak_config_init(cfg);
+	if (peak_config_load_default(cfg, err, sizeof err) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE, "peaks.conf: %s", err);
+	return 0;
 }
 
 static uint64_t thread_cpu_ns(void)
@@ -78,6 +88,30 @@ static int one_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
 	return 0;
 }
 
+/* A kernel with a measure hook: warm-up (unless skipped) and reps repetitions, each its own
+ * figure. No team time, so no per-worker CPU share: cpu_share stays 1 (not contended). */
+static int self_timed(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
+		      struct peak_bench_run *run, const struct peak_common_opts *c,
+		      double *samples, struct peak_bench_err *e)
+{
+	double v = 0;
+	run->cpu_share = 1.0;
+	if (!s->no_warmup && k->measure(run, &v, e) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: warm-up failed", k->name);
+	for (unsigned i = 0; i < c->reps; i++) {
+		run->rep = i;
+		if (k->measure(run, &samples[i], e) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: repetition %u failed",
+					       k->name, i + 1);
+		if (k->verify && k->verify(run, e) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: verification failed",
+					       k->name);
+		if (k->after_rep && k->after_rep(run, e) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static void row_init(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
 		     const struct peak_bench_point *p, struct peak_result *res)
 {
@@ -104,7 +138,7 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 	run->rep = PEAK_BENCH_NOT_MEASURED;
 	row_init(s, k, p, res);
 
-	if (!k->run || n == 0 || n > PEAK_BENCH_MAX_THREADS || c->reps == 0 ||
+	if ((!k->run && !k->measure) || n == 0 || n > PEAK_BENCH_MAX_THREADS || c->reps == 0 ||
 	    c->reps > PEAK_BENCH_MAX_REPS)
 		return peak_bench_fail(e, PEAK_EXIT_USAGE, "%s: bad kernel, thread count or "
 				       "repetitions", k->name);
@@ -129,6 +163,11 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 	struct peak_steal steal;
 	uint64_t iters = s->start_iters ? s->start_iters : 1, ns = 0;
 	peak_steal_begin(&steal);
+	if (k->measure) {
+		if (self_timed(s, k, run, c, samples, e) != 0)
+			goto out;
+		goto measured;
+	}
 	if (!s->no_calibrate &&
 	    peak_calib_iterations(one_run, &l, c->min_time_s, iters,
 				  s->max_iters ? s->max_iters : UINT64_C(1) << 40, &iters) != 0)
@@ -145,6 +184,7 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 			goto out;
 	}
 	run->cpu_share = l.cpu_share;
+measured:
 	peak_result_set_samples(res, samples, c->reps);
 	if (k->peak) {
 		res->theoretical = k->peak(run);

@@ -101,6 +101,13 @@ struct peak_bench_kernel {
 	int (*row)(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		   struct peak_bench_err *e);
 	void *data; /* the kernel's own constants */
+	/* A kernel that times itself (a disk job, a network session, a DPDK round) sets this
+	 * instead of relying on run's team time: the harness calls it once as the warm-up
+	 * (unless the suite skips it) and once per repetition, with no calibration, and takes
+	 * *value (the repetition's figure in the row's unit) as the sample. run may be NULL
+	 * then. Returns 0, or -1 with e set. The steal window, flags, row and progress stay
+	 * the harness's. */
+	int (*measure)(struct peak_bench_run *r, double *value, struct peak_bench_err *e);
 };
 
 struct peak_bench_suite {
@@ -115,6 +122,8 @@ struct peak_bench_suite {
 	uint64_t start_iters; /* calibration's first count; 0 means 1 */
 	uint64_t max_iters;   /* calibration's ceiling; 0 means 2^40 */
 	bool no_calibrate;    /* every run is start_iters iterations (fixed-work kernels) */
+	bool no_warmup;       /* measure hooks: the repetitions start cold (a disk job
+				 that warms itself up, a session that ramps inside its time) */
 };
 
 /* The common options of the run (from peak_opts), plus a progress switch. */
@@ -144,6 +153,12 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 			 const struct peak_common_opts *c, struct peak_output *out,
 			 struct peak_result *res, double *samples, struct peak_bench_run *run,
 			 struct peak_bench_err *e);
+
+struct peak_config;
+/* The one peaks.conf policy: cfg initialised and loaded from $PEAKBENCH_CONF, else
+ * ./peaks.conf when present. A file that does not parse is bad input: -1 with e set to
+ * PEAK_EXIT_USAGE and "peaks.conf: FILE:LINE: reason". */
+int peak_bench_config(struct peak_config *cfg, struct peak_bench_err *e);
 
 /* Print e as one line "prog: message" on stderr (nothing when no error) and return its
  * exit code (PEAK_EXIT_OK when none): the end of every main. */

@@ -4,9 +4,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "peak_bench.h"
+#include "peak_peak.h"
 
 struct counts {
 	unsigned setup, run, verify, teardown, measured, after_rep, row;
@@ -264,6 +267,97 @@ static void test_bad_reps_is_usage(void **state)
 	peak_team_destroy(team);
 }
 
+/* A self-timed kernel: the figure is what measure returns, one call per repetition. */
+static unsigned measure_calls, measure_fail_at;
+
+static int k_measure(struct peak_bench_run *r, double *value, struct peak_bench_err *e)
+{
+	measure_calls++;
+	if (measure_fail_at && measure_calls == measure_fail_at)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "peer closed the session");
+	*value = r->rep == PEAK_BENCH_NOT_MEASURED ? 1000.0 : 10.0 * (r->rep + 1);
+	return 0;
+}
+
+static const struct peak_bench_kernel timed[] = {
+    {.name = "job", .test = "t", .metric = "iops", .unit = "IOPS", .measure = k_measure,
+     .verify = k_verify, .after_rep = k_after_rep},
+};
+
+static void run_timed(bool no_warmup, unsigned fail_at, int want_rc)
+{
+	memset(&cnt, 0, sizeof cnt);
+	measure_calls = 0;
+	measure_fail_at = fail_at;
+	const struct peak_bench_suite s = {.name = "fake", .kernels = timed, .nkernels = 1,
+					   .no_warmup = no_warmup};
+	struct peak_common_opts c;
+	common(&c, 3);
+	char err[128];
+	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
+	assert_non_null(team);
+	struct peak_bench_point p = {.threads = 1};
+	struct peak_result res;
+	double samples[3];
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_point_run(&s, &timed[0], &p, team, &c, NULL, &res, samples,
+					      &run, &e),
+			 want_rc);
+	if (want_rc == 0) {
+		/* the warm-up's 1000 is not a sample: 10, 20, 30 */
+		assert_int_equal(measure_calls, no_warmup ? 3 : 4);
+		assert_int_equal(res.summary.n, 3);
+		assert_true(fabs(res.summary.mean - 20.0) < 1e-9);
+		assert_int_equal(cnt.verify, 3);
+		assert_int_equal(cnt.after_rep, 3);
+		assert_null(strstr(res.flags, "contended"));
+	} else {
+		assert_int_equal(e.code, PEAK_EXIT_FAIL);
+		assert_non_null(strstr(e.msg, "peer closed the session"));
+	}
+	peak_team_destroy(team);
+}
+
+static void test_measure_hook_is_the_sample(void **state)
+{
+	(void)state;
+	run_timed(false, 0, 0);
+	run_timed(true, 0, 0);
+}
+
+static void test_measure_failure_is_one_error(void **state)
+{
+	(void)state;
+	run_timed(false, 3, -1);
+}
+
+/* One peaks.conf policy: a file that does not parse is bad input (exit 2), said once. */
+static void test_bad_peaks_conf_is_usage(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/peak_bench_confXXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("cpu.ghz = fast\n", f);
+	fclose(f);
+	setenv("PEAKBENCH_CONF", path, 1);
+	struct peak_config cfg;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_config(&cfg, &e), -1);
+	assert_int_equal(e.code, PEAK_EXIT_USAGE);
+	assert_non_null(strstr(e.msg, "peaks.conf: "));
+	f = fopen(path, "w");
+	fputs("cpu.ghz = 3.5\n", f);
+	fclose(f);
+	struct peak_bench_err ok = {0};
+	assert_int_equal(peak_bench_config(&cfg, &ok), 0);
+	assert_int_equal(ok.code, PEAK_EXIT_OK);
+	unsetenv("PEAKBENCH_CONF");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +366,9 @@ int main(void)
 	    cmocka_unit_test(test_verify_failure_is_one_error),
 	    cmocka_unit_test(test_sweep_rows_unsupported_and_threads),
 	    cmocka_unit_test(test_bad_reps_is_usage),
+	    cmocka_unit_test(test_measure_hook_is_the_sample),
+	    cmocka_unit_test(test_measure_failure_is_one_error),
+	    cmocka_unit_test(test_bad_peaks_conf_is_usage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
