@@ -5,13 +5,16 @@
 #      namespaces in the same run, with iperf3 and sockperf beside (3 rounds, interleaved)
 #   2. the wall time of a 4-node net_matrix + node_sweep at --mode quick (cluster_run.sh)
 #   3. the time of net_matrix (shift and serial, quick sizes) for 2, 3, 4, 6 namespaces
-# usage (root): cluster/bench_cluster.sh BUILD_DIR OUT_DIR
+# usage (root): cluster/bench_cluster.sh BUILD_DIR OUT_DIR [PARTS]
+#   PARTS: a comma list of pair, plan, grow (default all three)
 # Prints a summary; raw files stay in OUT_DIR.
 BUILD=$(cd "${1:?usage: bench_cluster.sh BUILD_DIR OUT_DIR}" && pwd)
 RES=${2:?usage: bench_cluster.sh BUILD_DIR OUT_DIR}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$RES"
 RES=$(cd "$RES" && pwd)
+PARTS=",${3:-pair,plan,grow},"
+part() { [[ $PARTS == *",$1,"* ]]; }
 set -- "$BUILD/cluster/clusterbench"
 # shellcheck source=tests/cluster/lib.sh
 . "$REPO/tests/cluster/lib.sh"
@@ -33,6 +36,7 @@ mpi() { # np args...
 }
 
 # --- 1. one pair against netbench, iperf3, sockperf ---
+if part pair; then
 cluster_up 2
 A=$(ns_of_node 1) B=$(ns_of_node 2)
 ip netns exec "$B" "$NB" server --bind "$NET.2" --port 5311 2>/dev/null &
@@ -98,8 +102,10 @@ for name, v in rows:
     print(f"{name:40s} " + " ".join(f"{x:.4g}" for x in v) + (f"   median {st.median(v):.4g}" if v else "   -"))
 PY
 reset_cluster
+fi
 
 # --- 2. 4-node quick plan wall time ---
+if part plan; then
 cluster_up 4
 mkdir -p "$RES/plan4" "$RES/plan4-disk"
 t0=$(date +%s.%N)
@@ -108,8 +114,10 @@ bash "$REPO/scripts/cluster_run.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARG
 t1=$(date +%s.%N)
 echo "4-node net_matrix (shift) + node_sweep at --mode quick: $(echo "$t1 - $t0" | bc) s"
 reset_cluster
+fi
 
 # --- 3. growth with N ---
+part grow || exit 0
 for n in 2 3 4 6; do
 	cluster_up "$n"
 	for s in shift serial; do

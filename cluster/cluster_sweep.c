@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster_wait.h"
 #include "peak_stats.h"
 
 /* A node is slow on a point when its best repetition is still worse than the median of
@@ -179,12 +180,11 @@ void cluster_sweep(const struct cluster_cfg *cfg, const char *bindir, const char
 	for (int p = 0; p < NPOINTS; p++) {
 		/* Same point, same moment on every node: what differs is the node. */
 		alarm((unsigned)round_s);
-		MPI_Barrier(MPI_COMM_WORLD);
+		cluster_barrier(MPI_COMM_WORLD);
 		run_point(&points[p], bindir, dir, &nodes[rank], &mine[p]);
 		alarm(0);
 	}
-	MPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
-		   MPI_COMM_WORLD);
+	cluster_gather(mine, (int)sizeof mine, all, 0, MPI_COMM_WORLD);
 	if (rank == 0 && all != NULL) {
 		for (int p = 0; p < NPOINTS; p++)
 			tabulate(p, all, nranks, nodes, out);

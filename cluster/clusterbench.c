@@ -15,6 +15,7 @@
 #include "cluster_out.h"
 #include "cluster_pair.h"
 #include "cluster_sweep.h"
+#include "cluster_wait.h"
 #include "net_server.h"
 
 /* ClusterKit's rule by default: a pair is an outlier when its latency p50 is over 2.1x the
@@ -307,7 +308,7 @@ static void run_round(const struct opts *o, int round, int target, struct cluste
 	mine.peer = target;
 	cur_round = round;
 	alarm((unsigned)o->round_s);
-	MPI_Barrier(MPI_COMM_WORLD);
+	cluster_barrier(MPI_COMM_WORLD);
 	if (target >= 0 &&
 	    cluster_pair_run(&o->cfg, nodes[target].name, nodes[target].port, &mine) != 0) {
 		/* Said here, not after the gather: a stalled peer would never reach it. The
@@ -317,8 +318,7 @@ static void run_round(const struct opts *o, int round, int target, struct cluste
 			 nodes[target].name, mine.err);
 		fail(NULL, msg);
 	}
-	MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
-		   MPI_COMM_WORLD);
+	cluster_gather(&mine, (int)sizeof mine, all, 0, MPI_COMM_WORLD);
 	alarm(0);
 	if (rank != 0)
 		return;
@@ -373,8 +373,8 @@ static void outliers(const struct opts *o, struct cluster_out *out, struct clust
 				nlist++;
 			}
 	}
-	MPI_Bcast(&nlist, 1, MPI_INT32_T, 0, MPI_COMM_WORLD);
-	MPI_Bcast(list, 2 * nlist, MPI_INT32_T, 0, MPI_COMM_WORLD);
+	cluster_bcast(&nlist, 1, MPI_INT32_T, 0, MPI_COMM_WORLD);
+	cluster_bcast(list, 2 * nlist, MPI_INT32_T, 0, MPI_COMM_WORLD);
 	for (int32_t k = 0; k < nlist; k++) {
 		int h = list[2 * k], t = list[2 * k + 1];
 		char first[96] = "";
