@@ -44,6 +44,7 @@ struct net_params {
 	uint64_t rate_bps;    /* udp: bits/s per connection; 0 = unlimited */
 	uint32_t timeout_ms;  /* longest silence either side tolerates */
 	bool no_gso;          /* client only, not on the wire: no UDP GSO */
+	uint32_t send_batch;  /* client only: unpaced UDP datagrams per send call; 0 = 32 */
 };
 
 /* Check a peer's (or the user's) parameters against the caps; reason names the field. */

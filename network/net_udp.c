@@ -216,7 +216,7 @@ static int udp_send(struct net_cli_conn *c)
 		count = (share + len - 1) / len;
 	}
 	double interval_ns = p->rate_bps ? (double)len * 8e9 / (double)p->rate_bps : 0.0;
-	unsigned batch = p->rate_bps ? 1u : BATCH;
+	unsigned batch = p->rate_bps ? 1u : p->send_batch ? p->send_batch : BATCH;
 	/* Unpaced: UDP GSO (UDP_SEGMENT) hands the kernel up to 32 datagrams in one buffer;
 	 * they still leave (and are counted) as separate datagrams with their own headers. */
 	unsigned gso = 0;
@@ -248,6 +248,9 @@ static int udp_send(struct net_cli_conn *c)
 		if (gso && n > 1) {
 			ssize_t r = send(c->fd, b.buf, (size_t)n * len, 0);
 			sent = r < 0 ? -1 : (int)((size_t)r / len);
+		} else if (batch == 1) { /* one datagram, one call (iperf3's job) */
+			ssize_t r = send(c->fd, b.buf, len, 0);
+			sent = r < 0 ? -1 : 1;
 		} else {
 			sent = sendmmsg(c->fd, b.msgs, n, 0);
 		}

@@ -43,6 +43,7 @@ struct nb_opts {
 	uint64_t warmup;
 	double timeout_s;
 	bool no_gso;
+	uint64_t send_batch;
 	double idle_s;
 	uint64_t max_sessions;
 };
@@ -157,9 +158,12 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 	     600,                                                                                  \
 	     NULL,                                                                                 \
 	     NULL},                                                                                \
+	{"no-gso", NULL, "UDP: sendmmsg batches of single datagrams, no UDP_SEGMENT (GSO)",     \
+	 PEAK_OPT_FLAG, &(o)->no_gso, 0, 0, NULL, NULL},                                          \
 	{                                                                                          \
-		"no-gso", NULL, "UDP: sendmmsg batches of single datagrams, no UDP_SEGMENT (GSO)", \
-		    PEAK_OPT_FLAG, &(o)->no_gso, 0, 0, NULL, NULL                                  \
+		"send-batch", "N",                                                                 \
+		    "UDP unpaced: datagrams per send call, 1..32 (default 32; 1 is iperf3's job)", \
+		    PEAK_OPT_UINT, &(o)->send_batch, 1, 32, NULL, NULL                              \
 	}
 
 static void defaults(struct nb_opts *o)
@@ -243,6 +247,7 @@ static void point_params(const struct nb_opts *o, enum net_test t, uint32_t conn
 	p->warmup_msgs = (uint32_t)o->warmup;
 	p->rate_bps = o->rate_bps;
 	p->no_gso = o->no_gso;
+	p->send_batch = (uint32_t)o->send_batch;
 	p->timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5);
 	if (net_test_is_latency(t)) {
 		double s = o->time_s != 0 ? o->time_s : DEFAULT_LATENCY_S;
@@ -377,6 +382,7 @@ static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool 
 			     net_addr_text((struct sockaddr *)&ss, addr, sizeof addr));
 	peak_context_set_num(&ctx, "netbench.port", port);
 	peak_context_set_num(&ctx, "netbench.protocol_version", NET_VERSION);
+	peak_context_set_num(&ctx, "netbench.udp_send_batch", o->send_batch ? (double)o->send_batch : 32);
 	struct net_client cli;
 	struct sweep sw = {.o = o, .cli = &cli};
 	net_theory_measure(&sw.th, net_addr_is_loopback((struct sockaddr *)&ss), &si, &ctx);
