@@ -32,6 +32,7 @@ void disk_opts_defaults(struct disk_opts *o)
 	for (size_t i = 0; test_choices[i]; i++)
 		o->tests.v[o->tests.n++] = test_choices[i];
 	o->iodepth = 32;
+	o->iodepth_batch = 1;
 	o->direct = "auto";
 	o->buffer_pages = "auto";
 }
@@ -53,6 +54,9 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	     PEAK_OPT_CHOICE_LIST, &o->engines, 0, 0, engine_choices, NULL},
 	    {"iodepth", "N", "I/Os in flight per thread for uring (default 32)", PEAK_OPT_UINT,
 	     &o->iodepth, 1, 4096, NULL, NULL},
+	    {"iodepth-batch", "N", "uring: I/Os queued per submit call (default 1, each as it is "
+	     "queued, as fio's iodepth_batch_submit)", PEAK_OPT_UINT, &o->iodepth_batch, 1, 4096,
+	     NULL, NULL},
 	    {"direct", "MODE", "O_DIRECT: auto (when the block allows it), on (required) or off",
 	     PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
 	    {"buffer-pages", "KIND",

@@ -17,6 +17,7 @@ struct disk_opts {
 	struct peak_list blocks;
 	struct peak_str_list engines;
 	uint64_t iodepth;
+	uint64_t iodepth_batch; /* I/Os queued per submit call (fio's iodepth_batch_submit) */
 	const char *direct;
 	const char *buffer_pages;
 	uint64_t data_period; /* 0: the default, min(file size, 64 MiB) */

@@ -236,7 +236,8 @@ static int thread_run(void *arg, unsigned idx, unsigned n)
 	struct disk_thread *t = &run->th[idx];
 	const struct disk_engine_ops *eng = run->pt->engine;
 	size_t len = (size_t)run->pt->block_bytes;
-	unsigned nfree = run->depth, inflight = 0;
+	unsigned nfree = run->depth, inflight = 0, unsubmitted = 0;
+	unsigned batch = run->pt->submit_batch > 1 ? run->pt->submit_batch : 1;
 	uint64_t issued = 0, begin = peak_time_now_ns();
 	bool stop = false;
 	(void)n;
@@ -270,10 +271,22 @@ static int thread_run(void *arg, unsigned idx, unsigned n)
 			}
 			inflight++;
 			issued++;
+			/* fio's default: each I/O goes to the device as soon as it is queued. Refilling
+			 * every free slot first and submitting them together sends bursts; on a
+			 * virtio disk that cost about 15% of IOPS at depth 32 (docs/benchmarks). */
+			if (++unsubmitted >= batch) {
+				rc = eng->submit_wait(t->engine_state, 0);
+				if (rc < 0 && rc != -EINTR && rc != -EAGAIN) {
+					t->err = rc;
+					break;
+				}
+				unsubmitted = 0;
+			}
 		}
 		if (inflight == 0)
 			break;
 		int rc = eng->submit_wait(t->engine_state, 1);
+		unsubmitted = 0;
 		if (rc == -EINTR || rc == -EAGAIN)
 			continue;
 		if (rc < 0) {

@@ -50,6 +50,8 @@ struct disk_point {
 	uint64_t seed;         /* random offsets */
 	bool verify_writes;    /* --verify: poison the file first, then check what was written */
 	unsigned buffer_pages; /* PEAK_PAGES_* flags for the read buffers */
+	unsigned submit_batch; /* queued I/Os per submit call (fio's iodepth_batch_submit);
+				  0 or 1: each I/O is submitted as it is queued */
 };
 
 #define DISK_MAX_REPS 1000

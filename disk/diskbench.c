@@ -291,6 +291,7 @@ static int sweep(struct bench *b, struct disk_err *e)
 					    .seed = seed++,
 					    .verify_writes = o->verify,
 					    .buffer_pages = disk_opts_page_flags(o),
+					    .submit_batch = (unsigned)o->iodepth_batch,
 					};
 					if (block > o->file_size / pt.threads) {
 						if (!o->common.quiet)
@@ -330,6 +331,7 @@ static void add_context(struct bench *b)
 	peak_context_set_str(&b->ctx, "disk.buffer_pages", b->o.buffer_pages);
 	peak_context_set_num(&b->ctx, "disk.data_period_bytes", (double)b->pat.period);
 	peak_context_set_num(&b->ctx, "disk.iodepth", (double)b->o.iodepth);
+	peak_context_set_num(&b->ctx, "disk.iodepth_batch", (double)b->o.iodepth_batch);
 	peak_context_set_bool(&b->ctx, "disk.verify", b->o.verify);
 	snprintf(buf, sizeof(buf), "%s", b->o.runtime_s > 0 ? "time" : "pass");
 	peak_context_set_str(&b->ctx, "disk.repetition", buf);
