@@ -9,7 +9,9 @@
 #       the reason for each test not run or failed; docs/results-schema.md, "Reference tools' rows").
 #       --plan prints the tool's command lines and runs nothing (tests of the same job).
 #       [--tests LIST] [--seconds S] [--json FILE] [--ctx K=V] (and hpcc's --n N, fio's
-#       --mem shmhuge|malloc): one paired round's job (run_all.sh's paired rounds).
+#       --mem shmhuge|malloc; iperf3's and sockperf's --cpu N, the CPU their client is
+#       pinned to, as netbench's team pins its first thread): one paired round's job
+#       (run_all.sh's paired rounds).
 #   TOOL.sh --parse FILE...
 #       converts captured outputs of the tool into rows, one JSON a line.
 # Exit status: 0 (a missing tool is a skipped row, not an error), 1 when the tool failed.
@@ -21,7 +23,8 @@ BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_PLAN=0 BL_FILE
 # A paired round's job (run_all.sh, scripts/peakresults/plan.py pair_jobs): only --tests,
 # --seconds per run, hpcc's --n, fio's --mem and --same-data; --json FILE for the rows; --ctx
 # for the parser.
-BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_SAME_DATA=0 BL_CTX=()
+BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_SAME_DATA=0 BL_CTX=() BL_CPU=""
+
 BL_TOOLS_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peakresults/tools
 
 bl_usage_error() {
@@ -49,7 +52,7 @@ bl_parse_args() {
 			BL_SAME_DATA=1
 			shift
 			;;
-		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --ctx)
+		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --ctx | --cpu)
 			if [ $# -lt 2 ] || [ -z "$2" ]; then bl_usage_error "$1 needs a value"; fi
 			case $1 in
 			--mode)
@@ -69,6 +72,8 @@ bl_parse_args() {
 				BL_N=$2 ;;
 			--mem) case $2 in shmhuge | malloc) BL_MEM=$2 ;; *) bl_usage_error "--mem: '$2' is not shmhuge or malloc" ;; esac ;;
 			--ctx) BL_CTX+=(--ctx "$2") ;;
+			--cpu) [[ $2 =~ ^[0-9]+$ ]] || bl_usage_error "--cpu: '$2' is not a CPU number"
+				BL_CPU=$2 ;;
 			esac
 			shift 2
 			;;

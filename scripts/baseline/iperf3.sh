@@ -6,6 +6,9 @@
 #   -l 64K -P T           end.sum_received      -> network tcp_throughput tcp  (T threads, 65536 B)
 #   -u -b 0 -l 1472 -P T  end.sum_received      -> network udp_throughput udp  (T threads, 1472 B)
 #                         end.sum.lost_percent  -> network udp_throughput udp loss (%)
+# -O 1 (not in tiny mode): the first second is left out of the sums, as netbench leaves
+# out its warm-up repetition. --cpu N: -A N, the client on CPU N as netbench's first
+# team thread (the servers of both float).
 set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
@@ -63,7 +66,9 @@ for t in $threads; do
 		else
 			opts=(-u -b 0 -l 1472)
 		fi
-		if bl_run $((secs + 30)) "$out" iperf3 -c 127.0.0.1 -p "$port" "${opts[@]}" -t "$secs" -P "$t" --json; then
+		[ "$BL_MODE" = tiny ] || opts+=(-O 1)
+		[ -z "$BL_CPU" ] || opts+=(-A "$BL_CPU")
+		if bl_run $((secs + 31)) "$out" iperf3 -c 127.0.0.1 -p "$port" "${opts[@]}" -t "$secs" -P "$t" --json; then
 			continue
 		fi
 		echo "iperf3.sh: iperf3 $proto -P $t failed: $(grep -o '"error":.*' "$out" 2>/dev/null)" >&2

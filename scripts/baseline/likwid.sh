@@ -6,12 +6,13 @@
 #   peakflops              -> cpu flops scalar_dp_addmul   (-w S0:16kB per thread)
 #   peakflops_avx_fma      -> cpu flops avx2_dp_fma
 #   peakflops_avx512_fma   -> cpu flops avx512_dp_fma
-#   copy_mem_<isa>         -> memory seq_rw <isa>-nt, 80 MiB blocks
+#   copy_mem_<isa>         -> memory stream copy-<isa>-nt, membench's arrays
 #   stream_mem_<isa>       -> memory stream triad-<isa>-nt, membench's arrays
 # <isa>: the widest this CPU has (avx512, else avx, else sse; membench avx512/avx2/sse2);
 # the _mem kernels store non-temporally, as membench does beyond the LLC. The memory
 # working set is membench's --size of the same mode (1 GiB full, 256 MiB quick, 16 MiB
-# tiny), given to likwid-bench in kB (10^3 bytes), so both move the same bytes.
+# tiny), given to likwid-bench in kB (10^3 bytes): membench's three STREAM arrays for
+# stream_mem, two of them (2/3 of it) for copy_mem, so each array is membench's.
 # Thread counts above the CPUs are left out (likwid-bench pins one thread per hwthread).
 set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
@@ -68,6 +69,7 @@ for t in $threads; do
 		fi
 		case $test in
 		peakflops*) ws="S0:$((16 * t))kB:$t" ;;
+		copy_mem_*) ws="S0:$((size * 2 / 3 / 1000))kB:$t" ;;
 		*) ws="S0:$mem_ws:$t" ;;
 		esac
 		out="$BL_RAW/likwid-$test-$t.txt"

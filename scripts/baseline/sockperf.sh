@@ -53,7 +53,10 @@ for proto in tcp udp; do
 		sleep 0.5
 	fi
 	out="$BL_RAW/sockperf-$proto.txt"
-	if ! bl_run $((secs + 30)) "$out" sockperf ping-pong -i 127.0.0.1 -p "$port" "${popt[@]}" -m 16 \
+	# --cpu N: the client on CPU N, as netbench's first team thread (both servers float)
+	pin=()
+	[ -z "$BL_CPU" ] || pin=(taskset -c "$BL_CPU")
+	if ! bl_run $((secs + 30)) "$out" "${pin[@]}" sockperf ping-pong -i 127.0.0.1 -p "$port" "${popt[@]}" -m 16 \
 		-t "$secs" --full-rtt; then
 		echo "sockperf.sh: sockperf ping-pong ($proto) failed: $(tail -n 1 "$out.err")" >&2
 		bl_skip "$TOOL" "${proto}_latency" latency us "failed: sockperf exited non-zero"

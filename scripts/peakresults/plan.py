@@ -385,6 +385,10 @@ def baseline_steps(o, want, disk_dir) -> list:
 
 
 ROUNDS = {"full": 3, "quick": 2, "tiny": 1}
+# Short jobs whose single figures swing most between rounds on a VM (memory bandwidth
+# modes, wake-up latency, the disk) take 5 rounds in the full protocol: the median of 5
+# ratios is not moved by one round in the other mode.
+SHORT_JOB_ROUNDS = 5
 
 
 class PairJob:
@@ -395,10 +399,15 @@ class PairJob:
     the like-for-like one "best_key", "best_job", "best_cause"}]; ours: [(part, argv)];
     best: [(part, argv)] run after ours in each round; tool: the baseline script's argv."""
 
-    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10, ours_est=5):
+    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10, ours_est=5,
+                 full_rounds=ROUNDS["full"]):
         self.id, self.tool, self.suite, self.tool_argv = jid, tool, suite, tool_argv
         self.tool_job, self.figures, self.ours, self.best = tool_job, figures, ours, list(best)
         self.est, self.ours_est = est, ours_est  # seconds of a tool run, of one of ours
+        self.full_rounds = full_rounds
+
+    def rounds(self, o) -> int:
+        return self.full_rounds if mode_of(o) == "full" else ROUNDS[mode_of(o)]
 
     def doc(self) -> dict:
         return {"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures}
@@ -406,7 +415,7 @@ class PairJob:
     def steps(self, o) -> list:
         out = []
         d = f"pairs/{self.id}"
-        for k in range(1, ROUNDS[mode_of(o)] + 1):
+        for k in range(1, self.rounds(o) + 1):
             ours = [Step("pair", f"{self.id} r{k} ours{'-' + part if part else ''}", self.ours_est, "bench",
                          argv[0] if not argv[0].startswith("scripts/") else argv[1],
                          f"{d}/r{k}-ours{'-' + part if part else ''}", argv) for part, argv in self.ours]
@@ -444,6 +453,20 @@ def hugetlb_room(o, pages: int) -> bool:
         int(vals.get("HugePages_Free:", 0)) - int(vals.get("HugePages_Rsvd:", 0)) >= pages
 
 
+def first_cpu() -> int:
+    """The first CPU this process may run on: where peak_team pins its first thread."""
+    try:
+        return min(os.sched_getaffinity(0))
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
+def hpcc_vector_isa() -> tuple:
+    """(membench ISA, how) of the installed hpcc's STREAM code (tools/hpcc.py)."""
+    from peakresults.tools.hpcc import vector_isa
+    return vector_isa()
+
+
 def pair_jobs(o, want, disk_dir) -> list:
     """The paired figures of issue 13, each the same job on both sides, with short rounds
     (the full protocol stays within 45 minutes on a 2-vCPU VM)."""
@@ -466,8 +489,6 @@ def pair_jobs(o, want, disk_dir) -> list:
     if ("cpu" in want or "memory" in want) and have_tool(o, "likwid") and lisa:
         size = {"full": 1 << 30, "quick": 256 << 20, "tiny": 16 << 20}[mode]
         figs, ours, tests = [], [], []
-        team = ("likwid-bench times each thread by its own cycles; membench's team time runs from the "
-                "earliest start to the latest finish (docs/benchmarks/memory.md)")
         if "cpu" in want and isa in ("avx512", "avx2"):
             t = f"peakflops_{'avx512' if isa == 'avx512' else 'avx'}_fma"
             tests.append(t)
@@ -476,38 +497,46 @@ def pair_jobs(o, want, disk_dir) -> list:
                          "ours_job": " ".join(map(str, argv)), "cause": ""})
             ours.append(("flops", argv))
         if "memory" in want:
+            # likwid's copy_mem and stream_mem are STREAM's copy and triad: one membench
+            # stream job gives both rows, on arrays of the size likwid-bench is given
+            # (scripts/baseline/likwid.sh: two or three of membench's arrays).
             tests += [f"copy_mem_{lisa}", f"stream_mem_{lisa}"]
-            copy = ["membench", "--test", "seq_rw", "--block", "80MiB", "--size", f"{size}B", "--threads", tmax,
-                    "--nt", "on", "--isa", isa] + reps
             stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on", "--isa", isa] + reps
             from peakresults.tools.likwid import membench_array_bytes
-            figs.append({"key": key("memory", "seq_rw", f"{isa}-nt", tmax, 80 << 20, "throughput", "MB/s"),
-                         "ours_job": " ".join(map(str, copy)), "cause": team})
-            figs.append({"key": key("memory", "stream", f"triad-{isa}-nt", tmax, membench_array_bytes(size, tmax),
-                                    "throughput", "MB/s"), "ours_job": " ".join(map(str, stream)), "cause": team})
-            ours += [("copy", copy), ("stream", stream)]
+            arr = membench_array_bytes(size, tmax)
+            sjob = " ".join(map(str, stream))
+            figs.append({"key": key("memory", "stream", f"copy-{isa}-nt", tmax, arr, "throughput", "MB/s"),
+                         "ours_job": sjob, "cause": ""})
+            figs.append({"key": key("memory", "stream", f"triad-{isa}-nt", tmax, arr, "throughput", "MB/s"),
+                         "ours_job": sjob, "cause": ""})
+            ours += [("stream", stream)]
         if figs:
             jobs.append(PairJob("likwid", "likwid-bench", "cpu", script("likwid", "--threads", str(tmax), "--tests",
                                                                           ",".join(tests)),
-                                f"likwid-bench -t {','.join(tests)} -w S0:{size // 1000}kB:{tmax}", figs, ours,
-                                est=3 * len(tests), ours_est=int(float(secs) * 2 + 2)))
+                                f"likwid-bench -t {','.join(tests)} -w S0:{size // 1000}kB:{tmax} "
+                                f"(copy_mem: S0:{size * 2 // 3 // 1000}kB, membench's two arrays)", figs, ours,
+                                est=3 * len(tests), ours_est=int(float(secs) * 2 + 2),
+                                full_rounds=SHORT_JOB_ROUNDS))
     if ("cpu" in want or "memory" in want) and have_tool(o, "hpcc"):
         n = {"full": 4000, "quick": 2000, "tiny": 500}[mode]
         from peakresults.tools.likwid import membench_array_bytes
         arr = membench_array_bytes(n * n * 8, 1)
         lp = ["linpack", "--n", n, "--threads", tmax] + reps[:3]
-        st = ["membench", "--test", "stream", "--size", f"{n * n * 8}B", "--threads", 1, "--nt", "off", "--isa", isa or "scalar"] + reps
-        jobs.append(PairJob("hpcc", "hpcc", "cpu", script("hpcc", "--threads", str(tmax), "--n", str(n), "--ctx", f"stream_bytes={arr}"),
+        # hpcc's STREAM runs the vector width its binary was built for (Debian's: SSE2, as
+        # objdump shows), not the CPU's widest: one thread of regular stores is up to 1.4x
+        # faster in SSE2 than in AVX-512 on Zen 4 (docs/benchmarks.md), so membench runs it.
+        hisa, how = hpcc_vector_isa()
+        st = ["membench", "--test", "stream", "--size", f"{n * n * 8}B", "--threads", 1, "--nt", "off",
+              "--isa", hisa] + reps
+        jobs.append(PairJob("hpcc", "hpcc", "cpu", script("hpcc", "--threads", str(tmax), "--n", str(n), "--ctx", f"stream_bytes={arr}", "--ctx", f"isa={hisa}"),
                             f"hpcc N={n} NB=192 P=Q=1 OPENBLAS_NUM_THREADS={tmax}",
                             [{"key": key("cpu", "linpack", "dgesv", tmax, None, "flops", "GFLOPS"),
                               "ours_job": " ".join(map(str, lp)),
                               "cause": "hpcc's HPL (blocked right-looking LU, NB=192) and linpack's LAPACK dgesv "
                                        "on OpenBLAS are different factorisations of the same N"},
-                             {"key": key("memory", "stream", f"triad-{isa or 'scalar'}", 1, arr, "throughput", "MB/s"),
+                             {"key": key("memory", "stream", f"triad-{hisa}", 1, arr, "throughput", "MB/s"),
                               "ours_job": " ".join(map(str, st)),
-                              "cause": f"hpcc's STREAM is Debian's build (its vector width is not known here); "
-                                       f"membench runs triad-{isa or 'scalar'} --nt off on arrays of the size hpcc "
-                                       f"derives from N (hpcc's own in the tool row's config)"}],
+                              "cause": "" if how == "measured" else how}],
                             [("hpl", lp), ("stream", st)], est={"full": 35, "quick": 12, "tiny": 3}[mode],
                             ours_est={"full": 8, "quick": 4, "tiny": 2}[mode]))
     if "disk" in want and have_tool(o, "fio"):
@@ -537,17 +566,21 @@ def pair_jobs(o, want, disk_dir) -> list:
                             f"--mem={'shmhuge' if huge else 'malloc'} --scramble_buffers=0 "
                             f"(seq 1M psync, rand 4k psync and io_uring qd32)",
                             figs, [("seq", seq), ("rand", rand)], est=int(float(runtime) * 4 + 4),
-                            ours_est=int(float(runtime) * 2 * 4 / 3 + 3)))
+                            ours_est=int(float(runtime) * 2 * 4 / 3 + 3), full_rounds=SHORT_JOB_ROUNDS))
     if "network" in want and have_tool(o, "iperf3"):
         # iperf3 3.12 runs every stream in one thread and sends UDP without GSO: the
         # like-for-like rows are netbench at one thread, and --no-gso for UDP (both unpaced,
         # as iperf3 -b 0); our best configuration is beside them.
+        # netbench's team pins its first thread to the first CPU of the affinity mask and
+        # the server thread floats: the tool's client is pinned there too (--cpu).
+        cpu0 = str(first_cpu())
         tcp = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
                "--threads", "1"] + reps
         tcp_best = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
                     "--threads", tmax] + reps
+        # iperf3 3.12 sends one datagram per send(): --no-gso --send-batch 1 is that job
         udp = ["netbench", "loopback", "--test", "udp_throughput", "--datagram", "1472B", "--time", secs,
-               "--threads", "1", "--no-gso"] + reps
+               "--threads", "1", "--no-gso", "--send-batch", "1"] + reps
         udp_best = ["netbench", "loopback", "--test", "udp_throughput", "--datagram", "1472B", "--time", secs,
                     "--threads", "1"] + reps
         tkey = key("network", "tcp_throughput", "tcp", 1, 65536, "throughput", "Gbit/s")
@@ -563,19 +596,21 @@ def pair_jobs(o, want, disk_dir) -> list:
         best = ([("tcp", tcp_best)] if tmax > 1 else []) + [("udp", udp_best)]
         jobs.append(PairJob("iperf3", "iperf3", "network",
                             script("iperf3", "--threads", "1", "--tests", "tcp_throughput,udp_throughput",
-                                   "--seconds", secs),
-                            f"iperf3 -c 127.0.0.1 -P 1 -t {secs}: -l 64K (TCP), -u -b 0 -l 1472 (UDP)",
-                            figs, [("tcp", tcp), ("udp", udp)], best, est=2 * int(secs) + 3,
-                            ours_est=int(float(secs) * 4 + 2)))
+                                   "--seconds", secs, "--cpu", cpu0),
+                            f"iperf3 -c 127.0.0.1 -P 1 -t {secs} -O 1 -A {cpu0}: -l 64K (TCP), -u -b 0 -l 1472 (UDP)",
+                            figs, [("tcp", tcp), ("udp", udp)], best, est=2 * int(secs) + 5,
+                            ours_est=int(float(secs) * 4 + 2), full_rounds=SHORT_JOB_ROUNDS))
     if "network" in want and have_tool(o, "sockperf"):
         argv = ["netbench", "loopback", "--test", "tcp_latency", "--msg-size", "16B", "--time", secs,
                 "--threads", "1"] + reps
+        cpu0 = str(first_cpu())
         jobs.append(PairJob("sockperf", "sockperf", "network", script("sockperf", "--tests", "tcp_latency",
-                                                                        "--seconds", secs),
-                            f"sockperf ping-pong --tcp -m 16 -t {secs} --full-rtt",
+                                                                        "--seconds", secs, "--cpu", cpu0),
+                            f"taskset -c {cpu0} sockperf ping-pong --tcp -m 16 -t {secs} --full-rtt",
                             [{"key": key("network", "tcp_latency", "tcp", 1, 16, "latency", "us"),
                               "ours_job": " ".join(map(str, argv)), "cause": ""}],
-                            [("", argv)], est=int(secs) + 2, ours_est=int(float(secs) * 4 + 2)))
+                            [("", argv)], est=int(secs) + 2, ours_est=int(float(secs) * 4 + 2),
+                            full_rounds=SHORT_JOB_ROUNDS))
     return jobs
 
 

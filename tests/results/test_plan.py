@@ -148,19 +148,22 @@ class PairedRounds(unittest.TestCase):
             os.environ.update(env)
 
     def test_rounds_alternate(self):
-        for mode, n in (("--tiny", 1), ("--quick", 2), (None, 3)):
+        # sockperf is a short job: 5 rounds in the full protocol (hpcc keeps 3)
+        for mode, n in (("--tiny", 1), ("--quick", 2), (None, 5)):
             _, jobs, steps = self.pairs(*([mode] if mode else []))
             sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf ")]
             self.assertEqual(len(sq), 2 * n, mode)
             order = [s.name.split()[-1] for s in sq]
-            self.assertEqual(order, ["ours", "sockperf", "sockperf", "ours", "ours", "sockperf"][:2 * n])
+            self.assertEqual(order, ["ours", "sockperf", "sockperf", "ours"] * 2 + ["ours", "sockperf"][:2 * n]
+                             if n == 5 else ["ours", "sockperf", "sockperf", "ours"][:2 * n])
             self.assertEqual(sq[0].outf, "pairs/sockperf/r1-ours")
             tool = sq[1].argv
             self.assertEqual(tool[tool.index("--json") + 1], "/tmp/peakbench-plan-test/raw/pairs/sockperf/r1-tool.json")
         # the pairs come after the sweeps and baselines, before the second pass
         names = [s.name for s in steps]
         self.assertLess(names.index("sockperf"), names.index("sockperf r1 ours"))
-        self.assertLess(names.index("sockperf r3 ours"), names.index("cpubench pass 2"))
+        self.assertLess(names.index("sockperf r5 ours"), names.index("cpubench pass 2"))
+        self.assertEqual(len([s for s in steps if s.name.startswith("hpcc r") and s.name.endswith("hpcc")]), 3)
 
     def test_same_job_memory(self):
         # fixture CPU: AVX-512 (Cascade Lake), 2 CPUs; full mode: 1 GiB working set
@@ -170,15 +173,33 @@ class PairedRounds(unittest.TestCase):
         self.assertEqual(lk.tool_argv[lk.tool_argv.index("--tests") + 1],
                          "peakflops_avx512_fma,copy_mem_avx512,stream_mem_avx512")
         ours = dict(lk.ours)
-        self.assertEqual(ours["copy"][ours["copy"].index("--nt") + 1], "on")
-        self.assertEqual(ours["copy"][ours["copy"].index("--size") + 1], "1073741824B")
+        # likwid's copy_mem and stream_mem are STREAM's copy and triad: one membench stream job
+        self.assertEqual(sorted(ours), ["flops", "stream"])
+        self.assertEqual(ours["stream"][ours["stream"].index("--nt") + 1], "on")
+        self.assertEqual(ours["stream"][ours["stream"].index("--size") + 1], "1073741824B")
         keys = [f["key"] for f in lk.figures]
-        self.assertEqual([k["variant"] for k in keys], ["avx512_dp_fma", "avx512-nt", "triad-avx512-nt"])
+        self.assertEqual([k["variant"] for k in keys], ["avx512_dp_fma", "copy-avx512-nt", "triad-avx512-nt"])
         self.assertEqual({k["threads"] for k in keys}, {2})
-        hp = {j.id: j for j in jobs}["hpcc"]
-        st = dict(hp.ours)["stream"]
-        self.assertEqual(st[st.index("--nt") + 1], "off")  # hpcc's STREAM has no NT stores
-        self.assertEqual(hp.figures[1]["key"]["variant"], "triad-avx512")
+        self.assertEqual(keys[1]["block_bytes"], keys[2]["block_bytes"])  # membench's array
+        self.assertIn("copy_mem: S0:715827kB", lk.tool_job)  # two of membench's three arrays
+
+    def test_same_job_hpcc_stream_width(self):
+        # hpcc's STREAM runs at the width its binary was built for: membench runs that ISA
+        for isa, how in (("sse2", "measured"), ("avx2", "measured"),
+                         ("sse2", "hpcc's vector width not measured (no objdump): SSE2 assumed")):
+            old = plan.hpcc_vector_isa
+            plan.hpcc_vector_isa = lambda: (isa, how)
+            try:
+                _, jobs, _ = self.pairs()
+            finally:
+                plan.hpcc_vector_isa = old
+            hp = {j.id: j for j in jobs}["hpcc"]
+            st = dict(hp.ours)["stream"]
+            self.assertEqual(st[st.index("--nt") + 1], "off")  # hpcc's STREAM has no NT stores
+            self.assertEqual(st[st.index("--isa") + 1], isa)
+            self.assertEqual(hp.figures[1]["key"]["variant"], f"triad-{isa}")
+            self.assertIn(f"isa={isa}", hp.tool_argv)  # the tool's row is keyed alike
+            self.assertEqual(hp.figures[1]["cause"], "" if how == "measured" else how)
 
     def test_same_job_disk_pages(self):
         with tempfile.TemporaryDirectory() as d:
@@ -208,7 +229,14 @@ class PairedRounds(unittest.TestCase):
         # UDP: like-for-like without GSO at one thread; our best (GSO) beside it
         ours, best = dict(ip.ours)["udp"], dict(ip.best)["udp"]
         self.assertIn("--no-gso", ours)
+        self.assertEqual(ours[ours.index("--send-batch") + 1], "1")  # iperf3: one datagram per send()
         self.assertNotIn("--no-gso", best)
+        self.assertNotIn("--send-batch", best)
+        # the tool's client where netbench's team pins its first thread
+        cpu = str(min(os.sched_getaffinity(0)))
+        self.assertEqual(ip.tool_argv[ip.tool_argv.index("--cpu") + 1], cpu)
+        sp = {j.id: j for j in jobs}["sockperf"]
+        self.assertEqual(sp.tool_argv[sp.tool_argv.index("--cpu") + 1], cpu)
         self.assertEqual(ours[ours.index("--datagram") + 1], "1472B")
         self.assertIn("GSO", udp["best_cause"])
 

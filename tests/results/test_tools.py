@@ -98,6 +98,17 @@ class Parsers(unittest.TestCase):
         self.assertAlmostEqual(stream["mean"], 3429.65)
         _, (named,) = likwid.parse(fx("likwid_stream_mem_avx512_2.txt"), {"block_bytes": "357913856"})
         self.assertEqual(named["block_bytes"], 357913856)
+        # copy_mem is STREAM's copy: membench stream's copy row, keyed by membench's array
+        with open(fx("likwid_stream_mem_avx512_2.txt")) as f:
+            text = f.read().replace("Test: stream_mem_avx512", "Test: copy_mem_avx512")
+        with tempfile.NamedTemporaryFile("w", suffix=".txt") as t:
+            t.write(text)
+            t.flush()
+            _, (copy,) = likwid.parse(t.name, {"membench_size": str(1 << 30)})
+            _, (bare,) = likwid.parse(t.name, {})
+        self.assertEqual(schema.row_key(copy)[:4], ("memory", "stream", "copy-avx512-nt", 2))
+        self.assertEqual(copy["block_bytes"], likwid.membench_array_bytes(1 << 30, 2))
+        self.assertEqual(bare["block_bytes"], 999998976 // 2)  # likwid's Size over its two arrays
 
     def test_hpcc(self):
         ver, rows = hpcc.parse(fx("hpcc_hpccoutf.txt"), {"isa": "avx2"})
@@ -108,9 +119,23 @@ class Parsers(unittest.TestCase):
         self.assertIn("N=2000;NB=192", hpl["config"])
         # hpcc's STREAM has no non-temporal stores: membench's variant without -nt
         triad = find(rows, test="stream", variant="triad-avx2")
-        self.assertAlmostEqual(triad["mean"], 9139.549, places=0)
+        # mean: 3 arrays x 1333333 doubles / the average time (0.0085 s); max: STREAM's best
+        self.assertAlmostEqual(triad["mean"], 3 * 8 * 1333333 / 0.0085 / 1e6, places=3)
+        self.assertAlmostEqual(triad["max"], 9139.55, places=1)
+        self.assertAlmostEqual(triad["min"], 3 * 8 * 1333333 / 0.0167 / 1e6, places=3)
+        self.assertEqual(triad["n"], 9)  # 10 passes, the first not timed
         self.assertIn("nt_stores=0", triad["config"])
-        self.assertAlmostEqual(find(rows, variant="copy-avx2")["mean"], 9208.311, places=0)
+        copy = find(rows, variant="copy-avx2")  # copy moves 2 arrays
+        self.assertAlmostEqual(copy["mean"], 2 * 8 * 1333333 / 0.0067 / 1e6, places=3)
+        self.assertAlmostEqual(copy["max"], 9208.31, places=1)
+
+    def test_hpcc_vector_width(self):
+        self.assertEqual(hpcc.isa_of_disassembly("mulpd %xmm8,%xmm15\nmovups %xmm15,(%rsi)"), "sse2")
+        self.assertEqual(hpcc.isa_of_disassembly("vmulpd %ymm1,%ymm2,%ymm3\nmulpd %xmm1,%xmm2"), "avx2")
+        self.assertEqual(hpcc.isa_of_disassembly("vfmadd231pd %zmm1,%zmm2,%zmm3\n%ymm0"), "avx512")
+        isa, how = hpcc.vector_isa("/nonexistent/hpcc")
+        self.assertEqual(isa, "sse2")
+        self.assertIn("not measured", how)
 
     def test_iozone(self):
         _, rows = iozone.parse(fx("iozone_a_pa1.txt"), {})

@@ -1,7 +1,8 @@
 """likwid-bench output -> cpu flops or memory rows. MFlops/s / 1000 = GFLOPS, MByte/s =
 MB/s (decimal, bytes read + written as membench counts them). The *_mem kernels store
-non-temporally: they are the reference for membench's -nt variants (80 MiB blocks and
-STREAM arrays beyond the LLC, where membench's --nt auto picks non-temporal stores).
+non-temporally: copy_mem and stream_mem are STREAM's copy and triad, the reference for
+membench stream's copy-<isa>-nt and triad-<isa>-nt rows (arrays beyond the LLC, where
+membench's --nt auto picks non-temporal stores).
 peakflops (scalar) is another loop than cpubench's scalar add+mul: the job says so."""
 import re
 
@@ -50,16 +51,13 @@ def parse(path: str, ctx: dict) -> tuple:
     if v is None or not m:
         raise NotToolOutput(f"no MByte/s for {test}" if v is None else f"{test} has no peakbench row")
     isa = ISA[m.group(2)]
-    if m.group(1) == "copy":
-        # membench seq_rw at 80 MiB blocks: the copy of one buffer into another
-        key = ("memory", "seq_rw", f"{isa}-nt", threads, int(ctx.get("block_bytes", 83886080)))
+    # STREAM copy (two arrays) or triad (three): the job is membench --test stream --size S
+    # (ctx membench_size, from which scripts/baseline/likwid.sh derives likwid-bench's
+    # working set), keyed by membench's array; else likwid's Size over its arrays.
+    arrays = 2 if m.group(1) == "copy" else 3
+    if "membench_size" in ctx:
+        arr = membench_array_bytes(int(ctx["membench_size"]), threads)
     else:
-        # STREAM triad over three arrays: the job is membench --test stream --size S
-        # (ctx membench_size, what scripts/baseline/likwid.sh gives likwid-bench as its
-        # working set), keyed by membench's array; else Size / 3 as likwid says.
-        if "membench_size" in ctx:
-            arr = membench_array_bytes(int(ctx["membench_size"]), threads)
-        else:
-            arr = int(ctx.get("block_bytes", int(size // 3) if size else 0)) or None
-        key = ("memory", "stream", f"triad-{isa}-nt", threads, arr)
+        arr = int(ctx.get("block_bytes", int(size // arrays) if size else 0)) or None
+    key = ("memory", "stream", f"{'copy' if arrays == 2 else 'triad'}-{isa}-nt", threads, arr)
     return ver, [row(TOOL, ver, key + ("throughput", "MB/s"), v, job=job, config=config + ";nt_stores=1")]
