@@ -4,7 +4,7 @@ import json
 import os
 
 from . import charts as charts_mod
-from . import charts_special, csvout, join, merge, report, report_machine, report_refs, schema
+from . import charts_special, csvout, join, merge, pairs, report, report_machine, report_refs, schema
 from .load import SUITES
 
 LEVEL_COLUMNS = ("level",) + schema.COLUMNS
@@ -44,10 +44,6 @@ def write_data(out: str, res: Results) -> None:
             f.write("\n")
     if m.peaks:
         csvout.write_csv(os.path.join(out, "peaks.csv"), m.peaks)
-    try:
-        from . import pairs  # kept optional, as in report_refs
-    except ImportError:
-        return
     pairs.write_pairs_csv(report_refs.load_pairs(out), os.path.join(out, "pairs.csv"))
 
 

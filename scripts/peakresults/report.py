@@ -2,7 +2,7 @@
 tools, the warnings) and report-appendix.md (every row, one line each)."""
 import os
 
-from . import report_dpdk, report_pa1, report_refs, report_tables
+from . import report_cluster, report_dpdk, report_pa1, report_refs, report_tables
 from .load import SUITES
 from .report_fmt import FLAG_MEANING, fmt, human, warnings
 from .report_machine import machine, status_notes, steps
@@ -146,11 +146,7 @@ def write(out_dir: str, res, charts) -> None:
     else:
         md += ["", "No reference tool ran (--no-baselines, or none installed)."]
     md += [""] + chart_lines(charts, ["baseline"])
-    try:
-        from . import report_cluster  # clusterbench's section (docs/cluster.md)
-        md += report_cluster.section(out_dir, charts.dir)
-    except ImportError:
-        pass
+    md += report_cluster.section(out_dir, charts.dir)  # clusterbench's (docs/cluster.md)
     md += warnings_section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained, res.merged.problems)
     for name, lines in (("report.md", md), ("report-appendix.md", app)):
         tmp = os.path.join(out_dir, name + ".tmp")

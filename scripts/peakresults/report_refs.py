@@ -2,6 +2,7 @@
 (docs/methodology.md, "Reference tools") when they ran; else the joined baseline rows with
 their peakbench / tool ratio. A ratio outside 0.90-1.10 without a measured cause is
 "unexplained" and listed under the report's warnings."""
+from . import pairs
 from .report_fmt import cell, fmt, human, isnum
 
 BAND = (0.90, 1.10)
@@ -15,12 +16,8 @@ WRITE_LAYOUTS = [
 
 
 def load_pairs(out: str, problems: list | None = None) -> list[dict]:
-    """pairs.load_pairs(out), [] when the module is absent or the records are unreadable
+    """pairs.load_pairs(out), [] when the records are unreadable
     (then one line in problems, listed under the report's warnings)."""
-    try:
-        from . import pairs  # kept optional: a results folder without raw/pairs still reports
-    except ImportError:
-        return []
     try:
         return list(pairs.load_pairs(out) or [])
     except (OSError, ValueError, KeyError, TypeError) as e:
