@@ -7,7 +7,10 @@ its 95% confidence interval (Welch's t over the repetitions' samples), and a ver
 - "faster" / "slower": the interval lies wholly on one side of zero (for latencies lower
   is better, so a drop is "faster");
 - "no change beyond noise": the interval holds zero, or a row has too few samples to
-  have an interval and its change is within the tolerance.
+  have an interval and its change is within the tolerance;
+- "not judged": a row without repetition samples on a side (one repetition, or a row such
+  as a latency summary that carries none) whose change is beyond the tolerance: with no
+  interval, noise cannot be told from a change, so it is shown and never a regression.
 A regression (the exit code 1) is "slower" by more than --tolerance percent."""
 import math
 from dataclasses import dataclass, field
@@ -99,11 +102,10 @@ def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float)
         return RowChange(key, om, nm, change, ci_pct, "not comparable",
                          "flagged " + ",".join(sorted(noisy)))
     if ci_pct is None:
-        note = "one sample: no interval"
+        note = f"{min(len(so), len(sn))} repetition sample(s) on a side: no interval"
         if abs(change) <= tol:
             return RowChange(key, om, nm, change, None, "no change beyond noise", note)
-        better = (change < 0) if lower_better else (change > 0)
-        return RowChange(key, om, nm, change, None, "faster" if better else "slower", note)
+        return RowChange(key, om, nm, change, None, "not judged", note)
     if ci_pct[0] <= 0.0 <= ci_pct[1]:
         return RowChange(key, om, nm, change, ci_pct, "no change beyond noise")
     better = (diff < 0) if lower_better else (diff > 0)

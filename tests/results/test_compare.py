@@ -120,7 +120,18 @@ class Compare(unittest.TestCase):
         self.assertIn("steal", steal[0].note)
         one = [r for r in cmp.rows if r.key[1] == "single"][0]
         self.assertIsNone(one.ci_pct)
-        self.assertIn("one sample", one.note)
+        self.assertIn("1 repetition sample(s) on a side: no interval", one.note)
+
+    def test_one_sample_beyond_tolerance_is_not_judged(self):
+        # No interval: a 30% move of a one-repetition row is shown, not judged, not a regression.
+        new = os.path.join(self.tmp.name, "new")
+        write_run(new, slower(ROWS, "x", 1, 0.7), CONTEXT)
+        cmp = compare(load_run(self.old), load_run(new), 5.0)
+        one = [r for r in cmp.rows if r.key[1] == "single"][0]
+        self.assertEqual(one.verdict, "not judged")
+        self.assertAlmostEqual(one.change_pct, -30.0)
+        self.assertEqual(cmp.regressions(5.0), [])
+        self.assertEqual(run_cli("compare", self.old, new).returncode, 0)
 
     def test_thirty_percent_slower(self):
         new = os.path.join(self.tmp.name, "new")
