@@ -101,7 +101,9 @@ int cluster_pair_run(const struct cluster_cfg *cfg, const char *addr, uint16_t p
 	p->err[0] = '\0';
 	if (net_client_connect(&cli, addr, port, cfg->timeout_ms, p->err, sizeof p->err) != 0)
 		return -1;
-	struct peak_team *team = peak_team_create(1, false, p->err, sizeof p->err);
+	/* Pinned as netbench's client team is (its first CPU of the rank's mask): the same
+	 * placement, so a pair's figure is netbench's between the same two hosts. */
+	struct peak_team *team = peak_team_create(1, true, p->err, sizeof p->err);
 	int rc = -1;
 	if (team != NULL && run_tcp(cfg, &cli, team, p) == 0 && run_udp(cfg, &cli, team, p) == 0 &&
 	    run_lat(cfg, &cli, team, p) == 0)

@@ -65,12 +65,17 @@ cluster_up() {
 		ip -n "$NS_PREFIX$i" link set "pbc$$c$i" up
 		echo "$NET.$i slots=1" >>"$tmp/hostfile"
 	done
-	# The agent mpirun calls instead of ssh: "agent HOST command...".
+	# The agent mpirun calls instead of ssh: "agent HOST command...". Every node gets its
+	# own OpenMPI session directory: the namespaces share one /tmp and one host name, so
+	# the daemons, started at once, raced to create the same /tmp/ompi.<host>.<uid>/jf.N
+	# tree ("mkdir: File exists", or a daemon that died after --daemonize: the launch
+	# hung, no output, about 1 launch in 20: docs/benchmarks/cluster.md).
 	cat >"$tmp/rsh_agent.sh" <<AGENT
 #!/bin/sh
 host=\$1
 shift
-exec ip netns exec "$NS_PREFIX\${host##*.}" /bin/sh -c "\$*"
+mkdir -p "$tmp/ompi-\${host##*.}"
+OMPI_MCA_orte_tmpdir_base="$tmp/ompi-\${host##*.}" exec ip netns exec "$NS_PREFIX\${host##*.}" /bin/sh -c "\$*"
 AGENT
 	chmod +x "$tmp/rsh_agent.sh"
 	HOSTFILE=$tmp/hostfile
