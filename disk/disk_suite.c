@@ -63,7 +63,8 @@ static bool supported(const struct peak_bench_run *r, char *why, size_t why_len)
 	const struct disk_suite *s = r->suite_data;
 	uint64_t block = r->point->block_bytes;
 	if (strcmp(s->o->direct, "on") == 0 && !disk_suite_block_direct_ok(s->file, block)) {
-		snprintf(why, why_len, "--direct on: not a multiple of the %u-byte O_DIRECT alignment",
+		snprintf(why, why_len,
+			 "--direct on: not a multiple of the %u-byte O_DIRECT alignment",
 			 s->file->dio_align);
 		return false;
 	}
@@ -91,7 +92,6 @@ static int setup(struct peak_bench_run *r, struct peak_bench_err *e)
 	    .block_bytes = block,
 	    .threads = r->nthreads,
 	    .direct = strcmp(o->direct, "off") != 0 && disk_suite_block_direct_ok(s->file, block),
-	    .reps = (unsigned)o->common.reps,
 	    .min_time_s = o->common.min_time_s,
 	    .runtime_s = o->runtime_s,
 	    .seed = s->seed++,

@@ -25,7 +25,7 @@ struct bench {
 	struct peak_sysinfo si;
 	struct peak_machine m;
 	struct peak_context ctx;
-	struct disk_suite suite; /* the engines that run, the kernels, the hooks' state */
+	struct disk_suite suite;   /* the engines that run, the kernels, the hooks' state */
 	char engines_skipped[200]; /* default engines that cannot run here, with the reason */
 };
 
@@ -125,10 +125,11 @@ static int prepare(struct bench *b, struct peak_bench_err *e)
 		for (size_t i = 0; i < b->o.blocks.n; i++)
 			any |= disk_suite_block_direct_ok(f, b->o.blocks.v[i]);
 		if (!any)
-			return peak_bench_fail(e, PEAK_EXIT_UNSUPPORTED,
-					       "--direct on: no --block is a multiple of the %u-byte "
-					       "O_DIRECT alignment of %s",
-					       f->dio_align, f->dir_path);
+			return peak_bench_fail(
+			    e, PEAK_EXIT_UNSUPPORTED,
+			    "--direct on: no --block is a multiple of the %u-byte "
+			    "O_DIRECT alignment of %s",
+			    f->dio_align, f->dir_path);
 	}
 	if (!b->o.common.quiet) {
 		if (!f->direct_ok)
