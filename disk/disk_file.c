@@ -122,17 +122,18 @@ static int make_temp_dir(struct disk_file *f, struct peak_bench_err *e)
 		base = "/var/tmp";
 	f->parent_fd = open_dir_fd(AT_FDCWD, base);
 	if (f->parent_fd < 0)
-		return peak_bench_fail(e, PEAK_EXIT_USAGE, "temp directory %s: %s; give --dir DIR", base,
-			    strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_USAGE, "temp directory %s: %s; give --dir DIR",
+				       base, strerror(errno));
 	if (snprintf(tmpl, sizeof(tmpl), "%s/peakbench-disk-XXXXXX", base) >= (int)sizeof(tmpl))
-		return peak_bench_fail(e, PEAK_EXIT_USAGE, "temp directory path too long; give --dir DIR");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "temp directory path too long; give --dir DIR");
 	block_signals(&old);
 	if (!mkdtemp(tmpl)) {
 		int err = errno;
 		restore_signals(&old);
 		return peak_bench_fail(e, PEAK_EXIT_USAGE,
-			    "cannot create a temp directory in %s: %s; give --dir DIR", base,
-			    strerror(err));
+				       "cannot create a temp directory in %s: %s; give --dir DIR",
+				       base, strerror(err));
 	}
 	f->made_dir = true;
 	snprintf(f->dir_base, sizeof(f->dir_base), "%s", strrchr(tmpl, '/') + 1);
@@ -141,7 +142,8 @@ static int make_temp_dir(struct disk_file *f, struct peak_bench_err *e)
 	arm(f);
 	restore_signals(&old);
 	if (f->dirfd < 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot open %s: %s", tmpl, strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot open %s: %s", tmpl,
+				       strerror(errno));
 	return 0;
 }
 
@@ -151,14 +153,16 @@ int disk_file_open_dir(struct disk_file *f, const char *dir, struct peak_bench_e
 		return make_temp_dir(f, e);
 	snprintf(f->dir_path, sizeof(f->dir_path), "%s", dir);
 	if (!*dir)
-		return peak_bench_fail(e, PEAK_EXIT_USAGE, "--dir: empty path; give an existing directory");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--dir: empty path; give an existing directory");
 	f->dirfd = open_dir_fd(AT_FDCWD, dir);
 	if (f->dirfd >= 0)
 		return 0;
 	switch (errno) {
 	case ENOENT:
 		return peak_bench_fail(e, PEAK_EXIT_USAGE,
-			    "--dir %s: no such directory; give an existing directory", dir);
+				       "--dir %s: no such directory; give an existing directory",
+				       dir);
 	case ELOOP:
 		return peak_bench_fail(
 		    e, PEAK_EXIT_USAGE,
@@ -167,10 +171,11 @@ int disk_file_open_dir(struct disk_file *f, const char *dir, struct peak_bench_e
 	case ENOTDIR: {
 		struct stat st;
 		if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
-			return peak_bench_fail(e, PEAK_EXIT_USAGE,
-				    "--dir %s is a symbolic link; diskbench never follows one, "
-				    "give the real path",
-				    dir);
+			return peak_bench_fail(
+			    e, PEAK_EXIT_USAGE,
+			    "--dir %s is a symbolic link; diskbench never follows one, "
+			    "give the real path",
+			    dir);
 		return peak_bench_fail(e, PEAK_EXIT_USAGE, "--dir %s is not a directory", dir);
 	}
 	default:
@@ -257,7 +262,7 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct peak_ben
 
 	if (fstatvfs(f->dirfd, &sv) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path,
-			    strerror(errno));
+				       strerror(errno));
 	f->free_bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
 	/* ramfs and friends keep no block counts: memory is their limit. */
 	if (sv.f_blocks == 0) {
@@ -269,10 +274,11 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct peak_ben
 	if (size_bytes > f->free_bytes - f->free_bytes / 20) {
 		peak_format_size(size_bytes, need, sizeof(need));
 		snprintf(have, sizeof(have), "%.1f MiB", (double)f->free_bytes / 1048576.0);
-		return peak_bench_fail(e, PEAK_EXIT_USAGE,
-			    "--file-size %s does not fit in %s: %s available (diskbench keeps 5%% "
-			    "free); use a smaller --file-size or another --dir",
-			    need, f->dir_path, have);
+		return peak_bench_fail(
+		    e, PEAK_EXIT_USAGE,
+		    "--file-size %s does not fit in %s: %s available (diskbench keeps 5%% "
+		    "free); use a smaller --file-size or another --dir",
+		    need, f->dir_path, have);
 	}
 	return 0;
 }
@@ -281,10 +287,10 @@ static int create_error(struct disk_file *f, int err, struct peak_bench_err *e)
 {
 	if (err == EROFS || err == EACCES || err == EPERM)
 		return peak_bench_fail(e, PEAK_EXIT_USAGE,
-			    "--dir %s is not writable (%s); give a writable directory", f->dir_path,
-			    strerror(err));
+				       "--dir %s is not writable (%s); give a writable directory",
+				       f->dir_path, strerror(err));
 	return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot create a file in %s: %s", f->dir_path,
-		    strerror(err));
+			       strerror(err));
 }
 
 int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct peak_bench_err *e)
@@ -314,8 +320,8 @@ int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct peak_bench
 	if (fallocate(f->fd, 0, 0, (off_t)size_bytes) != 0 && errno != EOPNOTSUPP) {
 		err = errno;
 		return peak_bench_fail(e, err == ENOSPC ? PEAK_EXIT_USAGE : PEAK_EXIT_FAIL,
-			    "--file-size: cannot reserve %llu bytes in %s: %s",
-			    (unsigned long long)size_bytes, f->dir_path, strerror(err));
+				       "--file-size: cannot reserve %llu bytes in %s: %s",
+				       (unsigned long long)size_bytes, f->dir_path, strerror(err));
 	}
 	return 0;
 }

@@ -322,29 +322,32 @@ static int thread_error(const struct disk_run *run, struct peak_bench_err *e)
 			    "%s: the %zu-byte I/O buffer on the pages --buffer-pages requires: %s",
 			    disk_test_name(run->pt->test), t->slot_bytes * run->depth, t->why);
 		if (t->err == ERR_DATA)
-			return peak_bench_fail(e, PEAK_EXIT_FAIL,
-				    "%s: data read at offset %llu of %s/%s is not what was written",
-				    disk_test_name(run->pt->test),
-				    (unsigned long long)t->err_offset, run->file->dir_path,
-				    run->file->name);
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s (%s engine): I/O error at offset %llu: %s",
-			    disk_test_name(run->pt->test), run->pt->engine->name,
-			    (unsigned long long)t->err_offset, strerror(-t->err));
+			return peak_bench_fail(
+			    e, PEAK_EXIT_FAIL,
+			    "%s: data read at offset %llu of %s/%s is not what was written",
+			    disk_test_name(run->pt->test), (unsigned long long)t->err_offset,
+			    run->file->dir_path, run->file->name);
+		return peak_bench_fail(e, PEAK_EXIT_FAIL,
+				       "%s (%s engine): I/O error at offset %llu: %s",
+				       disk_test_name(run->pt->test), run->pt->engine->name,
+				       (unsigned long long)t->err_offset, strerror(-t->err));
 	}
-	return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: a worker thread failed", disk_test_name(run->pt->test));
+	return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: a worker thread failed",
+			       disk_test_name(run->pt->test));
 }
 
 /* Page cache out of the picture before each repetition; access-pattern hint for buffered I/O. */
 static int prepare_rep(struct disk_run *run, struct peak_bench_err *e)
 {
 	if (run->pt->test == DISK_SEQ_WRITE_NEW && disk_file_release_blocks(run->file) != 0)
-		return peak_bench_fail(e, errno == EOPNOTSUPP ? PEAK_EXIT_UNSUPPORTED : PEAK_EXIT_FAIL,
-			    "seq_write_new: cannot release the blocks of %s/%s (fallocate "
-			    "PUNCH_HOLE): %s",
-			    run->file->dir_path, run->file->name, strerror(errno));
+		return peak_bench_fail(
+		    e, errno == EOPNOTSUPP ? PEAK_EXIT_UNSUPPORTED : PEAK_EXIT_FAIL,
+		    "seq_write_new: cannot release the blocks of %s/%s (fallocate "
+		    "PUNCH_HOLE): %s",
+		    run->file->dir_path, run->file->name, strerror(errno));
 	if (disk_file_drop_cache(run->file) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
-			    run->file->dir_path, run->file->name, strerror(errno));
+				       run->file->dir_path, run->file->name, strerror(errno));
 	(void)posix_fadvise(run->file->fd, 0, 0,
 			    disk_test_random(run->pt->test) ? POSIX_FADV_RANDOM
 							    : POSIX_FADV_SEQUENTIAL);
@@ -364,7 +367,8 @@ static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elaps
 		uint64_t t0 = peak_time_now_ns();
 		if (fdatasync(run->file->fd) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s",
-				    run->file->dir_path, run->file->name, strerror(errno));
+					       run->file->dir_path, run->file->name,
+					       strerror(errno));
 		team_ns += peak_time_now_ns() - t0;
 	}
 	*elapsed_ns = team_ns ? team_ns : 1;
@@ -373,7 +377,8 @@ static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elaps
 
 /* --verify on a write test: every block of the threads' regions was written (or, for a
  * time-based run that cannot cover them all, is either still zero or written). */
-static int check_written(struct disk_run *run, uint64_t covered, bool partial, struct peak_bench_err *e)
+static int check_written(struct disk_run *run, uint64_t covered, bool partial,
+			 struct peak_bench_err *e)
 {
 	uint64_t bs = run->pt->block_bytes, matched = 0;
 	size_t chunk = bs > (4u << 20) ? slot_bytes_for(bs) : (4u << 20);
@@ -387,10 +392,10 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 		size_t want = covered - off < step ? (size_t)(covered - off) : step;
 		ssize_t got = pread(run->file->fd, buf, want, (off_t)off);
 		if (got != (ssize_t)want) {
-			rc = peak_bench_fail(e, PEAK_EXIT_FAIL,
-				  "--verify: reading %s/%s back failed at %llu: %s",
-				  run->file->dir_path, run->file->name, (unsigned long long)off,
-				  got < 0 ? strerror(errno) : "short read");
+			rc = peak_bench_fail(
+			    e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back failed at %llu: %s",
+			    run->file->dir_path, run->file->name, (unsigned long long)off,
+			    got < 0 ? strerror(errno) : "short read");
 			break;
 		}
 		for (size_t b = 0; b < want; b += bs) {
@@ -398,19 +403,19 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 			if (disk_pattern_matches(run->pat, off + b, p, (size_t)bs)) {
 				matched++;
 			} else if (!partial || !all_zero(p, (size_t)bs)) {
-				rc =
-				    peak_bench_fail(e, PEAK_EXIT_FAIL,
-					 "--verify: %s wrote wrong data at offset %llu (%s engine)",
-					 disk_test_name(run->pt->test),
-					 (unsigned long long)(off + b), run->pt->engine->name);
+				rc = peak_bench_fail(
+				    e, PEAK_EXIT_FAIL,
+				    "--verify: %s wrote wrong data at offset %llu (%s engine)",
+				    disk_test_name(run->pt->test), (unsigned long long)(off + b),
+				    run->pt->engine->name);
 				break;
 			}
 		}
 	}
 	if (rc == 0 && matched == 0)
 		rc = peak_bench_fail(e, PEAK_EXIT_FAIL,
-			  "--verify: %s wrote nothing that reads back (%s engine)",
-			  disk_test_name(run->pt->test), run->pt->engine->name);
+				     "--verify: %s wrote nothing that reads back (%s engine)",
+				     disk_test_name(run->pt->test), run->pt->engine->name);
 	free(buf);
 	return rc;
 }
@@ -517,8 +522,7 @@ void disk_job_close(struct disk_job *j)
 }
 
 int disk_job_open(struct disk_job **jp, const struct disk_point *pt, struct disk_file *f,
-		  const struct disk_pattern *pat, struct peak_team *team,
-		  struct peak_bench_err *e)
+		  const struct disk_pattern *pat, struct peak_team *team, struct peak_bench_err *e)
 {
 	uint64_t region = f->size_bytes / pt->threads / pt->block_bytes * pt->block_bytes;
 	*jp = NULL;

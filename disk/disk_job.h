@@ -44,7 +44,7 @@ struct disk_point {
 	unsigned depth; /* I/Os in flight per thread (1 for psync) */
 	uint64_t block_bytes;
 	unsigned threads;
-	bool direct; /* O_DIRECT, else buffered with the cache dropped per repetition */
+	bool direct;           /* O_DIRECT, else buffered with the cache dropped per repetition */
 	double min_time_s;     /* shortest repetition */
 	double runtime_s;      /* > 0: every repetition lasts this long (fio time_based) */
 	uint64_t seed;         /* random offsets */
@@ -80,8 +80,7 @@ struct disk_job;
  * touch), random offsets, O_DIRECT or not, and under --verify the file zeroed before a
  * write test. Returns 0, or -1 with e set (exit 3 when --buffer-pages cannot be had). */
 int disk_job_open(struct disk_job **jp, const struct disk_point *pt, struct disk_file *f,
-		  const struct disk_pattern *pat, struct peak_team *team,
-		  struct peak_bench_err *e);
+		  const struct disk_pattern *pat, struct peak_team *team, struct peak_bench_err *e);
 
 /* The warm-up: at most one pass and at most --min-time, not recorded. */
 int disk_job_warmup(struct disk_job *j, struct peak_bench_err *e);

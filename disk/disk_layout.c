@@ -10,7 +10,8 @@
 
 #include "peak_exit.h"
 
-int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, struct peak_bench_err *e)
+int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero,
+		struct peak_bench_err *e)
 {
 	size_t chunk = 4u << 20;
 	void *zbuf = NULL;
@@ -35,8 +36,8 @@ int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, 
 			if (disk_stop_signal())
 				return peak_bench_fail(e, PEAK_EXIT_FAIL, "interrupted");
 			return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing %s/%s at %llu: %s",
-					    f->dir_path, f->name, (unsigned long long)off,
-					    strerror(err));
+					       f->dir_path, f->name, (unsigned long long)off,
+					       strerror(err));
 		}
 		off += (uint64_t)w;
 	}
@@ -44,7 +45,7 @@ int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, 
 	(void)disk_file_set_direct(f, false);
 	if (fdatasync(f->fd) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s", f->dir_path,
-				    f->name, strerror(errno));
+				       f->name, strerror(errno));
 	return 0;
 }
 
@@ -63,7 +64,7 @@ int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct
 		return 0;
 	if (bad == UINT64_MAX && rc != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back: %s",
-				    f->dir_path, f->name, strerror(errno));
+				       f->dir_path, f->name, strerror(errno));
 	return peak_bench_fail(
 	    e, PEAK_EXIT_FAIL,
 	    "--verify: %s/%s differs from what was written at offset %llu (checksum %016llx, "
