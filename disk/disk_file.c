@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,16 +95,6 @@ static void arm(const struct disk_file *f)
 	g_armed = !f->keep && (g_name[0] || g_dir_base[0]);
 }
 
-int disk_err_set(struct disk_err *e, int exit_code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-	e->exit_code = exit_code;
-	return -1;
-}
-
 void disk_file_init(struct disk_file *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -123,7 +112,7 @@ static int open_dir_fd(int at, const char *path)
 }
 
 /* Default location: a private directory (mkdtemp, 0700) under $TMPDIR or /var/tmp. */
-static int make_temp_dir(struct disk_file *f, struct disk_err *e)
+static int make_temp_dir(struct disk_file *f, struct peak_bench_err *e)
 {
 	const char *base = getenv("TMPDIR");
 	char tmpl[4096];
@@ -133,17 +122,18 @@ static int make_temp_dir(struct disk_file *f, struct disk_err *e)
 		base = "/var/tmp";
 	f->parent_fd = open_dir_fd(AT_FDCWD, base);
 	if (f->parent_fd < 0)
-		return disk_err_set(e, PEAK_EXIT_USAGE, "temp directory %s: %s; give --dir DIR", base,
-			    strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_USAGE, "temp directory %s: %s; give --dir DIR",
+				       base, strerror(errno));
 	if (snprintf(tmpl, sizeof(tmpl), "%s/peakbench-disk-XXXXXX", base) >= (int)sizeof(tmpl))
-		return disk_err_set(e, PEAK_EXIT_USAGE, "temp directory path too long; give --dir DIR");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "temp directory path too long; give --dir DIR");
 	block_signals(&old);
 	if (!mkdtemp(tmpl)) {
 		int err = errno;
 		restore_signals(&old);
-		return disk_err_set(e, PEAK_EXIT_USAGE,
-			    "cannot create a temp directory in %s: %s; give --dir DIR", base,
-			    strerror(err));
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "cannot create a temp directory in %s: %s; give --dir DIR",
+				       base, strerror(err));
 	}
 	f->made_dir = true;
 	snprintf(f->dir_base, sizeof(f->dir_base), "%s", strrchr(tmpl, '/') + 1);
@@ -152,40 +142,44 @@ static int make_temp_dir(struct disk_file *f, struct disk_err *e)
 	arm(f);
 	restore_signals(&old);
 	if (f->dirfd < 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "cannot open %s: %s", tmpl, strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot open %s: %s", tmpl,
+				       strerror(errno));
 	return 0;
 }
 
-int disk_file_open_dir(struct disk_file *f, const char *dir, struct disk_err *e)
+int disk_file_open_dir(struct disk_file *f, const char *dir, struct peak_bench_err *e)
 {
 	if (!dir)
 		return make_temp_dir(f, e);
 	snprintf(f->dir_path, sizeof(f->dir_path), "%s", dir);
 	if (!*dir)
-		return disk_err_set(e, PEAK_EXIT_USAGE, "--dir: empty path; give an existing directory");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--dir: empty path; give an existing directory");
 	f->dirfd = open_dir_fd(AT_FDCWD, dir);
 	if (f->dirfd >= 0)
 		return 0;
 	switch (errno) {
 	case ENOENT:
-		return disk_err_set(e, PEAK_EXIT_USAGE,
-			    "--dir %s: no such directory; give an existing directory", dir);
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--dir %s: no such directory; give an existing directory",
+				       dir);
 	case ELOOP:
-		return disk_err_set(
+		return peak_bench_fail(
 		    e, PEAK_EXIT_USAGE,
 		    "--dir %s is a symbolic link; diskbench never follows one, give the real path",
 		    dir);
 	case ENOTDIR: {
 		struct stat st;
 		if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
-			return disk_err_set(e, PEAK_EXIT_USAGE,
-				    "--dir %s is a symbolic link; diskbench never follows one, "
-				    "give the real path",
-				    dir);
-		return disk_err_set(e, PEAK_EXIT_USAGE, "--dir %s is not a directory", dir);
+			return peak_bench_fail(
+			    e, PEAK_EXIT_USAGE,
+			    "--dir %s is a symbolic link; diskbench never follows one, "
+			    "give the real path",
+			    dir);
+		return peak_bench_fail(e, PEAK_EXIT_USAGE, "--dir %s is not a directory", dir);
 	}
 	default:
-		return disk_err_set(e, PEAK_EXIT_USAGE, "--dir %s: %s", dir, strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_USAGE, "--dir %s: %s", dir, strerror(errno));
 	}
 }
 
@@ -261,14 +255,14 @@ static void random_name(char *buf, size_t len)
 	snprintf(buf, len, ".peakbench-%ld-%016llx", (long)getpid(), (unsigned long long)r);
 }
 
-static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err *e)
+static int check_space(struct disk_file *f, uint64_t size_bytes, struct peak_bench_err *e)
 {
 	struct statvfs sv;
 	char need[32], have[32];
 
 	if (fstatvfs(f->dirfd, &sv) != 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path,
-			    strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--dir %s: statvfs: %s", f->dir_path,
+				       strerror(errno));
 	f->free_bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
 	/* ramfs and friends keep no block counts: memory is their limit. */
 	if (sv.f_blocks == 0) {
@@ -280,25 +274,26 @@ static int check_space(struct disk_file *f, uint64_t size_bytes, struct disk_err
 	if (size_bytes > f->free_bytes - f->free_bytes / 20) {
 		peak_format_size(size_bytes, need, sizeof(need));
 		snprintf(have, sizeof(have), "%.1f MiB", (double)f->free_bytes / 1048576.0);
-		return disk_err_set(e, PEAK_EXIT_USAGE,
-			    "--file-size %s does not fit in %s: %s available (diskbench keeps 5%% "
-			    "free); use a smaller --file-size or another --dir",
-			    need, f->dir_path, have);
+		return peak_bench_fail(
+		    e, PEAK_EXIT_USAGE,
+		    "--file-size %s does not fit in %s: %s available (diskbench keeps 5%% "
+		    "free); use a smaller --file-size or another --dir",
+		    need, f->dir_path, have);
 	}
 	return 0;
 }
 
-static int create_error(struct disk_file *f, int err, struct disk_err *e)
+static int create_error(struct disk_file *f, int err, struct peak_bench_err *e)
 {
 	if (err == EROFS || err == EACCES || err == EPERM)
-		return disk_err_set(e, PEAK_EXIT_USAGE,
-			    "--dir %s is not writable (%s); give a writable directory", f->dir_path,
-			    strerror(err));
-	return disk_err_set(e, PEAK_EXIT_FAIL, "cannot create a file in %s: %s", f->dir_path,
-		    strerror(err));
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--dir %s is not writable (%s); give a writable directory",
+				       f->dir_path, strerror(err));
+	return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot create a file in %s: %s", f->dir_path,
+			       strerror(err));
 }
 
-int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct disk_err *e)
+int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct peak_bench_err *e)
 {
 	sigset_t old;
 	int err = 0;
@@ -324,9 +319,9 @@ int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct disk_err *
 	/* Reserve the blocks now so ENOSPC shows up here, not mid-measurement. */
 	if (fallocate(f->fd, 0, 0, (off_t)size_bytes) != 0 && errno != EOPNOTSUPP) {
 		err = errno;
-		return disk_err_set(e, err == ENOSPC ? PEAK_EXIT_USAGE : PEAK_EXIT_FAIL,
-			    "--file-size: cannot reserve %llu bytes in %s: %s",
-			    (unsigned long long)size_bytes, f->dir_path, strerror(err));
+		return peak_bench_fail(e, err == ENOSPC ? PEAK_EXIT_USAGE : PEAK_EXIT_FAIL,
+				       "--file-size: cannot reserve %llu bytes in %s: %s",
+				       (unsigned long long)size_bytes, f->dir_path, strerror(err));
 	}
 	return 0;
 }

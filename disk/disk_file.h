@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "peak_bench.h"
+
 struct disk_file {
 	int dirfd;           /* directory holding the file, opened O_DIRECTORY|O_NOFOLLOW */
 	int fd;              /* the file, -1 until created */
@@ -27,27 +29,18 @@ struct disk_file {
 	char device[64];     /* block device name from sysfs, "unknown" when not found */
 };
 
-/* Errors are sorted by what the user can do: EXIT 2 for a bad --dir or --file-size,
- * 3 for an unsupported filesystem, 1 for an I/O failure. */
-struct disk_err {
-	int exit_code;
-	char msg[5120];
-};
-
-/* Fill e with the exit code and a message (printf-style); returns -1, so a failure path
- * reads `return disk_err_set(e, PEAK_EXIT_FAIL, "...", ...)`. */
-int disk_err_set(struct disk_err *e, int exit_code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Errors travel as struct peak_bench_err, sorted by what the user can do: exit 2 for a
+ * bad --dir or --file-size, 3 for an unsupported filesystem, 1 for an I/O failure. */
 
 void disk_file_init(struct disk_file *f);
 
 /* Open --dir (NULL: make a private temp dir under $TMPDIR or /var/tmp). Never follows a
  * symlink for the last component. Returns 0 or -1 with e filled. */
-int disk_file_open_dir(struct disk_file *f, const char *dir, struct disk_err *e);
+int disk_file_open_dir(struct disk_file *f, const char *dir, struct peak_bench_err *e);
 
 /* Check free space, then create the file (unique name, O_EXCL, 0600), probe O_DIRECT
  * and reserve its blocks. Registers it for removal by the signal handler. */
-int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct disk_err *e);
+int disk_file_create(struct disk_file *f, uint64_t size_bytes, struct peak_bench_err *e);
 
 /* Create exactly `name` in dirfd (O_CREAT|O_EXCL|O_NOFOLLOW, 0600). Returns the fd, or -1
  * with errno set (EEXIST when anything, a symlink included, already has that name). */

@@ -323,41 +323,44 @@ static int thread_run(void *arg, unsigned idx, unsigned n)
 
 
 /* Turn the first failing thread into one line. */
-static int thread_error(const struct disk_run *run, struct disk_err *e)
+static int thread_error(const struct disk_run *run, struct peak_bench_err *e)
 {
 	for (unsigned i = 0; i < run->pt->threads; i++) {
 		const struct disk_thread *t = &run->th[i];
 		if (!t->err)
 			continue;
 		if (t->err == ERR_PAGES)
-			return disk_err_set(
+			return peak_bench_fail(
 			    e, PEAK_EXIT_UNSUPPORTED,
 			    "%s: the %zu-byte I/O buffer on the pages --buffer-pages requires: %s",
 			    disk_test_name(run->pt->test), t->slot_bytes * run->depth, t->why);
 		if (t->err == ERR_DATA)
-			return disk_err_set(e, PEAK_EXIT_FAIL,
-				    "%s: data read at offset %llu of %s/%s is not what was written",
-				    disk_test_name(run->pt->test),
-				    (unsigned long long)t->err_offset, run->file->dir_path,
-				    run->file->name);
-		return disk_err_set(e, PEAK_EXIT_FAIL, "%s (%s engine): I/O error at offset %llu: %s",
-			    disk_test_name(run->pt->test), run->pt->engine->name,
-			    (unsigned long long)t->err_offset, strerror(-t->err));
+			return peak_bench_fail(
+			    e, PEAK_EXIT_FAIL,
+			    "%s: data read at offset %llu of %s/%s is not what was written",
+			    disk_test_name(run->pt->test), (unsigned long long)t->err_offset,
+			    run->file->dir_path, run->file->name);
+		return peak_bench_fail(e, PEAK_EXIT_FAIL,
+				       "%s (%s engine): I/O error at offset %llu: %s",
+				       disk_test_name(run->pt->test), run->pt->engine->name,
+				       (unsigned long long)t->err_offset, strerror(-t->err));
 	}
-	return disk_err_set(e, PEAK_EXIT_FAIL, "%s: a worker thread failed", disk_test_name(run->pt->test));
+	return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: a worker thread failed",
+			       disk_test_name(run->pt->test));
 }
 
 /* Page cache out of the picture before each repetition; access-pattern hint for buffered I/O. */
-static int prepare_rep(struct disk_run *run, struct disk_err *e)
+static int prepare_rep(struct disk_run *run, struct peak_bench_err *e)
 {
 	if (run->pt->test == DISK_SEQ_WRITE_NEW && disk_file_release_blocks(run->file) != 0)
-		return disk_err_set(e, errno == EOPNOTSUPP ? PEAK_EXIT_UNSUPPORTED : PEAK_EXIT_FAIL,
-			    "seq_write_new: cannot release the blocks of %s/%s (fallocate "
-			    "PUNCH_HOLE): %s",
-			    run->file->dir_path, run->file->name, strerror(errno));
+		return peak_bench_fail(
+		    e, errno == EOPNOTSUPP ? PEAK_EXIT_UNSUPPORTED : PEAK_EXIT_FAIL,
+		    "seq_write_new: cannot release the blocks of %s/%s (fallocate "
+		    "PUNCH_HOLE): %s",
+		    run->file->dir_path, run->file->name, strerror(errno));
 	if (disk_file_drop_cache(run->file) != 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
-			    run->file->dir_path, run->file->name, strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "fdatasync/posix_fadvise on %s/%s: %s",
+				       run->file->dir_path, run->file->name, strerror(errno));
 	(void)posix_fadvise(run->file->fd, 0, 0,
 			    disk_test_random(run->pt->test) ? POSIX_FADV_RANDOM
 							    : POSIX_FADV_SEQUENTIAL);
@@ -366,7 +369,7 @@ static int prepare_rep(struct disk_run *run, struct disk_err *e)
 
 /* One repetition: the team's I/O plus, for writes, the fdatasync that makes it durable. */
 static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elapsed_ns,
-		   struct disk_err *e)
+		   struct peak_bench_err *e)
 {
 	uint64_t team_ns = 0;
 	if (prepare_rep(run, e) != 0)
@@ -376,8 +379,9 @@ static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elaps
 	if (disk_test_writes(run->pt->test)) {
 		uint64_t t0 = peak_time_now_ns();
 		if (fdatasync(run->file->fd) != 0)
-			return disk_err_set(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s",
-				    run->file->dir_path, run->file->name, strerror(errno));
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s",
+					       run->file->dir_path, run->file->name,
+					       strerror(errno));
 		team_ns += peak_time_now_ns() - t0;
 	}
 	*elapsed_ns = team_ns ? team_ns : 1;
@@ -386,7 +390,8 @@ static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elaps
 
 /* --verify on a write test: every block of the threads' regions was written (or, for a
  * time-based run that cannot cover them all, is either still zero or written). */
-static int check_written(struct disk_run *run, uint64_t covered, bool partial, struct disk_err *e)
+static int check_written(struct disk_run *run, uint64_t covered, bool partial,
+			 struct peak_bench_err *e)
 {
 	uint64_t bs = run->pt->block_bytes, matched = 0;
 	size_t chunk = bs > (4u << 20) ? slot_bytes_for(bs) : (4u << 20);
@@ -394,16 +399,16 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 	int rc = 0;
 
 	if (posix_memalign(&buf, 4096, chunk) != 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "out of memory for --verify");
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory for --verify");
 	size_t step = (size_t)(chunk / bs * bs);
 	for (uint64_t off = 0; off < covered && rc == 0; off += step) {
 		size_t want = covered - off < step ? (size_t)(covered - off) : step;
 		ssize_t got = pread(run->file->fd, buf, want, (off_t)off);
 		if (got != (ssize_t)want) {
-			rc = disk_err_set(e, PEAK_EXIT_FAIL,
-				  "--verify: reading %s/%s back failed at %llu: %s",
-				  run->file->dir_path, run->file->name, (unsigned long long)off,
-				  got < 0 ? strerror(errno) : "short read");
+			rc = peak_bench_fail(
+			    e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back failed at %llu: %s",
+			    run->file->dir_path, run->file->name, (unsigned long long)off,
+			    got < 0 ? strerror(errno) : "short read");
 			break;
 		}
 		for (size_t b = 0; b < want; b += bs) {
@@ -411,19 +416,19 @@ static int check_written(struct disk_run *run, uint64_t covered, bool partial, s
 			if (disk_pattern_matches(run->pat, off + b, p, (size_t)bs)) {
 				matched++;
 			} else if (!partial || !all_zero(p, (size_t)bs)) {
-				rc =
-				    disk_err_set(e, PEAK_EXIT_FAIL,
-					 "--verify: %s wrote wrong data at offset %llu (%s engine)",
-					 disk_test_name(run->pt->test),
-					 (unsigned long long)(off + b), run->pt->engine->name);
+				rc = peak_bench_fail(
+				    e, PEAK_EXIT_FAIL,
+				    "--verify: %s wrote wrong data at offset %llu (%s engine)",
+				    disk_test_name(run->pt->test), (unsigned long long)(off + b),
+				    run->pt->engine->name);
 				break;
 			}
 		}
 	}
 	if (rc == 0 && matched == 0)
-		rc = disk_err_set(e, PEAK_EXIT_FAIL,
-			  "--verify: %s wrote nothing that reads back (%s engine)",
-			  disk_test_name(run->pt->test), run->pt->engine->name);
+		rc = peak_bench_fail(e, PEAK_EXIT_FAIL,
+				     "--verify: %s wrote nothing that reads back (%s engine)",
+				     disk_test_name(run->pt->test), run->pt->engine->name);
 	free(buf);
 	return rc;
 }
@@ -442,103 +447,152 @@ static void collect_rep(struct disk_run *run, uint64_t elapsed_ns, struct disk_p
 	out->lat_us[r] = ops ? (double)lat / (double)ops / 1e3 : NAN;
 }
 
-static int measure(struct disk_run *run, struct peak_team *team, struct disk_point_result *out,
-		   struct disk_err *e)
-{
-	const struct disk_point *pt = run->pt;
-	uint64_t pass = run->th[0].region_blocks * (pt->test == DISK_SEQ_RW ? 2 : 1);
-	uint64_t elapsed;
+struct disk_job {
+	struct disk_run run;
+	struct peak_team *team;
+	struct disk_point_result out;
+	uint64_t pass; /* I/Os of one pass over a thread's region */
+	bool merged;   /* the threads' histograms are in out.hist */
+};
 
-	/* Warm-up: at most one pass, at most --min-time; not recorded. */
-	run->min_ops = 1;
-	run->min_ns = (uint64_t)(pt->min_time_s * 1e9);
-	run->max_ops = pass;
-	if (one_rep(run, team, &elapsed, e) != 0)
-		return -1;
-	if (disk_stop_signal())
-		return 0;
-	for (unsigned i = 0; i < pt->threads; i++)
-		peak_hist_init(run->th[i].hist);
+/* Stop rules of a measured repetition: one pass at least and --min-time at least, or
+ * exactly --runtime (or --min-time) for a time-based one. */
+static void measured_limits(struct disk_job *j)
+{
+	struct disk_run *run = &j->run;
+	const struct disk_point *pt = run->pt;
 	run->max_ops = UINT64_MAX;
-	if (out->time_based) {
+	if (j->out.time_based) {
 		double s = pt->runtime_s > 0 ? pt->runtime_s : pt->min_time_s;
 		run->min_ops = 1;
 		run->min_ns = (uint64_t)(s * 1e9);
 	} else {
-		run->min_ops = pass;
+		run->min_ops = j->pass;
 		run->min_ns = (uint64_t)(pt->min_time_s * 1e9);
 	}
 	/* A first write is one pass at most: a second would overwrite what the first wrote. */
 	if (pt->test == DISK_SEQ_WRITE_NEW)
-		run->max_ops = pass;
-	for (unsigned r = 0; r < pt->reps && !disk_stop_signal(); r++) {
-		if (one_rep(run, team, &elapsed, e) != 0)
-			return -1;
-		collect_rep(run, elapsed, out);
-	}
-	for (unsigned i = 0; i < pt->threads; i++)
-		peak_hist_merge(&out->hist, run->th[i].hist);
+		run->max_ops = j->pass;
+}
+
+int disk_job_warmup(struct disk_job *j, struct peak_bench_err *e)
+{
+	struct disk_run *run = &j->run;
+	uint64_t elapsed;
+	run->min_ops = 1;
+	run->min_ns = (uint64_t)(run->pt->min_time_s * 1e9);
+	run->max_ops = j->pass;
+	int rc = one_rep(run, j->team, &elapsed, e);
+	for (unsigned i = 0; i < run->pt->threads; i++)
+		peak_hist_init(run->th[i].hist);
+	measured_limits(j);
+	return rc;
+}
+
+int disk_job_rep(struct disk_job *j, double *mb_per_s, struct peak_bench_err *e)
+{
+	uint64_t elapsed;
+	if (j->out.nreps >= DISK_MAX_REPS)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE, "more than %d repetitions",
+				       DISK_MAX_REPS);
+	if (one_rep(&j->run, j->team, &elapsed, e) != 0)
+		return -1;
+	collect_rep(&j->run, elapsed, &j->out);
+	*mb_per_s = j->out.mb_per_s[j->out.nreps - 1];
 	return 0;
 }
 
-int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struct disk_pattern *pat,
-		   struct peak_team *team, struct disk_point_result *out, struct disk_err *e)
+int disk_job_check(struct disk_job *j, struct peak_bench_err *e)
 {
-	struct disk_run run = {.pt = pt, .file = f, .pat = pat};
-	uint64_t region = f->size_bytes / pt->threads / pt->block_bytes * pt->block_bytes;
-	int rc = -1;
+	struct disk_run *run = &j->run;
+	if (!run->poisoned || disk_stop_signal())
+		return 0;
+	if (check_written(run, j->out.region_bytes * run->pt->threads, j->out.time_based, e) != 0)
+		return -1;
+	return disk_layout(run->file, run->pat, false, e);
+}
 
-	memset(out, 0, sizeof(*out));
+const struct disk_point_result *disk_job_result(struct disk_job *j)
+{
+	if (!j->merged)
+		for (unsigned i = 0; i < j->run.pt->threads; i++)
+			peak_hist_merge(&j->out.hist, j->run.th[i].hist);
+	j->merged = true;
+	return &j->out;
+}
+
+void disk_job_close(struct disk_job *j)
+{
+	if (!j)
+		return;
+	if (j->run.th) {
+		for (unsigned i = 0; i < j->run.pt->threads; i++)
+			thread_free(&j->run, &j->run.th[i]);
+		free(j->run.th);
+	}
+	(void)disk_file_set_direct(j->run.file, false);
+	free(j);
+}
+
+int disk_job_open(struct disk_job **jp, const struct disk_point *pt, struct disk_file *f,
+		  const struct disk_pattern *pat, struct peak_team *team, struct peak_bench_err *e)
+{
+	uint64_t region = f->size_bytes / pt->threads / pt->block_bytes * pt->block_bytes;
+	*jp = NULL;
+	if (region == 0)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--block %llu is larger than the file's share per thread",
+				       (unsigned long long)pt->block_bytes);
+	struct disk_job *j = calloc(1, sizeof(*j));
+	if (!j)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	struct disk_run *run = &j->run;
+	struct disk_point_result *out = &j->out;
+	run->pt = pt;
+	run->file = f;
+	run->pat = pat;
+	j->team = team;
 	peak_hist_init(&out->hist);
-	run.depth = pt->depth < pt->engine->max_depth ? pt->depth : pt->engine->max_depth;
-	if (run.depth == 0)
-		run.depth = 1;
-	out->depth_used = run.depth;
+	run->depth = pt->depth < pt->engine->max_depth ? pt->depth : pt->engine->max_depth;
+	if (run->depth == 0)
+		run->depth = 1;
+	out->depth_used = run->depth;
 	out->region_bytes = region;
 	out->time_based = pt->runtime_s > 0 || region / pt->block_bytes > DISK_PASS_MAX_BLOCKS;
-	if (region == 0)
-		return disk_err_set(e, PEAK_EXIT_USAGE,
-			    "--block %llu is larger than the file's share per thread",
-			    (unsigned long long)pt->block_bytes);
-	run.th = calloc(pt->threads, sizeof(*run.th));
-	if (!run.th)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "out of memory");
+	run->th = calloc(pt->threads, sizeof(*run->th));
+	if (!run->th) {
+		free(j);
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	}
 	for (unsigned i = 0; i < pt->threads; i++) {
-		run.th[i].region_start = (uint64_t)i * region;
-		run.th[i].region_blocks = region / pt->block_bytes;
+		run->th[i].region_start = (uint64_t)i * region;
+		run->th[i].region_blocks = region / pt->block_bytes;
 	}
+	j->pass = run->th[0].region_blocks * (pt->test == DISK_SEQ_RW ? 2 : 1);
+	measured_limits(j);
 	bool poison = pt->verify_writes && disk_test_writes(pt->test);
+	/* Reads are always checked (each slot's last block); writes only under --verify. */
+	out->verified = !disk_test_writes(pt->test) || poison;
 	if (poison && disk_layout(f, pat, true, e) != 0)
-		goto out;
-	run.poisoned = poison;
+		goto fail;
+	run->poisoned = poison;
 	if (disk_file_set_direct(f, pt->direct) != 0) {
-		disk_err_set(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s",
-		     pt->direct ? "set" : "clear", f->dir_path, strerror(errno));
-		goto out;
+		peak_bench_fail(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s",
+				pt->direct ? "set" : "clear", f->dir_path, strerror(errno));
+		goto fail;
 	}
-	if (peak_team_run(team, thread_setup, &run, NULL, NULL) != 0) {
-		thread_error(&run, e);
-		goto out;
+	if (peak_team_run(team, thread_setup, run, NULL, NULL) != 0) {
+		thread_error(run, e);
+		goto fail;
 	}
 	for (unsigned i = 0; i < pt->threads; i++)
 		if (disk_test_reads(pt->test))
-			out->pages_seen |= 1u << run.th[i].mem.pages;
+			out->pages_seen |= 1u << run->th[i].mem.pages;
 	if (disk_test_writes(pt->test))
 		out->pages_seen |= 1u << pat->mem.pages;
-	if (measure(&run, team, out, e) != 0)
-		goto out;
-	/* Reads are always checked (each slot's last block); writes only under --verify. */
-	out->verified = !disk_test_writes(pt->test) || poison;
-	if (poison && !disk_stop_signal()) {
-		if (check_written(&run, region * pt->threads, out->time_based, e) != 0 ||
-		    disk_layout(f, pat, false, e) != 0)
-			goto out;
-	}
-	rc = 0;
-out:
-	for (unsigned i = 0; i < pt->threads; i++)
-		thread_free(&run, &run.th[i]);
-	free(run.th);
-	(void)disk_file_set_direct(f, false);
-	return rc;
+	*jp = j;
+	return 0;
+fail:
+	disk_job_close(j);
+	return -1;
 }

@@ -10,6 +10,7 @@
 #include "disk_engine.h"
 #include "disk_file.h"
 #include "disk_pattern.h"
+#include "peak_bench.h"
 #include "peak_hist.h"
 #include "peak_team.h"
 
@@ -43,8 +44,7 @@ struct disk_point {
 	unsigned depth; /* I/Os in flight per thread (1 for psync) */
 	uint64_t block_bytes;
 	unsigned threads;
-	bool direct; /* O_DIRECT, else buffered with the cache dropped per repetition */
-	unsigned reps;
+	bool direct;           /* O_DIRECT, else buffered with the cache dropped per repetition */
 	double min_time_s;     /* shortest repetition */
 	double runtime_s;      /* > 0: every repetition lasts this long (fio time_based) */
 	uint64_t seed;         /* random offsets */
@@ -72,9 +72,34 @@ struct disk_point_result {
 /* Bytes of buffers one point needs per thread (read buffers for every slot). */
 uint64_t disk_point_buffer_bytes(const struct disk_point *pt);
 
-/* Run the point on the team (whose size is pt->threads). The file holds the pattern
- * before and after. Returns 0, or -1 with e filled (I/O error, verification failure). */
-int disk_point_run(const struct disk_point *pt, struct disk_file *f, const struct disk_pattern *pat,
-		   struct peak_team *team, struct disk_point_result *out, struct disk_err *e);
+/* One point being measured: its threads' engine state, buffers and offsets, set up on the
+ * team (whose size is pt->threads), and the repetitions measured so far. The file holds the
+ * pattern before and after. The harness drives it (disk/disk_suite.c): open, one warm-up,
+ * --reps repetitions, check, result, close. */
+struct disk_job;
+
+/* Set the point up (pt must outlive the job): per-thread engine state and buffers (first
+ * touch), random offsets, O_DIRECT or not, and under --verify the file zeroed before a
+ * write test. Returns 0, or -1 with e set (exit 3 when --buffer-pages cannot be had). */
+int disk_job_open(struct disk_job **jp, const struct disk_point *pt, struct disk_file *f,
+		  const struct disk_pattern *pat, struct peak_team *team, struct peak_bench_err *e);
+
+/* The warm-up: at most one pass and at most --min-time, not recorded. */
+int disk_job_warmup(struct disk_job *j, struct peak_bench_err *e);
+
+/* One timed repetition: the team's I/O plus, for writes, the fdatasync that makes it
+ * durable; *mb_per_s is its throughput (IOPS and latency go to the result). Returns 0, or
+ * -1 with e set (I/O error, data that is not the pattern). */
+int disk_job_rep(struct disk_job *j, double *mb_per_s, struct peak_bench_err *e);
+
+/* After the last repetition: under --verify, every block a write test wrote is read back,
+ * then the file is laid out with the pattern again. Returns 0 or -1 with e set. */
+int disk_job_check(struct disk_job *j, struct peak_bench_err *e);
+
+/* The repetitions so far, with the latency histogram merged over them. */
+const struct disk_point_result *disk_job_result(struct disk_job *j);
+
+/* Free the threads' state and clear O_DIRECT. NULL is fine. */
+void disk_job_close(struct disk_job *j);
 
 #endif

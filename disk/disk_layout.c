@@ -10,14 +10,15 @@
 
 #include "peak_exit.h"
 
-int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, struct disk_err *e)
+int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero,
+		struct peak_bench_err *e)
 {
 	size_t chunk = 4u << 20;
 	void *zbuf = NULL;
 	bool direct = f->direct_ok && f->dio_align <= 4096;
 
 	if (zero && posix_memalign(&zbuf, 4096, chunk) != 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "out of memory");
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	if (zbuf)
 		memset(zbuf, 0, chunk);
 	if (direct && disk_file_set_direct(f, true) != 0)
@@ -33,38 +34,38 @@ int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, 
 			free(zbuf);
 			(void)disk_file_set_direct(f, false);
 			if (disk_stop_signal())
-				return disk_err_set(e, PEAK_EXIT_FAIL, "interrupted");
-			return disk_err_set(e, PEAK_EXIT_FAIL, "writing %s/%s at %llu: %s",
-					    f->dir_path, f->name, (unsigned long long)off,
-					    strerror(err));
+				return peak_bench_fail(e, PEAK_EXIT_FAIL, "interrupted");
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing %s/%s at %llu: %s",
+					       f->dir_path, f->name, (unsigned long long)off,
+					       strerror(err));
 		}
 		off += (uint64_t)w;
 	}
 	free(zbuf);
 	(void)disk_file_set_direct(f, false);
 	if (fdatasync(f->fd) != 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s", f->dir_path,
-				    f->name, strerror(errno));
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s", f->dir_path,
+				       f->name, strerror(errno));
 	return 0;
 }
 
-int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct disk_err *e)
+int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct peak_bench_err *e)
 {
 	size_t chunk = 4u << 20;
 	void *buf = NULL;
 	uint64_t bad, fsum = 0, wsum = 0;
 
 	if (posix_memalign(&buf, 4096, chunk) != 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "out of memory for --verify");
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory for --verify");
 	(void)disk_file_drop_cache(f);
 	int rc = disk_pattern_verify_fd(pat, f->fd, f->size_bytes, buf, chunk, &bad, &fsum, &wsum);
 	free(buf);
 	if (rc == 0 && fsum == wsum)
 		return 0;
 	if (bad == UINT64_MAX && rc != 0)
-		return disk_err_set(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back: %s",
-				    f->dir_path, f->name, strerror(errno));
-	return disk_err_set(
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--verify: reading %s/%s back: %s",
+				       f->dir_path, f->name, strerror(errno));
+	return peak_bench_fail(
 	    e, PEAK_EXIT_FAIL,
 	    "--verify: %s/%s differs from what was written at offset %llu (checksum %016llx, "
 	    "expected %016llx)",

@@ -10,9 +10,10 @@
 
 /* Write the pattern (or zeros) over [0, size), then fdatasync. Uses O_DIRECT when the
  * file allows it. Returns 0 or -1 with e filled. */
-int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero, struct disk_err *e);
+int disk_layout(struct disk_file *f, const struct disk_pattern *pat, bool zero,
+		struct peak_bench_err *e);
 
 /* Read the whole file back and compare with the pattern. Returns 0 or -1 with e filled. */
-int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct disk_err *e);
+int disk_verify_file(struct disk_file *f, const struct disk_pattern *pat, struct peak_bench_err *e);
 
 #endif

@@ -99,12 +99,12 @@ static void test_dir_symlink_refused(void **state)
 	char *dir = make_dir("dirlink");
 	char link[4200];
 	struct disk_file f;
-	struct disk_err e = {0, ""};
+	struct peak_bench_err e = {0};
 	snprintf(link, sizeof(link), "%s.link", dir);
 	assert_int_equal(symlink(dir, link), 0);
 	disk_file_init(&f);
 	assert_int_equal(disk_file_open_dir(&f, link, &e), -1);
-	assert_int_equal(e.exit_code, 2);
+	assert_int_equal(e.code, 2);
 	assert_non_null(strstr(e.msg, "symbolic link"));
 	disk_file_cleanup(&f);
 	unlink(link);
@@ -117,7 +117,7 @@ static void test_create_and_remove(void **state)
 	(void)state;
 	char *dir = make_dir("create");
 	struct disk_file f;
-	struct disk_err e = {0, ""};
+	struct peak_bench_err e = {0};
 	struct stat st;
 	char path[4200];
 	disk_file_init(&f);
@@ -140,11 +140,11 @@ static void test_too_large_refused(void **state)
 	(void)state;
 	char *dir = make_dir("large");
 	struct disk_file f;
-	struct disk_err e = {0, ""};
+	struct peak_bench_err e = {0};
 	disk_file_init(&f);
 	assert_int_equal(disk_file_open_dir(&f, dir, &e), 0);
 	assert_int_equal(disk_file_create(&f, 1ull << 60, &e), -1);
-	assert_int_equal(e.exit_code, 2);
+	assert_int_equal(e.code, 2);
 	assert_non_null(strstr(e.msg, "does not fit"));
 	assert_int_equal(f.fd, -1);
 	disk_file_cleanup(&f);
@@ -158,7 +158,7 @@ static void test_pattern_verify(void **state)
 	char *dir = make_dir("pattern");
 	struct disk_pattern p;
 	struct disk_file f;
-	struct disk_err e = {0, ""};
+	struct peak_bench_err e = {0};
 	uint64_t size = 3u << 20, bad = 0, fsum = 0, wsum = 1;
 	void *scratch = NULL;
 
