@@ -82,6 +82,7 @@ struct peak_bench_kernel {
 	/* All hooks but run are optional (NULL). Those returning int: 0, or -1 with e set. */
 	/* true when this machine can run the kernel at this point; else the reason. */
 	bool (*supported)(const struct peak_bench_run *r, char *why, size_t why_len);
+	/* A setup that fails is not followed by teardown: it frees what it made itself. */
 	int (*setup)(struct peak_bench_run *r, struct peak_bench_err *e);
 	/* One thread's work for r->iters iterations. Non-zero fails the point. */
 	int (*run)(struct peak_bench_run *r, unsigned thread_index);
