@@ -7,6 +7,7 @@
 
 #include "cpu_kernels.h"
 #include "cpu_measure.h"
+#include "peak_bench.h"
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
@@ -233,17 +234,6 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 	return rc;
 }
 
-static int load_config(struct peak_config *cfg)
-{
-	char err[512];
-	peak_config_init(cfg);
-	if (peak_config_load_default(cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "cpubench: peaks.conf: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static struct cpubench_opts o;
@@ -300,8 +290,9 @@ int main(int argc, char **argv)
 	static struct peak_config cfg;
 	static struct peak_sysinfo si;
 	static struct peak_machine m;
-	if (load_config(&cfg) != 0)
-		return PEAK_EXIT_USAGE;
+	struct peak_bench_err e = {0};
+	if (peak_bench_config(&cfg, &e) != 0) /* a bad peaks.conf: exit 2, one line */
+		return peak_bench_exit(&e, "cpubench");
 	peak_sysinfo_collect(&si, "");
 	peak_sysinfo_to_context(&si, &ctx);
 	peak_machine_init(&m, &si, &cfg, "");

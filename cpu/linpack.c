@@ -9,6 +9,7 @@
 
 #include "cpu_kernels.h"
 #include "linpack_solve.h"
+#include "peak_bench.h"
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
@@ -196,10 +197,13 @@ static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct
 
 static void describe(struct linpack_env *e, const struct linpack_opts *o)
 {
+	/* The peaks are FMA peaks: AVX2's needs FMA3 beside AVX2 (the one ISA check). */
 	char reason[160];
 	e->wide = cpu_isa_supported(PEAK_ISA_AVX512, reason, sizeof reason) ? PEAK_ISA_AVX512
-		  : cpu_isa_supported(PEAK_ISA_AVX2, reason, sizeof reason) ? PEAK_ISA_AVX2
-									    : PEAK_ISA_SCALAR;
+		  : cpu_isa_supported(PEAK_ISA_AVX2, reason, sizeof reason) &&
+			  peak_cpu_can_run(PEAK_FEAT_FMA, reason, sizeof reason)
+		      ? PEAK_ISA_AVX2
+		      : PEAK_ISA_SCALAR;
 	peak_context_set_str(&e->ctx, "openblas.corename", openblas_get_corename());
 	peak_context_set_str(&e->ctx, "openblas.config", openblas_get_config());
 	peak_context_set_num(&e->ctx, "openblas.num_procs", openblas_get_num_procs());
@@ -272,11 +276,9 @@ int main(int argc, char **argv)
 	o.corrupt = hook && *hook && strcmp(hook, "0") != 0;
 
 	char err[512];
-	peak_config_init(&cfg);
-	if (peak_config_load_default(&cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "linpack: peaks.conf: %s\n", err);
-		return PEAK_EXIT_USAGE;
-	}
+	struct peak_bench_err be = {0};
+	if (peak_bench_config(&cfg, &be) != 0) /* a bad peaks.conf: exit 2, one line */
+		return peak_bench_exit(&be, "linpack");
 	peak_sysinfo_collect(&e.si, "");
 	if (o.n && linpack_bytes(o.n) > e.si.mem_available_bytes) {
 		fprintf(stderr, "linpack: --n %llu: needs %.1f GB, only %.1f GB available\n",
