@@ -115,7 +115,7 @@ static unsigned long long read_xcr0(void)
 /* ISA flags: the CPU must report them (__builtin_cpu_supports) and the OS must save the
  * registers on a context switch (XCR0 through XGETBV): YMM state for AVX, opmask and
  * ZMM state as well for AVX-512. */
-static void collect_isa(struct peak_sysinfo *si)
+void peak_isa_detect(struct peak_isa_flags *f, const char **os_note)
 {
 	unsigned r[4];
 	bool os_avx = false, os_avx512 = false;
@@ -126,8 +126,9 @@ static void collect_isa(struct peak_sysinfo *si)
 		os_avx = (xcr0 & 0x6) == 0x6;
 		os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
 	}
-	struct peak_isa_flags *f = &si->isa;
+	memset(f, 0, sizeof *f);
 	f->sse2 = __builtin_cpu_supports("sse2");
+	f->sse4_1 = __builtin_cpu_supports("sse4.1");
 	f->sse4_2 = __builtin_cpu_supports("sse4.2");
 	f->avx = os_avx && __builtin_cpu_supports("avx");
 	f->avx2 = os_avx && __builtin_cpu_supports("avx2");
@@ -137,11 +138,21 @@ static void collect_isa(struct peak_sysinfo *si)
 	f->avx512bw = os_avx512 && __builtin_cpu_supports("avx512bw");
 	f->avx512vl = os_avx512 && __builtin_cpu_supports("avx512vl");
 	f->avx512_fp16 = os_avx512 && __builtin_cpu_supports("avx512fp16");
+	const char *note = NULL;
 	if (!os_avx && __builtin_cpu_supports("avx"))
-		peak_sysinfo_warn(si, "AVX reported by the CPU but not enabled by the OS (XCR0)");
+		note = "AVX reported by the CPU but not enabled by the OS (XCR0)";
 	else if (!os_avx512 && __builtin_cpu_supports("avx512f"))
-		peak_sysinfo_warn(si,
-				  "AVX-512 reported by the CPU but not enabled by the OS (XCR0)");
+		note = "AVX-512 reported by the CPU but not enabled by the OS (XCR0)";
+	if (os_note)
+		*os_note = note;
+}
+
+static void collect_isa(struct peak_sysinfo *si)
+{
+	const char *note;
+	peak_isa_detect(&si->isa, &note);
+	if (note)
+		peak_sysinfo_warn(si, note);
 }
 
 static void collect_hwloc(struct peak_sysinfo *si)

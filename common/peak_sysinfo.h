@@ -22,7 +22,13 @@ struct peak_cache {
 
 struct peak_isa_flags {
 	bool sse2, sse4_2, avx, avx2, fma, avx512f, avx512dq, avx512bw, avx512vl, avx512_fp16;
+	bool sse4_1; /* pmulld; not listed in cpu.isa */
 };
+
+/* This process's ISA flags: each one the CPU reports (cpuid) and, for AVX and AVX-512, the
+ * OS saves the registers of (XCR0); *os_note (may be NULL) gets the sentence saying the OS
+ * left AVX or AVX-512 disabled, or NULL. No files read: cheap enough for any check. */
+void peak_isa_detect(struct peak_isa_flags *f, const char **os_note);
 
 struct peak_sysinfo {
 	char cpu_model[128];

@@ -240,6 +240,7 @@ static void read_cpuinfo(struct peak_sysinfo *si, const char *root, bool *hv_fla
 			 * the flags already mean "CPU and OS". */
 			struct peak_isa_flags *f = &si->isa;
 			f->sse2 = has_word(v, "sse2");
+			f->sse4_1 = has_word(v, "sse4_1");
 			f->sse4_2 = has_word(v, "sse4_2");
 			f->avx = has_word(v, "avx");
 			f->avx2 = has_word(v, "avx2");

@@ -68,7 +68,6 @@ struct cpu_acc {
 };
 
 typedef void (*cpu_run_fn)(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters);
-typedef bool (*cpu_supported_fn)(char *reason, size_t reason_len);
 
 struct cpu_kernel {
 	const char *name; /* the result's variant: "avx512_dp_fma" */
@@ -79,8 +78,8 @@ struct cpu_kernel {
 	unsigned lanes; /* elements per vector (1 for scalar) */
 	unsigned nacc;  /* independent chains */
 	unsigned steps; /* dependent steps per chain per loop iteration (even) */
-	cpu_supported_fn supported;
-	cpu_run_fn run; /* NULL when no instruction exists (reason in supported) */
+	unsigned need;  /* PEAK_FEAT_* its instructions use beyond its ISA's (peak_cpu_can_run) */
+	cpu_run_fn run; /* NULL when no instruction exists (then unsupported: no vpmullq) */
 	enum cpu_chain chain;
 };
 

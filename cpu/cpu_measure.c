@@ -26,9 +26,9 @@ struct run_ctx {
 	bool corrupt;        /* test hook: damage thread 0's result before verification */
 	unsigned latency;    /* cycles per step of the clock chain */
 	const struct cpu_measure_opts *o;
-	struct cpu_point *p; /* the frequency samples and row land here */
-	char *err;
-	size_t err_len;
+	struct cpu_sweep *w; /* the frequency row lands here */
+	double ghz[CPU_MAX_REPS];
+	char err[320];
 };
 
 /* One thread's run: its accumulator starts from the closed form's initial value. */
@@ -40,11 +40,42 @@ static int run_hook(struct peak_bench_run *b, unsigned idx)
 	return 0;
 }
 
-/* The kernel's state is this point's run_ctx, handed in through the descriptor. */
+static void teardown_hook(struct peak_bench_run *b)
+{
+	struct run_ctx *r = b->state;
+	if (!r)
+		return;
+	free(r->chain_out);
+	free(r->acc);
+	free(r);
+	b->state = NULL;
+}
+
+/* The point's state: accumulators and clock chain for this kernel on this team. */
 static int setup_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 {
-	(void)e;
-	b->state = b->k->data;
+	struct cpu_sweep *w = b->suite_data;
+	const struct cpu_kernel *k = b->k->data;
+	const struct cpu_measure_opts *o = &w->mo;
+	unsigned n = b->nthreads;
+	struct run_ctx *r = calloc(1, sizeof *r);
+	b->state = r;
+	if (!r)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	*r = (struct run_ctx){.k = k, .nthreads = n, .team = b->team, .o = o, .w = w};
+	cpu_consts_init(k, &r->consts);
+	r->corrupt = o->corrupt_kernel && strcmp(o->corrupt_kernel, k->name) == 0;
+	r->acc = aligned_alloc(64, n * sizeof *r->acc);
+	r->chain_out = calloc(n, sizeof *r->chain_out);
+	if (!r->acc || !r->chain_out) {
+		teardown_hook(b); /* the harness tears down only what set up */
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	}
+	r->chain = cpu_chain_clock(k->chain, o->uarch, &r->latency);
+	double ghz = o->ghz_hint > 0.1 ? o->ghz_hint : 3.0;
+	/* About 3 ms per chain run: long next to the clock's resolution, short next to the
+	 * time the core keeps its AVX licence. */
+	r->chain_iters = (uint64_t)(0.003 * ghz * 1e9 / (CPU_CHAIN_STEPS * (double)r->latency)) + 1;
 	return 0;
 }
 
@@ -81,13 +112,13 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 	double best[MAX_THREADS] = {0};
 	for (int t = 0; t < 5; t++) {
 		if (peak_team_run(r->team, chain_worker, r, NULL, thread_ns) != 0) {
-			snprintf(r->err, r->err_len, "%s: frequency chain failed", r->k->name);
+			snprintf(r->err, sizeof r->err, "%s: frequency chain failed", r->k->name);
 			return -1;
 		}
 		uint64_t want = cpu_chain_expected(r->chain, r->chain_iters);
 		for (unsigned i = 0; i < r->nthreads; i++) {
 			if (r->chain_out[i] != want) {
-				snprintf(r->err, r->err_len, "%s chain gave %llu, expected %llu",
+				snprintf(r->err, sizeof r->err, "%s chain gave %llu, expected %llu",
 					 cpu_chain_name(r->chain),
 					 (unsigned long long)r->chain_out[i],
 					 (unsigned long long)want);
@@ -115,7 +146,7 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 static int after_rep_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 {
 	struct run_ctx *r = b->state;
-	if (chain_ghz(r, r->latency, &r->p->ghz[b->rep]) != 0)
+	if (chain_ghz(r, r->latency, &r->ghz[b->rep]) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", r->err);
 	return 0;
 }
@@ -125,22 +156,26 @@ static double peak_hook(const struct peak_bench_run *b)
 {
 	const struct run_ctx *r = b->state;
 	struct peak_summary ghz;
-	peak_stats_summarize(r->p->ghz, r->o->reps, &ghz);
+	peak_stats_summarize(r->ghz, r->o->reps, &ghz);
 	unsigned cores_used = r->nthreads < r->o->cores ? r->nthreads : r->o->cores;
 	return cores_used * ghz.mean * cpu_kernel_ops_per_cycle(r->k, r->o->uarch);
 }
 
-/* The frequency row beside the rate row, and the clock's own flags on both. */
+/* The frequency row beside the rate row, and the clock's own flags on both. The harness
+ * records the rate row after this hook, so the frequency row waits in the sweep and is
+ * recorded by the next kernel's hook (or cpu_sweep_flush): rate, frequency, rate... */
 static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct peak_output *out,
 		    struct peak_bench_err *e)
 {
 	struct run_ctx *r = b->state;
-	struct peak_result *fr = &r->p->freq_row;
-	(void)out;
-	(void)e;
+	struct cpu_sweep *w = r->w;
+	if (cpu_sweep_flush(w, out) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
+	struct peak_result *fr = &w->freq_row;
 	peak_result_init(fr, "cpu", "frequency", r->k->name, "frequency", "GHz");
 	fr->threads = r->nthreads;
-	peak_result_set_samples(fr, r->p->ghz, r->o->reps);
+	memcpy(w->ghz, r->ghz, sizeof w->ghz);
+	peak_result_set_samples(fr, w->ghz, r->o->reps);
 	if (peak_team_oversubscribed(r->team))
 		peak_result_flag(fr, "oversubscribed");
 	if (strstr(rr->flags, "steal"))
@@ -150,73 +185,32 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		peak_result_flag(fr, "clock=imul_chain");
 	}
 	peak_result_finish(fr);
+	w->pending = true;
 	return 0;
 }
 
-int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
-		const struct cpu_measure_opts *o, struct cpu_point *p)
+int cpu_sweep_flush(struct cpu_sweep *w, struct peak_output *out)
 {
-	unsigned n = peak_team_size(team);
-	struct run_ctx r = {.k = k,
-			    .nthreads = n,
-			    .team = team,
-			    .o = o,
-			    .p = p,
-			    .err = p->err,
-			    .err_len = sizeof p->err};
-	int rc = -1;
+	if (!w->pending)
+		return 0;
+	w->pending = false;
+	return out ? peak_output_record(out, &w->freq_row) : 0;
+}
 
-	p->err[0] = '\0';
-	if (n == 0 || n > MAX_THREADS || o->reps == 0 || o->reps > CPU_MAX_REPS) {
-		snprintf(p->err, sizeof p->err, "bad thread count or repetitions");
-		return -1;
-	}
-	cpu_consts_init(k, &r.consts);
-	r.corrupt = o->corrupt_kernel && strcmp(o->corrupt_kernel, k->name) == 0;
-	r.acc = aligned_alloc(64, n * sizeof *r.acc);
-	r.chain_out = calloc(n, sizeof *r.chain_out);
-	if (!r.acc || !r.chain_out) {
-		snprintf(p->err, sizeof p->err, "out of memory");
-		goto out;
-	}
-	r.chain = cpu_chain_clock(k->chain, o->uarch, &r.latency);
-	double ghz = o->ghz_hint > 0.1 ? o->ghz_hint : 3.0;
-	/* About 3 ms per chain run: long next to the clock's resolution, short next to the
-	 * time the core keeps its AVX licence. */
-	r.chain_iters = (uint64_t)(0.003 * ghz * 1e9 / (CPU_CHAIN_STEPS * (double)r.latency)) + 1;
-
+void cpu_bench_kernel(const struct cpu_kernel *k, struct peak_bench_kernel *bk)
+{
 	bool flops = k->test == CPU_TEST_FLOPS;
-	struct peak_bench_kernel bk = {.name = k->name,
-				       .test = flops ? "flops" : "iops",
-				       .metric = flops ? "flops" : "iops_int",
-				       .unit = flops ? "GFLOPS" : "GIOPS",
-				       .work_per_iter = cpu_kernel_ops_per_iter(k),
-				       .setup = setup_hook,
-				       .run = run_hook,
-				       .verify = verify_hook,
-				       .after_rep = after_rep_hook,
-				       .peak = peak_hook,
-				       .row = row_hook,
-				       .data = &r};
-	struct peak_bench_suite s = {.name = "cpu", .kernels = &bk, .nkernels = 1, .pin = true,
-				     .start_iters = 16, .max_iters = UINT64_C(1) << 40};
-	struct peak_common_opts c;
-	peak_opts_common_defaults(&c);
-	c.reps = o->reps;
-	c.min_time_s = o->min_time_s;
-	struct peak_bench_point pt = {.threads = n};
-	struct peak_bench_run run;
-	struct peak_bench_err e = {0};
-	if (peak_bench_point_run(&s, &bk, &pt, team, &c, NULL, &p->rate_row, p->rate, &run, &e) !=
-	    0) {
-		snprintf(p->err, sizeof p->err, "%.*s", (int)sizeof p->err - 1, e.msg);
-		goto out;
-	}
-	p->iters = run.iters;
-	p->cpu_share = run.cpu_share;
-	rc = 0;
-out:
-	free(r.chain_out);
-	free(r.acc);
-	return rc;
+	*bk = (struct peak_bench_kernel){.name = k->name,
+					 .test = flops ? "flops" : "iops",
+					 .metric = flops ? "flops" : "iops_int",
+					 .unit = flops ? "GFLOPS" : "GIOPS",
+					 .work_per_iter = cpu_kernel_ops_per_iter(k),
+					 .setup = setup_hook,
+					 .run = run_hook,
+					 .verify = verify_hook,
+					 .after_rep = after_rep_hook,
+					 .teardown = teardown_hook,
+					 .peak = peak_hook,
+					 .row = row_hook,
+					 .data = (void *)(uintptr_t)k};
 }

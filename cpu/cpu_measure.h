@@ -1,11 +1,12 @@
-/* cpubench's harness: calibrate, warm up and time one kernel on a thread team, verify
- * every run against the closed form, and measure the clock under that kernel's ISA. */
+/* cpubench's kernels on the harness: each cpu_kernel as a peak_bench_kernel whose hooks
+ * verify every run against the closed form and measure the clock under its ISA. */
 #ifndef CPU_MEASURE_H
 #define CPU_MEASURE_H
 
 #include <stdint.h>
 
 #include "cpu_kernels.h"
+#include "peak_bench.h"
 #include "peak_peak.h"
 #include "peak_result.h"
 #include "peak_team.h"
@@ -21,20 +22,20 @@ struct cpu_measure_opts {
 	const char *corrupt_kernel; /* test hook: flip a bit of this kernel's result */
 };
 
-/* One measured point: the rate row and the frequency row, their samples kept here. */
-struct cpu_point {
-	double rate[CPU_MAX_REPS];
+/* The sweep's state (struct peak_bench_suite.data): the options every point reads and the
+ * frequency row waiting to follow its rate row. */
+struct cpu_sweep {
+	struct cpu_measure_opts mo;
 	double ghz[CPU_MAX_REPS];
-	struct peak_result rate_row;
 	struct peak_result freq_row;
-	uint64_t iters;
-	double cpu_share; /* lowest CPU time / wall time of a thread over the repetitions */
-	char err[320];    /* why it failed */
+	bool pending;
 };
 
-/* Measure kernel k on the team. Returns 0, or -1 (verification or team failure, reason
- * in p->err); no row is valid then. */
-int cpu_measure(const struct cpu_kernel *k, struct peak_team *team,
-		const struct cpu_measure_opts *o, struct cpu_point *p);
+/* The harness descriptor of kernel k: calibrated runs on the team, every run verified
+ * against the closed form, after each repetition the clock under k's ISA (the peak's GHz);
+ * its row hook queues the frequency row in the cpu_sweep. */
+void cpu_bench_kernel(const struct cpu_kernel *k, struct peak_bench_kernel *bk);
+/* Record the queued frequency row (after the sweep). Returns 0 or -1. */
+int cpu_sweep_flush(struct cpu_sweep *w, struct peak_output *out);
 
 #endif

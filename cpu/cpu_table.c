@@ -14,144 +14,85 @@ static bool unsupported(char *reason, size_t reason_len, const char *what)
 	return false;
 }
 
-/* __builtin_cpu_supports checks cpuid and, for AVX and AVX-512, that the OS saves the
- * wide registers (XGETBV). */
-static bool sup_always(char *reason, size_t reason_len)
-{
-	(void)reason, (void)reason_len;
-	return true;
-}
+#define NO_MUL64 "no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mulmix"
 
-static bool sup_fma(char *reason, size_t reason_len)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx") && __builtin_cpu_supports("fma"))
-		return true;
-	return unsupported(reason, reason_len, "CPU or OS lacks FMA3 (vfmadd231sd)");
-}
-
-static bool sup_sse41(char *reason, size_t reason_len)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("sse4.1"))
-		return true;
-	return unsupported(reason, reason_len, "CPU lacks SSE4.1 (pmulld)");
-}
-
-static bool sup_avx(char *reason, size_t reason_len)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx"))
-		return true;
-	return unsupported(reason, reason_len, "CPU or OS lacks AVX");
-}
-
-static bool sup_avx2(char *reason, size_t reason_len)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2"))
-		return true;
-	return unsupported(reason, reason_len, "CPU or OS lacks AVX2");
-}
-
-static bool sup_avx2_fma(char *reason, size_t reason_len)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		return true;
-	return unsupported(reason, reason_len, "CPU or OS lacks AVX2 with FMA3");
-}
-
-static bool sup_avx512f(char *reason, size_t reason_len)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f"))
-		return true;
-	return unsupported(reason, reason_len, "CPU or OS lacks AVX-512F");
-}
-
-static bool sup_avx512dq(char *reason, size_t reason_len)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
-		return true;
-	return unsupported(reason, reason_len, "CPU or OS lacks AVX-512DQ (vpmullq)");
-}
-
-static bool sup_no_mul64(char *reason, size_t reason_len)
-{
-	return unsupported(
-	    reason, reason_len,
-	    "no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mulmix");
-}
+/* The features each kernel's instructions use, for peak_cpu_can_run. */
+#define F_NONE  0u
+#define F_FMA   PEAK_FEAT_FMA
+#define F_SSE41 PEAK_FEAT_SSE41
+#define F_AVX   PEAK_FEAT_AVX
+#define F_AVX2  PEAK_FEAT_AVX2
+#define F_A2FMA (PEAK_FEAT_AVX2 | PEAK_FEAT_FMA)
+#define F_512F  PEAK_FEAT_AVX512F
+#define F_512DQ (PEAK_FEAT_AVX512F | PEAK_FEAT_AVX512DQ)
 
 #define K(nm, tst, is, kd, el, ln, na, st, sup, fn, ch)                                            \
 	{                                                                                          \
 		.name = nm, .test = tst, .isa = is, .kind = kd, .elem = el, .lanes = ln,           \
-		.nacc = na, .steps = st, .supported = sup, .run = fn, .chain = ch                  \
+		.nacc = na, .steps = st, .need = sup, .run = fn, .chain = ch                  \
 	}
 #define FL CPU_TEST_FLOPS
 #define IO CPU_TEST_IOPS
 
 const struct cpu_kernel cpu_kernels[] = {
     /* flops */
-    K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, 2, sup_fma,
+    K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, 2, F_FMA,
       cpu_k_scalar_sp_fma, CPU_CHAIN_SCALAR_FP),
-    K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, 2, sup_fma,
+    K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, 2, F_FMA,
       cpu_k_scalar_dp_fma, CPU_CHAIN_SCALAR_FP),
-    K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, 2, sup_always,
+    K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, 2, F_NONE,
       cpu_k_scalar_sp_addmul, CPU_CHAIN_SCALAR_FP),
-    K("scalar_dp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F64, 1, CPU_NACC, 2, sup_always,
+    K("scalar_dp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F64, 1, CPU_NACC, 2, F_NONE,
       cpu_k_scalar_dp_addmul, CPU_CHAIN_SCALAR_FP),
-    K("sse_sp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, 2, sup_always,
+    K("sse_sp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, 2, F_NONE,
       cpu_k_sse_sp_addmul, CPU_CHAIN_SSE_FP),
-    K("sse_dp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, 2, sup_always,
+    K("sse_dp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, 2, F_NONE,
       cpu_k_sse_dp_addmul, CPU_CHAIN_SSE_FP),
-    K("avx_sp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F32, 8, CPU_NACC, 2, sup_avx,
+    K("avx_sp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F32, 8, CPU_NACC, 2, F_AVX,
       cpu_k_avx_sp_addmul, CPU_CHAIN_AVX_FP),
-    K("avx_dp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F64, 4, CPU_NACC, 2, sup_avx,
+    K("avx_dp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F64, 4, CPU_NACC, 2, F_AVX,
       cpu_k_avx_dp_addmul, CPU_CHAIN_AVX_FP),
-    K("avx2_sp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F32, 8, CPU_NACC, 2, sup_avx2_fma,
+    K("avx2_sp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F32, 8, CPU_NACC, 2, F_A2FMA,
       cpu_k_avx2_sp_fma, CPU_CHAIN_AVX_FP),
-    K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, 2, sup_avx2_fma,
+    K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, 2, F_A2FMA,
       cpu_k_avx2_dp_fma, CPU_CHAIN_AVX_FP),
-    K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, 2, sup_avx512f,
+    K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, 2, F_512F,
       cpu_k_avx512_sp_fma, CPU_CHAIN_AVX512_FP),
-    K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, 2, sup_avx512f,
+    K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, 2, F_512F,
       cpu_k_avx512_dp_fma, CPU_CHAIN_AVX512_FP),
     /* integer ops */
-    K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, 4, sup_always,
+    K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, 4, F_NONE,
       cpu_k_scalar_i32_add, CPU_CHAIN_SCALAR_INT),
-    K("scalar_i64_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I64, 1, CPU_NACC_GPR, 4, sup_always,
+    K("scalar_i64_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I64, 1, CPU_NACC_GPR, 4, F_NONE,
       cpu_k_scalar_i64_add, CPU_CHAIN_SCALAR_INT),
     K("scalar_i32_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I32, 1, CPU_NACC_GPR, 2,
-      sup_always, cpu_k_scalar_i32_mulmix, CPU_CHAIN_SCALAR_INT),
+      F_NONE, cpu_k_scalar_i32_mulmix, CPU_CHAIN_SCALAR_INT),
     K("scalar_i64_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I64, 1, CPU_NACC_GPR, 2,
-      sup_always, cpu_k_scalar_i64_mulmix, CPU_CHAIN_SCALAR_INT),
-    K("sse_i32_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, 2, sup_always,
+      F_NONE, cpu_k_scalar_i64_mulmix, CPU_CHAIN_SCALAR_INT),
+    K("sse_i32_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, 2, F_NONE,
       cpu_k_sse_i32_add, CPU_CHAIN_SSE_INT),
-    K("sse_i64_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, 2, sup_always,
+    K("sse_i64_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, 2, F_NONE,
       cpu_k_sse_i64_add, CPU_CHAIN_SSE_INT),
-    K("sse_i32_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I32, 4, CPU_NACC, 2, sup_sse41,
+    K("sse_i32_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I32, 4, CPU_NACC, 2, F_SSE41,
       cpu_k_sse_i32_mulmix, CPU_CHAIN_SSE_INT),
-    K("sse_i64_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I64, 2, CPU_NACC, 2, sup_no_mul64,
+    K("sse_i64_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I64, 2, CPU_NACC, 2, F_NONE,
       NULL, CPU_CHAIN_SSE_INT),
-    K("avx2_i32_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
+    K("avx2_i32_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I32, 8, CPU_NACC, 2, F_AVX2,
       cpu_k_avx2_i32_add, CPU_CHAIN_AVX2_INT),
-    K("avx2_i64_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I64, 4, CPU_NACC, 2, sup_avx2,
+    K("avx2_i64_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I64, 4, CPU_NACC, 2, F_AVX2,
       cpu_k_avx2_i64_add, CPU_CHAIN_AVX2_INT),
-    K("avx2_i32_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I32, 8, CPU_NACC, 2, sup_avx2,
+    K("avx2_i32_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I32, 8, CPU_NACC, 2, F_AVX2,
       cpu_k_avx2_i32_mulmix, CPU_CHAIN_AVX2_INT),
-    K("avx2_i64_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I64, 4, CPU_NACC, 2, sup_no_mul64,
+    K("avx2_i64_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I64, 4, CPU_NACC, 2, F_NONE,
       NULL, CPU_CHAIN_AVX2_INT),
-    K("avx512_i32_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I32, 16, CPU_NACC, 2, sup_avx512f,
+    K("avx512_i32_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I32, 16, CPU_NACC, 2, F_512F,
       cpu_k_avx512_i32_add, CPU_CHAIN_AVX512_INT),
-    K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, 2, sup_avx512f,
+    K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, 2, F_512F,
       cpu_k_avx512_i64_add, CPU_CHAIN_AVX512_INT),
     K("avx512_i32_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I32, 16, CPU_NACC, 2,
-      sup_avx512f, cpu_k_avx512_i32_mulmix, CPU_CHAIN_AVX512_INT),
+      F_512F, cpu_k_avx512_i32_mulmix, CPU_CHAIN_AVX512_INT),
     K("avx512_i64_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I64, 8, CPU_NACC, 2,
-      sup_avx512dq, cpu_k_avx512_i64_mulmix, CPU_CHAIN_AVX512_INT),
+      F_512DQ, cpu_k_avx512_i64_mulmix, CPU_CHAIN_AVX512_INT),
 };
 const size_t cpu_nkernels = sizeof cpu_kernels / sizeof cpu_kernels[0];
 
@@ -253,25 +194,15 @@ bool cpu_isa_supported(enum peak_isa isa, char *reason, size_t reason_len)
 	if (pretend_missing(isa))
 		return unsupported(reason, reason_len,
 				   "pretending it is missing (PEAKBENCH_TEST_PRETEND_MISSING)");
-	switch (isa) {
-	case PEAK_ISA_SCALAR:
-	case PEAK_ISA_SSE:
-		return sup_always(reason, reason_len);
-	case PEAK_ISA_AVX:
-		return sup_avx(reason, reason_len);
-	case PEAK_ISA_AVX2:
-		return sup_avx2(reason, reason_len);
-	case PEAK_ISA_AVX512:
-		return sup_avx512f(reason, reason_len);
-	case PEAK_ISA_COUNT:
-		break;
-	}
-	return unsupported(reason, reason_len, "unknown ISA");
+	return peak_cpu_can_run(peak_isa_features(isa), reason, reason_len);
 }
 
 bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reason_len)
 {
-	if (!cpu_isa_supported(k->isa, reason, reason_len))
+	if (!cpu_isa_supported(k->isa, reason, reason_len) ||
+	    !peak_cpu_can_run(k->need, reason, reason_len))
 		return false;
-	return k->supported(reason, reason_len) && k->run;
+	if (!k->run)
+		return unsupported(reason, reason_len, NO_MUL64);
+	return true;
 }

@@ -7,6 +7,7 @@
 
 #include "cpu_kernels.h"
 #include "cpu_measure.h"
+#include "peak_bench.h"
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
@@ -98,8 +99,9 @@ static int cb_isa(const char *arg, void *dest, char *err, size_t err_len)
 	return 0;
 }
 
-/* The ISAs to run. Exit 3 (with the reason on stderr) for an unsupported named ISA. */
-static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx, unsigned *isas)
+/* The ISAs to run. Exit 3 (e says why) for an unsupported named ISA. */
+static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx, unsigned *isas,
+			struct peak_bench_err *e)
 {
 	char reason[160];
 	*isas = o->isa.named;
@@ -107,9 +109,8 @@ static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx,
 		if (!(o->isa.named & ISA_BIT(i)) ||
 		    cpu_isa_supported((enum peak_isa)i, reason, sizeof reason))
 			continue;
-		fprintf(stderr, "cpubench: --isa %s: not supported here: %s\n",
-			peak_isa_name((enum peak_isa)i), reason);
-		return PEAK_EXIT_UNSUPPORTED;
+		return peak_bench_fail(e, PEAK_EXIT_UNSUPPORTED, "--isa %s: not supported here: %s",
+				       peak_isa_name((enum peak_isa)i), reason);
 	}
 	if (o->isa.best) {
 		for (int i = PEAK_ISA_COUNT - 1; i >= 0; i--)
@@ -133,7 +134,7 @@ static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx,
 					peak_isa_name((enum peak_isa)i), reason);
 		}
 	}
-	return PEAK_EXIT_OK;
+	return 0;
 }
 
 static bool selected(const struct cpubench_opts *o, unsigned isas, const struct cpu_kernel *k)
@@ -191,11 +192,17 @@ static void describe_run(struct peak_context *ctx, const struct peak_machine *m)
 		peak_context_set_str(ctx, "cpubench.test_corrupt_kernel", hook);
 }
 
+/* The sweep: the selected kernels this CPU runs, per --threads count, on the harness
+ * (pinned teams); each rate row followed by its frequency row. */
 static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
-		   const struct cpu_kernel *const *ks, size_t nk, struct peak_output *out)
+		   const struct cpu_kernel *const *ks, size_t nk, struct peak_output *out,
+		   struct peak_bench_err *e)
 {
-	static struct cpu_point point;
-	struct cpu_measure_opts mo = {
+	static struct peak_bench_kernel bks[64];
+	static struct cpu_sweep w;
+	for (size_t i = 0; i < nk; i++)
+		cpu_bench_kernel(ks[i], &bks[i]);
+	w.mo = (struct cpu_measure_opts){
 	    .min_time_s = o->common.min_time_s,
 	    .reps = (unsigned)o->common.reps,
 	    .cores = m->cores.value >= 1 ? (unsigned)m->cores.value : peak_team_allowed_cpus(),
@@ -203,45 +210,18 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 	    .ghz_hint = m->ghz.value,
 	    .corrupt_kernel = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL"),
 	};
-	size_t step = 0, steps = nk * o->common.threads.n;
-	int rc = PEAK_EXIT_OK;
-
-	for (size_t t = 0; t < o->common.threads.n; t++) {
-		unsigned nthreads = (unsigned)o->common.threads.v[t];
-		char err[256];
-		struct peak_team *team = peak_team_create(nthreads, true, err, sizeof err);
-		if (!team) {
-			fprintf(stderr, "cpubench: --threads %u: %s\n", nthreads, err);
-			return PEAK_EXIT_FAIL;
-		}
-		for (size_t i = 0; i < nk; i++) {
-			if (!o->common.quiet)
-				fprintf(stderr, "cpubench: [%zu/%zu] %s, %u thread%s\n", ++step,
-					steps, ks[i]->name, nthreads, nthreads == 1 ? "" : "s");
-			if (cpu_measure(ks[i], team, &mo, &point) != 0) {
-				fprintf(stderr, "cpubench: %s, %u threads: %s\n", ks[i]->name,
-					nthreads, point.err);
-				rc = PEAK_EXIT_FAIL;
-				continue;
-			}
-			if (peak_output_record(out, &point.rate_row) != 0 ||
-			    peak_output_record(out, &point.freq_row) != 0)
-				rc = PEAK_EXIT_FAIL;
-		}
-		peak_team_destroy(team);
-	}
+	const struct peak_bench_suite s = {.name = "cpu",
+					   .kernels = bks,
+					   .nkernels = nk,
+					   .data = &w,
+					   .pin = true,
+					   .start_iters = 16,
+					   .max_iters = UINT64_C(1) << 40};
+	const struct peak_bench_cfg cfg = {.common = &o->common};
+	int rc = peak_bench_sweep(&s, &cfg, out, NULL, e);
+	if (cpu_sweep_flush(&w, out) != 0)
+		rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	return rc;
-}
-
-static int load_config(struct peak_config *cfg)
-{
-	char err[512];
-	peak_config_init(cfg);
-	if (peak_config_load_default(cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "cpubench: peaks.conf: %s\n", err);
-		return -1;
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -280,28 +260,28 @@ int main(int argc, char **argv)
 
 	static struct peak_context ctx;
 	peak_context_init(&ctx);
+	struct peak_bench_err e = {0};
 	unsigned isas;
-	int rc = resolve_isas(&o, &ctx, &isas);
-	if (rc != PEAK_EXIT_OK)
-		return rc;
+	if (resolve_isas(&o, &ctx, &isas, &e) != 0)
+		return peak_bench_exit(&e, "cpubench");
 	static const struct cpu_kernel *ks[64];
 	size_t nasked, nk = pick_kernels(&o, isas, &ctx, ks, &nasked);
-	if (nasked == 0) {
-		fprintf(stderr, "cpubench: --test: no kernel matches this --test/--isa/--precision/"
-				"--lanes selection (avx has flops kernels only)\n");
-		return PEAK_EXIT_USAGE;
-	}
-	if (nk == 0) {
-		fprintf(stderr, "cpubench: --isa: no selected kernel runs here (see "
-				"cpubench.unsupported.* in the context)\n");
-		return PEAK_EXIT_UNSUPPORTED;
-	}
+	if (nasked == 0)
+		peak_bench_fail(&e, PEAK_EXIT_USAGE,
+				"--test: no kernel matches this --test/--isa/--precision/--lanes "
+				"selection (avx has flops kernels only)");
+	else if (nk == 0)
+		peak_bench_fail(&e, PEAK_EXIT_UNSUPPORTED,
+				"--isa: no selected kernel runs here (see cpubench.unsupported.* in "
+				"the context)");
+	if (e.code != PEAK_EXIT_OK)
+		return peak_bench_exit(&e, "cpubench");
 
 	static struct peak_config cfg;
 	static struct peak_sysinfo si;
 	static struct peak_machine m;
-	if (load_config(&cfg) != 0)
-		return PEAK_EXIT_USAGE;
+	if (peak_bench_config(&cfg, &e) != 0) /* a bad peaks.conf: exit 2, one line */
+		return peak_bench_exit(&e, "cpubench");
 	peak_sysinfo_collect(&si, "");
 	peak_sysinfo_to_context(&si, &ctx);
 	peak_machine_init(&m, &si, &cfg, "");
@@ -311,17 +291,16 @@ int main(int argc, char **argv)
 	struct peak_output out;
 	char err[512];
 	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
-		fprintf(stderr, "cpubench: --output: %s\n", err);
-		return PEAK_EXIT_USAGE;
+		peak_bench_fail(&e, PEAK_EXIT_USAGE, "--output: %s", err);
+		return peak_bench_exit(&e, "cpubench");
 	}
-	rc = peak_output_begin(&out, &ctx) == 0 ? PEAK_EXIT_OK : PEAK_EXIT_FAIL;
-	if (rc == PEAK_EXIT_OK)
-		rc = run_all(&o, &m, ks, nk, &out);
+	if (peak_output_begin(&out, &ctx) != 0)
+		peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing the results failed");
+	else
+		(void)run_all(&o, &m, ks, nk, &out, &e);
 	(void)peak_sysinfo_finish(&si, &ctx);
-	if (peak_output_close(&out, &ctx) != 0) {
-		fprintf(stderr, "cpubench: --output: writing %s failed\n",
-			o.common.output ? o.common.output : "stdout");
-		return PEAK_EXIT_FAIL;
-	}
-	return rc;
+	if (peak_output_close(&out, &ctx) != 0 && e.code == PEAK_EXIT_OK)
+		peak_bench_fail(&e, PEAK_EXIT_FAIL, "--output: writing %s failed",
+				o.common.output ? o.common.output : "stdout");
+	return peak_bench_exit(&e, "cpubench");
 }

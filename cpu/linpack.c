@@ -9,6 +9,7 @@
 
 #include "cpu_kernels.h"
 #include "linpack_solve.h"
+#include "peak_bench.h"
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
@@ -120,86 +121,153 @@ static int choose_n(struct linpack_env *e, const struct linpack_opts *o, size_t 
 	return PEAK_EXIT_OK;
 }
 
-static void fill_row(struct peak_result *row, const char *variant, unsigned threads,
-		     const double *samples, unsigned reps, double theoretical, unsigned cores)
+/* The sweep on the harness: one point per --threads count, kernels "dgesv" (against the
+ * widest FMA ISA's peak) and, when that is AVX-512, "dgesv_vs_avx2" (the same samples
+ * against AVX2's peak). A dgesv of N is fixed work that times itself (OpenBLAS runs its own
+ * threads, the harness's team only waits), so it is a `measure` kernel, not a calibrated
+ * `run`: one solve per repetition, no warm-up solve (choose_n's calibration solve warmed
+ * OpenBLAS's thread pool); the residual is the verify hook. */
+struct lp_sweep {
+	struct linpack_env *e;
+	const struct linpack_opts *o;
+	struct linpack_system *s;
+	unsigned cores, used;
+	struct linpack_solve last;
+	double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
+	double worst, share;
+	bool steal; /* dgesv's row was flagged steal: its twin shares the run */
+};
+
+static bool is_twin(const struct peak_bench_run *r)
 {
-	peak_result_init(row, "cpu", "linpack", variant, "flops", "GFLOPS");
-	row->threads = threads;
-	peak_result_set_samples(row, samples, reps);
-	/* 0: the micro-architecture's count for that ISA is unknown (not measurable). */
-	row->theoretical = theoretical > 0 ? theoretical : NAN;
-	if (!(theoretical > 0))
-		peak_result_flag(row, "no_peak");
-	if (threads > cores)
-		peak_result_flag(row, "oversubscribed");
-	peak_result_finish(row);
+	return strcmp(r->k->name, "dgesv_vs_avx2") == 0;
 }
 
-/* Every repetition of one thread count, then its rows: "dgesv" against the widest FMA
- * ISA's peak and, when that is AVX-512, "dgesv_vs_avx2" (same samples) against AVX2's. */
-static int run_point(struct linpack_env *e, const struct linpack_opts *o, struct linpack_system *s,
-		     unsigned threads, struct peak_output *out)
+static int setup_hook(struct peak_bench_run *r, struct peak_bench_err *be)
 {
-	static double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
-	unsigned reps = (unsigned)o->common.reps;
-	unsigned cores =
-	    e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
-	unsigned used = threads < cores ? threads : cores;
-	double worst = 0, share = 1.0;
-	openblas_set_num_threads((int)threads);
-	for (unsigned i = 0; i < reps; i++) {
-		struct linpack_solve r;
-		if (!o->common.quiet)
-			fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u/%u\n", s->n,
-				threads, threads == 1 ? "" : "s", i + 1, reps);
-		int rc = solve_checked(e, s, o->corrupt, threads, &r);
-		if (rc != PEAK_EXIT_OK)
-			return rc;
-		gflops[i] = r.gflops;
-		worst = fmax(worst, r.scaled_residual);
-		/* OpenBLAS's threads should own `used` CPUs for the whole solve. */
-		if (r.seconds > 0)
-			share = fmin(share, r.cpu_seconds / (r.seconds * used));
-		ghz_wide[i] = chain_ghz(
-		    e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP : CPU_CHAIN_AVX_FP, &e->m);
-		ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, &e->m);
+	struct lp_sweep *w = r->suite_data;
+	(void)be;
+	if (is_twin(r))
+		return 0;
+	w->used = r->nthreads < w->cores ? r->nthreads : w->cores;
+	w->worst = 0;
+	w->share = 1.0;
+	openblas_set_num_threads((int)r->nthreads);
+	return 0;
+}
+
+static int measure_hook(struct peak_bench_run *r, double *value, struct peak_bench_err *be)
+{
+	struct lp_sweep *w = r->suite_data;
+	unsigned i = r->rep, reps = (unsigned)w->o->common.reps;
+	if (is_twin(r)) { /* no solve of its own: dgesv's samples */
+		*value = w->gflops[i];
+		return 0;
 	}
-	char key[PEAK_CONTEXT_KEY_LEN];
-	snprintf(key, sizeof key, "linpack.t%u.scaled_residual", threads);
-	peak_context_set_num(&e->ctx, key, worst);
-
-	struct peak_summary fw, fa;
-	peak_stats_summarize(ghz_wide, reps, &fw);
-	peak_stats_summarize(ghz_avx2, reps, &fa);
-	struct peak_result row;
-	double peak = e->wide == PEAK_ISA_SCALAR
-			  ? NAN
-			  : peak_cpu_gflops(&e->m.uarch, e->wide, PEAK_PREC_DP, used, fw.mean);
-	fill_row(&row, "dgesv", threads, gflops, reps, peak, cores);
-	if (share < 0.97)
-		peak_result_flag(&row, "contended");
-	snprintf(key, sizeof key, "linpack.t%u.ghz_%s", threads, peak_isa_name(e->wide));
-	peak_context_set_num(&e->ctx, key, fw.mean);
-	if (peak_output_record(out, &row) != 0)
-		return PEAK_EXIT_FAIL;
-	if (e->wide != PEAK_ISA_AVX512)
-		return PEAK_EXIT_OK;
-	snprintf(key, sizeof key, "linpack.t%u.ghz_avx2", threads);
-	peak_context_set_num(&e->ctx, key, fa.mean);
-	peak = peak_cpu_gflops(&e->m.uarch, PEAK_ISA_AVX2, PEAK_PREC_DP, used, fa.mean);
-	fill_row(&row, "dgesv_vs_avx2", threads, gflops, reps, peak, cores);
-	peak_result_flag(&row, "same_run_as_dgesv");
-	if (share < 0.97)
-		peak_result_flag(&row, "contended");
-	return peak_output_record(out, &row) != 0 ? PEAK_EXIT_FAIL : PEAK_EXIT_OK;
+	if (!w->o->common.quiet)
+		fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u/%u\n", w->s->n,
+			r->nthreads, r->nthreads == 1 ? "" : "s", i + 1, reps);
+	struct linpack_solve *sv = &w->last;
+	if (linpack_run(w->s, SEED, w->o->corrupt, sv) != 0 || sv->info != 0)
+		return peak_bench_fail(be, PEAK_EXIT_FAIL, "dgesv failed at N=%zu (info %d: %s)",
+				       w->s->n, sv->info,
+				       sv->info > 0 ? "singular matrix" : "bad argument");
+	*value = w->gflops[i] = sv->gflops;
+	/* OpenBLAS's threads should own `used` CPUs for the whole solve. */
+	if (sv->seconds > 0)
+		w->share = fmin(w->share, sv->cpu_seconds / (sv->seconds * w->used));
+	w->ghz_wide[i] = chain_ghz(
+	    w->e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP : CPU_CHAIN_AVX_FP, &w->e->m);
+	w->ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, &w->e->m);
+	return 0;
 }
+
+/* The HPL scaled residual of the solve just timed. */
+static int verify_hook(struct peak_bench_run *r, struct peak_bench_err *be)
+{
+	struct lp_sweep *w = r->suite_data;
+	const struct linpack_solve *sv = &w->last;
+	if (is_twin(r))
+		return 0;
+	w->e->worst_residual = fmax(w->e->worst_residual, sv->scaled_residual);
+	w->worst = fmax(w->worst, sv->scaled_residual);
+	if (!(sv->scaled_residual <= LINPACK_RESIDUAL_THRESHOLD))
+		return peak_bench_fail(be, PEAK_EXIT_FAIL,
+				       "residual check failed: scaled residual %.3g > %g at N=%zu, "
+				       "%u threads",
+				       sv->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, w->s->n,
+				       r->nthreads);
+	return 0;
+}
+
+static double mean_ghz(const struct lp_sweep *w, bool avx2)
+{
+	struct peak_summary g;
+	peak_stats_summarize(avx2 ? w->ghz_avx2 : w->ghz_wide, (size_t)w->o->common.reps, &g);
+	return g.mean;
+}
+
+/* 0 (the micro-architecture's count for that ISA is unknown) becomes NAN: no_peak. */
+static double peak_hook(const struct peak_bench_run *r)
+{
+	const struct lp_sweep *w = r->suite_data;
+	if (is_twin(r))
+		return peak_cpu_gflops(&w->e->m.uarch, PEAK_ISA_AVX2, PEAK_PREC_DP, w->used,
+				       mean_ghz(w, true));
+	return w->e->wide == PEAK_ISA_SCALAR
+		   ? NAN
+		   : peak_cpu_gflops(&w->e->m.uarch, w->e->wide, PEAK_PREC_DP, w->used,
+				     mean_ghz(w, false));
+}
+
+/* linpack's own flags and context: oversubscribed past the physical cores, contended when
+ * OpenBLAS's threads got under 97% of `used` CPUs, the twin marked as the same run. */
+static int row_hook(struct peak_bench_run *r, struct peak_result *row, struct peak_output *out,
+		    struct peak_bench_err *be)
+{
+	struct lp_sweep *w = r->suite_data;
+	char key[PEAK_CONTEXT_KEY_LEN];
+	(void)out;
+	(void)be;
+	if (r->nthreads > w->cores)
+		peak_result_flag(row, "oversubscribed");
+	if (is_twin(r)) {
+		peak_result_flag(row, "same_run_as_dgesv");
+		if (w->steal)
+			peak_result_flag(row, "steal");
+		snprintf(key, sizeof key, "linpack.t%u.ghz_avx2", r->nthreads);
+		peak_context_set_num(&w->e->ctx, key, mean_ghz(w, true));
+	} else {
+		w->steal = strstr(row->flags, "steal") != NULL;
+		snprintf(key, sizeof key, "linpack.t%u.scaled_residual", r->nthreads);
+		peak_context_set_num(&w->e->ctx, key, w->worst);
+		snprintf(key, sizeof key, "linpack.t%u.ghz_%s", r->nthreads,
+			 peak_isa_name(w->e->wide));
+		peak_context_set_num(&w->e->ctx, key, mean_ghz(w, false));
+	}
+	if (w->share < 0.97)
+		peak_result_flag(row, "contended");
+	return 0;
+}
+
+#define LP_KERNEL(nm)                                                                              \
+	{                                                                                          \
+		.name = nm, .test = "linpack", .metric = "flops", .unit = "GFLOPS",                \
+		.setup = setup_hook, .measure = measure_hook, .verify = verify_hook,               \
+		.peak = peak_hook, .row = row_hook                                                 \
+	}
+static const struct peak_bench_kernel lp_kernels[] = {LP_KERNEL("dgesv"),
+						      LP_KERNEL("dgesv_vs_avx2")};
 
 static void describe(struct linpack_env *e, const struct linpack_opts *o)
 {
+	/* The peaks are FMA peaks: AVX2's needs FMA3 beside AVX2 (the one ISA check). */
 	char reason[160];
 	e->wide = cpu_isa_supported(PEAK_ISA_AVX512, reason, sizeof reason) ? PEAK_ISA_AVX512
-		  : cpu_isa_supported(PEAK_ISA_AVX2, reason, sizeof reason) ? PEAK_ISA_AVX2
-									    : PEAK_ISA_SCALAR;
+		  : cpu_isa_supported(PEAK_ISA_AVX2, reason, sizeof reason) &&
+			  peak_cpu_can_run(PEAK_FEAT_FMA, reason, sizeof reason)
+		      ? PEAK_ISA_AVX2
+		      : PEAK_ISA_SCALAR;
 	peak_context_set_str(&e->ctx, "openblas.corename", openblas_get_corename());
 	peak_context_set_str(&e->ctx, "openblas.config", openblas_get_config());
 	peak_context_set_num(&e->ctx, "openblas.num_procs", openblas_get_num_procs());
@@ -218,20 +286,31 @@ static void describe(struct linpack_env *e, const struct linpack_opts *o)
 		peak_context_set_bool(&e->ctx, "linpack.test_corrupt_solve", true);
 }
 
-static int run(struct linpack_env *e, const struct linpack_opts *o, struct peak_output *out)
+static int run(struct linpack_env *e, const struct linpack_opts *o, struct peak_output *out,
+	       struct peak_bench_err *be)
 {
 	size_t n;
 	int rc = choose_n(e, o, &n);
 	if (rc != PEAK_EXIT_OK)
-		return rc;
-	struct linpack_system s;
+		return rc; /* solve_checked printed the reason */
+	static struct linpack_system s;
 	if (linpack_alloc(&s, n) != 0) {
-		fprintf(stderr, "linpack: --n %zu: cannot allocate %.1f GB\n", n,
-			(double)linpack_bytes(n) / 1e9);
+		peak_bench_fail(be, PEAK_EXIT_FAIL, "--n %zu: cannot allocate %.1f GB", n,
+				(double)linpack_bytes(n) / 1e9);
 		return PEAK_EXIT_FAIL;
 	}
-	for (size_t t = 0; t < o->common.threads.n && rc == PEAK_EXIT_OK; t++)
-		rc = run_point(e, o, &s, (unsigned)o->common.threads.v[t], out);
+	static struct lp_sweep w;
+	w = (struct lp_sweep){.e = e, .o = o, .s = &s};
+	w.cores = e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
+	const struct peak_bench_suite suite = {
+	    .name = "cpu",
+	    .kernels = lp_kernels,
+	    .nkernels = e->wide == PEAK_ISA_AVX512 ? 2 : 1,
+	    .data = &w,
+	    .no_warmup = true,
+	};
+	const struct peak_bench_cfg cfg = {.common = &o->common};
+	rc = peak_bench_sweep(&suite, &cfg, out, NULL, be) == 0 ? PEAK_EXIT_OK : be->code;
 	linpack_free(&s);
 	peak_context_set_num(&e->ctx, "linpack.scaled_residual_max", e->worst_residual);
 	return rc;
@@ -272,11 +351,9 @@ int main(int argc, char **argv)
 	o.corrupt = hook && *hook && strcmp(hook, "0") != 0;
 
 	char err[512];
-	peak_config_init(&cfg);
-	if (peak_config_load_default(&cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "linpack: peaks.conf: %s\n", err);
-		return PEAK_EXIT_USAGE;
-	}
+	struct peak_bench_err be = {0};
+	if (peak_bench_config(&cfg, &be) != 0) /* a bad peaks.conf: exit 2, one line */
+		return peak_bench_exit(&be, "linpack");
 	peak_sysinfo_collect(&e.si, "");
 	if (o.n && linpack_bytes(o.n) > e.si.mem_available_bytes) {
 		fprintf(stderr, "linpack: --n %llu: needs %.1f GB, only %.1f GB available\n",
@@ -301,12 +378,12 @@ int main(int argc, char **argv)
 	}
 	int rc = peak_output_begin(&out, &e.ctx) == 0 ? PEAK_EXIT_OK : PEAK_EXIT_FAIL;
 	if (rc == PEAK_EXIT_OK)
-		rc = run(&e, &o, &out);
+		rc = run(&e, &o, &out, &be);
 	(void)peak_sysinfo_finish(&e.si, &e.ctx);
 	if (peak_output_close(&out, &e.ctx) != 0 && rc == PEAK_EXIT_OK) {
-		fprintf(stderr, "linpack: --output: writing %s failed\n",
-			o.common.output ? o.common.output : "stdout");
-		return PEAK_EXIT_FAIL;
+		peak_bench_fail(&be, PEAK_EXIT_FAIL, "--output: writing %s failed",
+				o.common.output ? o.common.output : "stdout");
+		rc = PEAK_EXIT_FAIL;
 	}
-	return rc;
+	return be.code != PEAK_EXIT_OK ? peak_bench_exit(&be, "linpack") : rc;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "mem_kernels.h"
+#include "../common/peak_peak.h" /* memkernels does not link peak: path from here */
 
 static const struct mem_ops *const all_ops[MEM_ISA_COUNT] = {
     [MEM_ISA_SCALAR] = &mem_ops_scalar,
@@ -20,29 +21,19 @@ const struct mem_ops *mem_ops_for(enum mem_isa isa)
 
 bool mem_isa_supported(enum mem_isa isa, char *reason, size_t reason_len)
 {
-	const char *need = NULL;
-	bool ok = true;
-	__builtin_cpu_init();
 	switch (isa) {
 	case MEM_ISA_SCALAR:
 	case MEM_ISA_SSE2: /* part of x86-64 */
-		break;
+		return peak_cpu_can_run(0, reason, reason_len);
 	case MEM_ISA_AVX2:
-		ok = __builtin_cpu_supports("avx2");
-		need = "avx2";
-		break;
+		return peak_cpu_can_run(PEAK_FEAT_AVX2, reason, reason_len);
 	case MEM_ISA_AVX512:
-		ok = __builtin_cpu_supports("avx512f");
-		need = "avx512f";
-		break;
+		return peak_cpu_can_run(PEAK_FEAT_AVX512F, reason, reason_len);
 	default:
-		ok = false;
-		need = "a known ISA";
-		break;
+		if (reason && reason_len)
+			snprintf(reason, reason_len, "this CPU does not report a known ISA");
+		return false;
 	}
-	if (!ok && reason && reason_len)
-		snprintf(reason, reason_len, "this CPU does not report %s", need);
-	return ok;
 }
 
 enum mem_isa mem_isa_best(void)

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "peak_bench.h"
 #include "peak_c2c.h"
 #include "peak_exit.h"
 #include "peak_peak.h"
@@ -91,31 +92,27 @@ static int since_fingerprint(const char *arg, char *out, size_t len, char *err, 
 	return rc;
 }
 
+/* --config FILE, else the one peaks.conf policy (peak_bench_config), then --set. A file
+ * that does not load is bad input: e gets exit 2 and one line. */
 static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, char *used,
-		       size_t used_len)
+		       size_t used_len, struct peak_bench_err *e)
 {
 	char err[512];
-	int rc;
-	peak_config_init(cfg);
 	if (o->config_path) {
-		rc = peak_config_load(cfg, o->config_path, false, err, sizeof err);
+		peak_config_init(cfg);
 		(void)snprintf(used, used_len, "%s", o->config_path);
+		if (peak_config_load(cfg, o->config_path, false, err, sizeof err) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_USAGE, "--config: %s", err);
 	} else {
-		rc = peak_config_load_default(cfg, err, sizeof err);
 		const char *env = getenv("PEAKBENCH_CONF");
 		(void)snprintf(used, used_len, "%s",
 			       env && env[0] ? env : "peaks.conf (if present)");
-	}
-	if (rc != 0) {
-		fprintf(stderr, "peakinfo: --config: %s\n", err);
-		return -1;
-	}
-	for (size_t i = 0; i < o->sets.n; i++) {
-		if (peak_config_set(cfg, o->sets.v[i], err, sizeof err) != 0) {
-			fprintf(stderr, "peakinfo: --set: %s\n", err);
+		if (peak_bench_config(cfg, e) != 0)
 			return -1;
-		}
 	}
+	for (size_t i = 0; i < o->sets.n; i++)
+		if (peak_config_set(cfg, o->sets.v[i], err, sizeof err) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_USAGE, "--set: %s", err);
 	return 0;
 }
 
@@ -185,14 +182,15 @@ int main(int argc, char **argv)
 
 	static struct peak_config cfg;
 	char config_used[300];
-	if (load_config(&o, &cfg, config_used, sizeof config_used) != 0)
-		return PEAK_EXIT_USAGE;
+	struct peak_bench_err e = {0};
+	if (load_config(&o, &cfg, config_used, sizeof config_used, &e) != 0)
+		return peak_bench_exit(&e, "peakinfo");
 
 	struct peak_output out;
 	char err[512];
 	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
-		fprintf(stderr, "peakinfo: %s\n", err);
-		return PEAK_EXIT_USAGE;
+		peak_bench_fail(&e, PEAK_EXIT_USAGE, "%s", err);
+		return peak_bench_exit(&e, "peakinfo");
 	}
 
 	static struct peak_sysinfo si;
@@ -201,16 +199,16 @@ int main(int argc, char **argv)
 		char since[PEAK_CONTEXT_VALUE_LEN];
 		if (since_fingerprint(o.placement_since, since, sizeof since, err, sizeof err) !=
 		    0) {
-			fprintf(stderr, "peakinfo: --placement-since: %s\n", err);
-			return PEAK_EXIT_UNSUPPORTED;
+			peak_bench_fail(&e, PEAK_EXIT_UNSUPPORTED, "--placement-since: %s", err);
+			return peak_bench_exit(&e, "peakinfo");
 		}
 		peak_context_init(&ctx);
 		placement_to_context(&ctx, o.root != NULL, since);
 		int prc = peak_output_begin(&out, &ctx);
 		if (peak_output_close(&out, &ctx) != 0 || prc != 0) {
-			fprintf(stderr, "peakinfo: writing %s failed\n",
-				o.common.output ? o.common.output : "stdout");
-			return PEAK_EXIT_FAIL;
+			peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing %s failed",
+					o.common.output ? o.common.output : "stdout");
+			return peak_bench_exit(&e, "peakinfo");
 		}
 		return PEAK_EXIT_OK;
 	}
@@ -238,9 +236,8 @@ int main(int argc, char **argv)
 		rc = peakinfo_report(&out, &si, &m, &lo);
 	(void)peak_sysinfo_finish(&si, &ctx);
 	if (peak_output_close(&out, &ctx) != 0 || rc != 0) {
-		fprintf(stderr, "peakinfo: writing %s failed\n",
-			o.common.output ? o.common.output : "stdout");
-		return PEAK_EXIT_FAIL;
+		peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing %s failed",
+				o.common.output ? o.common.output : "stdout");
 	}
-	return PEAK_EXIT_OK;
+	return peak_bench_exit(&e, "peakinfo");
 }

@@ -125,6 +125,32 @@ static void test_chains(void **state)
 	}
 }
 
+/* Each kernel needs exactly the features its instructions use (peak_cpu_can_run): FMA
+ * kernels below AVX-512 need FMA3, AVX2 integer kernels need AVX2 and not FMA, vpmullq needs AVX-512DQ. */
+static void test_kernel_features(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		const struct cpu_kernel *k = &cpu_kernels[i];
+		bool fma = k->kind == CPU_KIND_FMA;
+		if (k->isa != PEAK_ISA_AVX512) /* zmm FMAs are AVX-512F's own */
+			assert_int_equal((k->need & PEAK_FEAT_FMA) != 0, fma);
+		if (k->isa == PEAK_ISA_AVX2 && !fma)
+			assert_int_equal(k->need & ~(unsigned)PEAK_FEAT_AVX2, 0);
+		if (!strcmp(k->name, "avx512_i64_mulmix"))
+			assert_true(k->need & PEAK_FEAT_AVX512DQ);
+		if (!strcmp(k->name, "sse_i32_mulmix"))
+			assert_true(k->need & PEAK_FEAT_SSE41);
+		char reason[160];
+		bool ok = cpu_kernel_supported(k, reason, sizeof reason);
+		if (k->run) /* the answer is the common check's, ISA and kernel features */
+			assert_int_equal(ok, peak_cpu_can_run(peak_isa_features(k->isa) | k->need,
+							      NULL, 0));
+		else
+			assert_false(ok);
+	}
+}
+
 static void test_pretend_missing(void **state)
 {
 	(void)state;
@@ -147,6 +173,7 @@ int main(void)
 	    cmocka_unit_test(test_ops_per_iter),
 	    cmocka_unit_test(test_chains),
 	    cmocka_unit_test(test_pretend_missing),
+	    cmocka_unit_test(test_kernel_features),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,6 +71,59 @@ static void test_isa_supported(void **state)
 	assert_string_equal(reason, "avx512f not enabled by the OS (XCR0)");
 }
 
+/* The one ISA check on synthetic flag sets: each caller names the features it uses. */
+static void test_features_ok(void **state)
+{
+	(void)state;
+	struct peak_isa_flags f;
+	char reason[96];
+	memset(&f, 0, sizeof f);
+	f.sse2 = f.avx = f.avx2 = true; /* AVX2 without FMA (some VIA/Zhaoxin, masked VMs) */
+	assert_true(peak_features_ok(&f, NULL, PEAK_FEAT_AVX2, reason, sizeof reason));
+	assert_string_equal(reason, "");
+	assert_false(peak_features_ok(&f, NULL, PEAK_FEAT_AVX2 | PEAK_FEAT_FMA, reason,
+				      sizeof reason));
+	assert_string_equal(reason, "fma not reported by this CPU");
+	assert_false(peak_features_ok(&f, NULL, PEAK_FEAT_FMA, reason, sizeof reason));
+	assert_string_equal(reason, "fma not reported by this CPU");
+	assert_false(peak_features_ok(&f, NULL, PEAK_FEAT_SSE41, reason, sizeof reason));
+	assert_string_equal(reason, "sse4_1 not reported by this CPU");
+	assert_true(peak_features_ok(&f, NULL, 0, reason, sizeof reason));
+	/* The first missing feature is named, in table order. */
+	memset(&f, 0, sizeof f);
+	assert_false(peak_features_ok(&f, NULL, PEAK_FEAT_AVX512F | PEAK_FEAT_AVX512DQ, reason,
+				      sizeof reason));
+	assert_string_equal(reason, "avx512f not reported by this CPU");
+	f.avx512f = true;
+	assert_false(peak_features_ok(&f, NULL, PEAK_FEAT_AVX512F | PEAK_FEAT_AVX512DQ, reason,
+				      sizeof reason));
+	assert_string_equal(reason, "avx512dq not reported by this CPU");
+	/* OS state: the sysinfo note turns "not reported" into "not enabled by the OS". */
+	memset(&f, 0, sizeof f);
+	f.sse2 = true;
+	assert_false(peak_features_ok(&f, "AVX reported by the CPU but not enabled by the OS (XCR0)",
+				      PEAK_FEAT_AVX2, reason, sizeof reason));
+	assert_string_equal(reason, "avx2 not enabled by the OS (XCR0)");
+	assert_false(peak_features_ok(&f, "ISA flags unknown: no flags line in /proc/cpuinfo",
+				      PEAK_FEAT_FMA, reason, sizeof reason));
+	assert_string_equal(reason, "fma unknown: no ISA flags found");
+	assert_false(peak_features_ok(&f, NULL, 1u << 30, reason, sizeof reason));
+	assert_string_equal(reason, "unknown ISA feature");
+	assert_false(peak_features_ok(&f, NULL, PEAK_FEAT_AVX, NULL, 0)); /* no reason wanted */
+	/* What each ISA's own instructions need; the AVX2 peak is FMA's. */
+	assert_int_equal(peak_isa_features(PEAK_ISA_SCALAR), 0);
+	assert_int_equal(peak_isa_features(PEAK_ISA_SSE), PEAK_FEAT_SSE2);
+	assert_int_equal(peak_isa_features(PEAK_ISA_AVX2), PEAK_FEAT_AVX2);
+	assert_int_equal(peak_isa_features(PEAK_ISA_AVX512), PEAK_FEAT_AVX512F);
+	/* This process: scalar always runs; the answer agrees with the detected flags. */
+	assert_true(peak_cpu_can_run(0, reason, sizeof reason));
+	const char *note;
+	peak_isa_detect(&f, &note);
+	assert_int_equal(peak_cpu_can_run(PEAK_FEAT_AVX2 | PEAK_FEAT_FMA, reason, sizeof reason),
+			 f.avx2 && f.fma);
+	assert_true(f.sse2); /* every x86-64 */
+}
+
 /* Cascade Lake (family 6 model 85 stepping 7): 2 FMA units for 512-bit and 256-bit. */
 static void test_cascade_lake(void **state)
 {
@@ -424,6 +477,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),        cmocka_unit_test(test_isa_supported),
+	    cmocka_unit_test(test_features_ok),
 	    cmocka_unit_test(test_cascade_lake), cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_freq_chains),  cmocka_unit_test(test_cpu_fixtures),
 	    cmocka_unit_test(test_uarch_override), cmocka_unit_test(test_round_units),
