@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mem_order.h"
-#include "membench.h"
+#include "mem_run.h"
 #include "peak_calib.h"
 #include "peak_exit.h"
 #include "peak_steal.h"
@@ -21,7 +21,7 @@
 struct lat_point {
 	enum mem_pages pages;
 	uint64_t ws_bytes;
-	struct mem_buf buf;
+	struct peak_mem buf;
 	void *start;
 	void *sink;
 	uint64_t steps;
@@ -83,10 +83,10 @@ static int lat_team_fn(void *arg, unsigned t, unsigned nthreads)
 		return 0;
 	}
 	if (p->phase == 2) {
-		mem_buf_unmap(&p->buf);
+		peak_team_free_pages(&p->buf);
 		return 0;
 	}
-	if (mem_buf_map(&p->buf, p->ws_bytes, p->pages) != 0) {
+	if (mem_map(&p->buf, p->ws_bytes, p->pages, NULL, 0) != 0) {
 		snprintf(p->why, sizeof(p->why), "cannot map %llu bytes of %s pages",
 			 (unsigned long long)p->ws_bytes, mem_pages_name(p->pages));
 		return -1;
@@ -94,7 +94,7 @@ static int lat_team_fn(void *arg, unsigned t, unsigned nthreads)
 	struct mem_rng rng;
 	mem_rng_seed(&rng, p->seed);
 	size_t lines = (size_t)(p->ws_bytes / LINE_BYTES);
-	p->start = mem_chase_build(p->buf.base, lines, LINE_BYTES, &rng);
+	p->start = mem_chase_build(p->buf.ptr, lines, LINE_BYTES, &rng);
 	if (lines <= CHECK_LINES) {
 		/* One cycle through every line: back at the start after exactly `lines`. */
 		void *q = p->start;
@@ -165,7 +165,7 @@ static int emit_point(struct mem_run *run, const struct lat_point *p, uint64_t p
 	peak_result_set_samples(&r, ns, reps);
 	level_flags(run, p->ws_bytes, prev, &r);
 	if (p->pages == MEM_PAGES_THP && p->ws_bytes >= ((uint64_t)2 << 20)) {
-		uint64_t huge = mem_buf_huge_bytes(&p->buf);
+		uint64_t huge = peak_team_huge_bytes(&p->buf);
 		if (huge < p->ws_bytes * 9 / 10)
 			peak_result_flag(&r, "thp_partial");
 	}
@@ -214,9 +214,8 @@ static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_p
 		ns[r] = (double)t / (double)steps;
 	}
 	/* The chase must end on a line of the buffer, or the walk went astray. */
-	char *end = p.sink;
-	if (rc == 0 && (end < p.buf.base || end >= p.buf.base + ws ||
-			(size_t)(end - p.buf.base) % LINE_BYTES != 0))
+	char *end = p.sink, *base = p.buf.ptr;
+	if (rc == 0 && (end < base || end >= base + ws || (size_t)(end - base) % LINE_BYTES != 0))
 		rc = -1;
 	if (rc == 0)
 		rc = emit_point(run, &p, prev, ns, reps, &steal);
@@ -233,10 +232,12 @@ static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_p
 static size_t page_kinds(struct mem_run *run, uint64_t max_ws, enum mem_pages *kinds)
 {
 	size_t n = 0;
-	bool hugetlb = mem_hugetlb_free_bytes() >= max_ws;
+	struct peak_hugetlb_pool pool;
+	bool hugetlb = peak_team_hugetlb_pool(&pool) == 0 &&
+		       pool.available * pool.page_bytes >= max_ws;
 	if (run->hugepages != MEM_HP_ON)
 		kinds[n++] = MEM_PAGES_4K;
-	if (run->hugepages != MEM_HP_OFF && mem_thp_available())
+	if (run->hugepages != MEM_HP_OFF && peak_team_thp_available())
 		kinds[n++] = MEM_PAGES_THP;
 	if (run->hugepages != MEM_HP_OFF && hugetlb)
 		kinds[n++] = MEM_PAGES_HUGETLB;

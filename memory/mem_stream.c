@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "membench.h"
+#include "mem_run.h"
 #include "peak_calib.h"
 #include "peak_exit.h"
 #include "peak_steal.h"
@@ -24,7 +24,7 @@ static const double st_bytes[ST_COUNT] = {16, 16, 24, 24};
 enum st_phase { ST_SETUP, ST_INIT, ST_RUN, ST_VALIDATE, ST_TEARDOWN };
 
 struct st_thread {
-	struct mem_buf a, b, c;
+	struct peak_mem a, b, c;
 	char why[96];
 	char pad[64];
 };
@@ -82,9 +82,9 @@ static int validate(const struct st_point *p, struct st_thread *th)
 {
 	double want[3];
 	expected(&want[0], &want[1], &want[2]);
-	const struct mem_buf *arr[3] = {&th->a, &th->b, &th->c};
+	const struct peak_mem *arr[3] = {&th->a, &th->b, &th->c};
 	for (int k = 0; k < 3; k++) {
-		const double *x = (const double *)(const void *)arr[k]->base;
+		const double *x = (const double *)(const void *)arr[k]->ptr;
 		double err = 0.0;
 		for (size_t j = 0; j < p->n; j++)
 			err += fabs(x[j] - want[k]);
@@ -102,14 +102,14 @@ static int st_team_fn(void *arg, unsigned t, unsigned nthreads)
 {
 	struct st_point *p = arg;
 	struct st_thread *th = &p->th[t];
-	double *a = (double *)(void *)th->a.base, *b = (double *)(void *)th->b.base,
-	       *c = (double *)(void *)th->c.base;
+	double *a = (double *)(void *)th->a.ptr, *b = (double *)(void *)th->b.ptr,
+	       *c = (double *)(void *)th->c.ptr;
 	(void)nthreads;
 	switch (p->phase) {
 	case ST_SETUP:
-		if (mem_buf_map(&th->a, p->n * sizeof(double), p->pages) != 0 ||
-		    mem_buf_map(&th->b, p->n * sizeof(double), p->pages) != 0 ||
-		    mem_buf_map(&th->c, p->n * sizeof(double), p->pages) != 0) {
+		if (mem_map(&th->a, p->n * sizeof(double), p->pages, NULL, 0) != 0 ||
+		    mem_map(&th->b, p->n * sizeof(double), p->pages, NULL, 0) != 0 ||
+		    mem_map(&th->c, p->n * sizeof(double), p->pages, NULL, 0) != 0) {
 			snprintf(th->why, sizeof(th->why), "cannot map 3 x %zu bytes",
 				 p->n * sizeof(double));
 			return -1;
@@ -144,9 +144,9 @@ static int st_team_fn(void *arg, unsigned t, unsigned nthreads)
 	case ST_VALIDATE:
 		return validate(p, th);
 	case ST_TEARDOWN:
-		mem_buf_unmap(&th->c);
-		mem_buf_unmap(&th->b);
-		mem_buf_unmap(&th->a);
+		peak_team_free_pages(&th->c);
+		peak_team_free_pages(&th->b);
+		peak_team_free_pages(&th->a);
 		return 0;
 	}
 	return -1;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mem_order.h"
-#include "membench.h"
+#include "mem_run.h"
 #include "peak_calib.h"
 #include "peak_exit.h"
 #include "peak_steal.h"
@@ -18,9 +18,9 @@ enum tp_kind { TP_RW, TP_READ, TP_WRITE };
 enum tp_phase { TP_SETUP, TP_PATTERN, TP_RUN, TP_VERIFY, TP_TEARDOWN };
 
 struct tp_thread {
-	struct mem_buf buf;
-	struct mem_buf order_rw;   /* permutation of the n_rw block pairs */
-	struct mem_buf order_full; /* permutation of the n_full blocks */
+	struct peak_mem buf;
+	struct peak_mem order_rw;   /* permutation of the n_rw block pairs */
+	struct peak_mem order_full; /* permutation of the n_full blocks */
 	size_t pos;
 	uint64_t sink;
 	int err;
@@ -108,21 +108,21 @@ static uint64_t pattern(unsigned t, size_t word)
 	return mem_mix64(((uint64_t)t << 48) ^ word);
 }
 
-static int map_order(struct tp_thread *th, struct mem_buf *b, size_t n, enum mem_pages pages,
+static int map_order(struct tp_thread *th, struct peak_mem *b, size_t n, enum mem_pages pages,
 		     struct mem_rng *rng)
 {
-	if (mem_buf_map(b, n * sizeof(uint32_t), pages) != 0) {
+	if (mem_map(b, n * sizeof(uint32_t), pages, NULL, 0) != 0) {
 		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes for the random order",
 			 n * 4);
 		return -1;
 	}
-	mem_order_shuffle((uint32_t *)(void *)b->base, n, rng);
+	mem_order_shuffle((uint32_t *)(void *)b->ptr, n, rng);
 	return 0;
 }
 
 static int thread_setup(struct tp_point *p, struct tp_thread *th, unsigned t)
 {
-	if (mem_buf_map(&th->buf, p->buf_bytes, p->pages) != 0) {
+	if (mem_map(&th->buf, p->buf_bytes, p->pages, NULL, 0) != 0) {
 		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes", p->buf_bytes);
 		return -1;
 	}
@@ -144,15 +144,15 @@ static struct mem_walk walk_of(const struct tp_point *p, const struct tp_thread 
 	    .block_bytes = p->block_bytes, .pos = th->pos, .count = p->iters, .nt = p->nt};
 	w.nblocks = p->kind == TP_RW ? p->n_rw : p->n_full;
 	if (p->random)
-		w.order = (const uint32_t *)(const void *)(p->kind == TP_RW ? th->order_rw.base
-									    : th->order_full.base);
+		w.order = (const uint32_t *)(const void *)(p->kind == TP_RW ? th->order_rw.ptr
+									    : th->order_full.ptr);
 	return w;
 }
 
 static void thread_run(struct tp_point *p, struct tp_thread *th)
 {
 	struct mem_walk w = walk_of(p, th);
-	char *base = th->buf.base;
+	char *base = th->buf.ptr;
 	switch (p->kind) {
 	case TP_RW:
 		p->ops->copy(base + p->n_rw * p->block_bytes, base, &w);
@@ -182,7 +182,7 @@ static bool block_is_pattern(const uint64_t *w, size_t words, unsigned t, size_t
 static int thread_verify(struct tp_point *p, struct tp_thread *th, unsigned t)
 {
 	const size_t words = p->block_bytes / 8;
-	const uint64_t *w = (const uint64_t *)(const void *)th->buf.base;
+	const uint64_t *w = (const uint64_t *)(const void *)th->buf.ptr;
 	size_t hit = 0, n = p->kind == TP_RW ? p->n_rw : p->n_full;
 	if (p->kind == TP_READ) {
 		struct mem_walk full = walk_of(p, th);
@@ -191,7 +191,7 @@ static int thread_verify(struct tp_point *p, struct tp_thread *th, unsigned t)
 		uint64_t want = 0;
 		for (size_t i = 0; i < n * words; i++)
 			want += w[i];
-		uint64_t got = p->ops->sum(th->buf.base, &full);
+		uint64_t got = p->ops->sum(th->buf.ptr, &full);
 		if (got != want) {
 			snprintf(th->why, sizeof(th->why), "sum %" PRIx64 " != %" PRIx64, got,
 				 want);
@@ -237,7 +237,7 @@ static int tp_team_fn(void *arg, unsigned t, unsigned nthreads)
 		return thread_setup(p, th, t);
 	case TP_PATTERN: {
 		/* First touch happens here, by the owner, before anything is timed. */
-		uint64_t *w = (uint64_t *)(void *)th->buf.base;
+		uint64_t *w = (uint64_t *)(void *)th->buf.ptr;
 		for (size_t i = 0; i < p->buf_bytes / 8; i++)
 			w[i] = pattern(t, i);
 		th->pos = 0;
@@ -249,9 +249,9 @@ static int tp_team_fn(void *arg, unsigned t, unsigned nthreads)
 	case TP_VERIFY:
 		return thread_verify(p, th, t);
 	case TP_TEARDOWN:
-		mem_buf_unmap(&th->order_full);
-		mem_buf_unmap(&th->order_rw);
-		mem_buf_unmap(&th->buf);
+		peak_team_free_pages(&th->order_full);
+		peak_team_free_pages(&th->order_rw);
+		peak_team_free_pages(&th->buf);
 		return 0;
 	}
 	return -1;
