@@ -92,4 +92,21 @@ void peak_sysinfo_warn(struct peak_sysinfo *si, const char *warning);
  * fields still unknown (0 or "") after cpuid/hwloc/libnuma. */
 void peak_sysinfo_collect_files(struct peak_sysinfo *si, const char *root);
 
+/* /proc/meminfo under root ("" for the real one): the one reader, for peak_sysinfo and
+ * the page allocator. Fields the file lacks stay 0 with their bit clear in found. */
+struct peak_meminfo {
+	uint64_t total_bytes, available_bytes; /* MemTotal, MemAvailable */
+	uint64_t hugepage_bytes;               /* Hugepagesize */
+	uint64_t hugepages_total, hugepages_free, hugepages_rsvd; /* HugePages_*: pages */
+	unsigned found;                                           /* PEAK_MEMINFO_* bits */
+};
+#define PEAK_MEMINFO_TOTAL         1u
+#define PEAK_MEMINFO_AVAILABLE     2u
+#define PEAK_MEMINFO_HUGEPAGESIZE  4u
+#define PEAK_MEMINFO_HP_TOTAL      8u
+#define PEAK_MEMINFO_HP_FREE       16u
+#define PEAK_MEMINFO_HP_RSVD       32u
+/* Returns 0, or -1 when the file cannot be read (mi zeroed). */
+int peak_meminfo_read(const char *root, struct peak_meminfo *mi);
+
 #endif

@@ -2,6 +2,7 @@
  * point it at a fake tree (tests/fixtures). Missing files leave "unknown" and a warning. */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,14 +96,48 @@ static void copy_str(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-/* Value of "Key:   123 kB" in meminfo-style text, in bytes; 0 when absent. */
-static uint64_t meminfo_bytes(const char *text, const char *key)
+/* Value of "Key:   123" in meminfo-style text: 1 with *v set, 0 when absent. */
+static int meminfo_value(const char *text, const char *key, uint64_t *v)
 {
 	size_t klen = strlen(key);
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
-			unsigned long long v = strtoull(p + klen + 1, NULL, 10);
-			return (uint64_t)v * 1024u;
+			*v = (uint64_t)strtoull(p + klen + 1, NULL, 10);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int peak_meminfo_read(const char *root, struct peak_meminfo *mi)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		uint64_t unit; /* "kB" fields are bytes / 1024; HugePages_* count pages */
+		unsigned bit;
+	} fields[] = {
+	    {"MemTotal", offsetof(struct peak_meminfo, total_bytes), 1024, PEAK_MEMINFO_TOTAL},
+	    {"MemAvailable", offsetof(struct peak_meminfo, available_bytes), 1024,
+	     PEAK_MEMINFO_AVAILABLE},
+	    {"Hugepagesize", offsetof(struct peak_meminfo, hugepage_bytes), 1024,
+	     PEAK_MEMINFO_HUGEPAGESIZE},
+	    {"HugePages_Total", offsetof(struct peak_meminfo, hugepages_total), 1,
+	     PEAK_MEMINFO_HP_TOTAL},
+	    {"HugePages_Free", offsetof(struct peak_meminfo, hugepages_free), 1,
+	     PEAK_MEMINFO_HP_FREE},
+	    {"HugePages_Rsvd", offsetof(struct peak_meminfo, hugepages_rsvd), 1,
+	     PEAK_MEMINFO_HP_RSVD},
+	};
+	char text[8192];
+	memset(mi, 0, sizeof *mi);
+	if (peak_sysinfo_read(root, "/proc/meminfo", text, sizeof text) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		uint64_t v;
+		if (meminfo_value(text, fields[i].key, &v)) {
+			*(uint64_t *)(void *)((char *)mi + fields[i].off) = v * fields[i].unit;
+			mi->found |= fields[i].bit;
 		}
 	}
 	return 0;
@@ -110,14 +145,14 @@ static uint64_t meminfo_bytes(const char *text, const char *key)
 
 static void read_meminfo(struct peak_sysinfo *si, const char *root)
 {
-	char text[8192];
-	if (peak_sysinfo_read(root, "/proc/meminfo", text, sizeof text) != 0) {
+	struct peak_meminfo mi;
+	if (peak_meminfo_read(root, &mi) != 0) {
 		warnf(si, "memory size unknown", "/proc/meminfo");
 		return;
 	}
-	si->mem_total_bytes = meminfo_bytes(text, "MemTotal");
-	si->mem_available_bytes = meminfo_bytes(text, "MemAvailable");
-	si->hugepage_bytes = meminfo_bytes(text, "Hugepagesize");
+	si->mem_total_bytes = mi.total_bytes;
+	si->mem_available_bytes = mi.available_bytes;
+	si->hugepage_bytes = mi.hugepage_bytes;
 	if (!si->mem_total_bytes)
 		peak_sysinfo_warn(si, "MemTotal missing from /proc/meminfo");
 	if (!si->mem_available_bytes)

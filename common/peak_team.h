@@ -83,5 +83,10 @@ int peak_team_hugetlb_pool(struct peak_hugetlb_pool *pool);
 /* 1 when /proc/self/smaps shows every mapping overlapping [ptr, ptr+bytes) backed by
  * anonymous huge pages, 0 when not, -1 when it cannot tell. */
 int peak_team_thp_backed(const void *ptr, size_t bytes);
+/* Bytes of m backed by huge pages: all of a hugetlb buffer, else the AnonHugePages that
+ * /proc/self/smaps shows for the mappings it overlaps; 0 when unknown. */
+uint64_t peak_team_huge_bytes(const struct peak_mem *m);
+/* True when transparent huge pages can be had with madvise (sysfs mode not "never"). */
+bool peak_team_thp_available(void);
 
 #endif

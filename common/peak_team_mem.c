@@ -2,6 +2,7 @@
  * asked, on huge pages (hugetlb from the pool, else transparent huge pages). */
 #define _GNU_SOURCE
 #include "peak_team.h"
+#include "peak_sysinfo.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -103,32 +104,16 @@ static void appendf(char *buf, size_t len, const char *fmt, ...)
 
 int peak_team_hugetlb_pool(struct peak_hugetlb_pool *pool)
 {
-	char line[128];
-	unsigned long long v;
-	unsigned found = 0;
-
+	const unsigned want = PEAK_MEMINFO_HP_TOTAL | PEAK_MEMINFO_HP_FREE | PEAK_MEMINFO_HP_RSVD |
+			      PEAK_MEMINFO_HUGEPAGESIZE;
+	struct peak_meminfo mi;
 	memset(pool, 0, sizeof(*pool));
-	FILE *f = fopen("/proc/meminfo", "re");
-	if (!f)
+	if (peak_meminfo_read("", &mi) != 0 || (mi.found & want) != want || !mi.hugepage_bytes)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "HugePages_Total: %llu", &v) == 1) {
-			pool->total = v;
-			found |= 1;
-		} else if (sscanf(line, "HugePages_Free: %llu", &v) == 1) {
-			pool->free = v;
-			found |= 2;
-		} else if (sscanf(line, "HugePages_Rsvd: %llu", &v) == 1) {
-			pool->reserved = v;
-			found |= 4;
-		} else if (sscanf(line, "Hugepagesize: %llu kB", &v) == 1) {
-			pool->page_bytes = v << 10;
-			found |= 8;
-		}
-	}
-	(void)fclose(f);
-	if (found != 15 || pool->page_bytes == 0)
-		return -1;
+	pool->total = mi.hugepages_total;
+	pool->free = mi.hugepages_free;
+	pool->reserved = mi.hugepages_rsvd;
+	pool->page_bytes = mi.hugepage_bytes;
 	pool->available = pool->free > pool->reserved ? pool->free - pool->reserved : 0;
 	return 0;
 }
@@ -172,9 +157,18 @@ static bool thp_possible(char *why, size_t why_len)
 	return ok;
 }
 
-int peak_team_thp_backed(const void *ptr, size_t bytes)
+bool peak_team_thp_available(void)
+{
+	return thp_possible(NULL, 0);
+}
+
+/* Over the mappings overlapping [ptr, ptr+bytes): 1 when all are backed by anonymous huge
+ * pages, 0 when not, -1 when smaps cannot tell; *huge_bytes (may be NULL) gets the sum of
+ * their AnonHugePages. */
+static int smaps_huge(const void *ptr, size_t bytes, uint64_t *huge_bytes)
 {
 	char line[1024];
+	unsigned long long total_huge_kb = 0;
 	uintptr_t lo = (uintptr_t)ptr, hi = lo + bytes;
 	unsigned long long start, end, kb;
 	unsigned long long size_kb = 0, huge_kb = 0;
@@ -202,12 +196,30 @@ int peak_team_thp_backed(const void *ptr, size_t bytes)
 			size_kb = kb;
 		} else if (in && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
 			huge_kb = kb;
+			total_huge_kb += kb;
 		}
 	}
 	(void)fclose(f);
 	if (in)
 		all = all && size_kb == huge_kb;
+	if (huge_bytes)
+		*huge_bytes = total_huge_kb << 10;
 	return seen ? all : -1;
+}
+
+int peak_team_thp_backed(const void *ptr, size_t bytes)
+{
+	return smaps_huge(ptr, bytes, NULL);
+}
+
+uint64_t peak_team_huge_bytes(const struct peak_mem *m)
+{
+	uint64_t huge = 0;
+	if (!m->ptr)
+		return 0;
+	if (m->pages == PEAK_PAGES_HUGETLB)
+		return m->map_bytes;
+	return smaps_huge(m->ptr, m->map_bytes, &huge) < 0 ? 0 : huge;
 }
 
 /* A 2 MiB-aligned mapping advised for THP, touched; NULL with the reason in why. */

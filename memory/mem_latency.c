@@ -1,16 +1,19 @@
 /* membench latency: a pointer chase through one random cycle of cache lines, one
  * dependent load at a time (lmbench lat_mem_rd's picture, with a random order so the
- * prefetchers cannot help), per working-set size and page kind. */
+ * prefetchers cannot help), per working-set size and page kind.
+ * Each (page kind, working set) is one peak_bench point on a team of one thread. The
+ * figure is ns per load, not work per team time, so the kernel times itself (the measure
+ * hook): setup maps and checks the cycle and calibrates the steps (that is the warm-up),
+ * each repetition is one timed chase. The cycles row follows the ns row, from its samples. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem_order.h"
-#include "membench.h"
+#include "mem_run.h"
 #include "peak_calib.h"
 #include "peak_exit.h"
-#include "peak_steal.h"
 #include "peak_team.h"
 
 #define LINE_BYTES 64
@@ -21,12 +24,14 @@
 struct lat_point {
 	enum mem_pages pages;
 	uint64_t ws_bytes;
-	struct mem_buf buf;
+	struct peak_mem buf;
 	void *start;
 	void *sink;
 	uint64_t steps;
 	int phase; /* 0 setup, 1 run, 2 teardown */
 	uint64_t seed;
+	uint64_t prev_ws; /* the point below (0: none), for the cache_edge flags */
+	const struct mem_run *run;
 	char why[96];
 };
 
@@ -83,10 +88,10 @@ static int lat_team_fn(void *arg, unsigned t, unsigned nthreads)
 		return 0;
 	}
 	if (p->phase == 2) {
-		mem_buf_unmap(&p->buf);
+		peak_team_free_pages(&p->buf);
 		return 0;
 	}
-	if (mem_buf_map(&p->buf, p->ws_bytes, p->pages) != 0) {
+	if (mem_map(&p->buf, p->ws_bytes, p->pages, NULL, 0) != 0) {
 		snprintf(p->why, sizeof(p->why), "cannot map %llu bytes of %s pages",
 			 (unsigned long long)p->ws_bytes, mem_pages_name(p->pages));
 		return -1;
@@ -94,7 +99,7 @@ static int lat_team_fn(void *arg, unsigned t, unsigned nthreads)
 	struct mem_rng rng;
 	mem_rng_seed(&rng, p->seed);
 	size_t lines = (size_t)(p->ws_bytes / LINE_BYTES);
-	p->start = mem_chase_build(p->buf.base, lines, LINE_BYTES, &rng);
+	p->start = mem_chase_build(p->buf.ptr, lines, LINE_BYTES, &rng);
 	if (lines <= CHECK_LINES) {
 		/* One cycle through every line: back at the start after exactly `lines`. */
 		void *q = p->start;
@@ -115,17 +120,23 @@ static int lat_team_fn(void *arg, unsigned t, unsigned nthreads)
 	return 0;
 }
 
-struct lat_ctx {
+static int chase_timed(struct peak_team *team, struct lat_point *p, uint64_t steps,
+		       uint64_t *ns)
+{
+	p->phase = 1;
+	p->steps = steps;
+	return peak_team_run(team, lat_team_fn, p, ns, NULL);
+}
+
+struct lat_calib {
 	struct peak_team *team;
 	struct lat_point *p;
 };
 
-static int chase_timed(void *arg, uint64_t steps, uint64_t *ns)
+static int calib_fn(void *arg, uint64_t steps, uint64_t *ns)
 {
-	struct lat_ctx *c = arg;
-	c->p->phase = 1;
-	c->p->steps = steps;
-	return peak_team_run(c->team, lat_team_fn, c->p, ns, NULL);
+	struct lat_calib *c = arg;
+	return chase_timed(c->team, c->p, steps, ns);
 }
 
 /* Which level a working set fits in, and whether it is the first point at or past a
@@ -152,80 +163,122 @@ static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 		peak_result_flag(r, "level=mem");
 }
 
-static int emit_point(struct mem_run *run, const struct lat_point *p, uint64_t prev,
-		      const double *ns, size_t reps, const struct peak_steal *steal)
+/* peak_bench hooks; the kernel's data is the point's lat_point. */
+
+static int lat_setup(struct peak_bench_run *r, struct peak_bench_err *e)
 {
-	char variant[32];
-	snprintf(variant, sizeof(variant), "chase-%s", mem_pages_name(p->pages));
-	struct peak_result r;
-	peak_result_init(&r, "memory", "latency", variant, "latency", "ns");
-	r.threads = 1;
-	r.block_bytes = p->ws_bytes;
-	r.has_block = true;
-	peak_result_set_samples(&r, ns, reps);
-	level_flags(run, p->ws_bytes, prev, &r);
-	if (p->pages == MEM_PAGES_THP && p->ws_bytes >= ((uint64_t)2 << 20)) {
-		uint64_t huge = mem_buf_huge_bytes(&p->buf);
-		if (huge < p->ws_bytes * 9 / 10)
-			peak_result_flag(&r, "thp_partial");
-	}
-	peak_steal_flag(peak_steal_pct(steal), &r);
-	int rc = mem_emit(run, &r);
-	if (rc != 0 || run->ghz <= 0)
-		return rc;
-	double cyc[1000];
-	for (size_t i = 0; i < reps; i++)
-		cyc[i] = ns[i] * run->ghz;
-	char flags[sizeof(r.flags)];
-	memcpy(flags, r.flags, sizeof(flags));
-	peak_result_init(&r, "memory", "latency", variant, "latency", "cycles");
-	r.threads = 1;
-	r.block_bytes = p->ws_bytes;
-	r.has_block = true;
-	peak_result_set_samples(&r, cyc, reps);
-	memcpy(r.flags, flags, sizeof(flags));
-	return mem_emit(run, &r);
+	struct lat_point *p = r->k->data;
+	p->phase = 0;
+	if (peak_team_run(r->team, lat_team_fn, p, NULL, NULL) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s: %s",
+				       mem_pages_name(p->pages), p->why);
+	struct lat_calib c = {.team = r->team, .p = p};
+	if (peak_calib_iterations(calib_fn, &c, p->run->common.min_time_s, 4096,
+				  UINT64_C(1) << 40, &p->steps) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL,
+				       "latency %s at %llu bytes: chase failed",
+				       mem_pages_name(p->pages), (unsigned long long)p->ws_bytes);
+	return 0;
 }
 
-static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_pages pages,
-			 uint64_t ws, uint64_t prev)
+static int lat_measure(struct peak_bench_run *r, double *value, struct peak_bench_err *e)
 {
-	struct lat_point p = {.pages = pages, .ws_bytes = ws, .seed = run->seed ^ ws};
-	struct lat_ctx c = {.team = team, .p = &p};
-	char label[32];
+	struct lat_point *p = r->k->data;
+	uint64_t t = 0;
+	if (chase_timed(r->team, p, p->steps, &t) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s at %llu bytes: chase failed",
+				       mem_pages_name(p->pages), (unsigned long long)p->ws_bytes);
+	*value = (double)t / (double)p->steps;
+	return 0;
+}
+
+/* The chase must end on a line of the buffer, or the walk went astray. */
+static int lat_verify(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	const struct lat_point *p = r->k->data;
+	char *end = p->sink, *base = p->buf.ptr;
+	if (end < base || end >= base + p->ws_bytes || (size_t)(end - base) % LINE_BYTES != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s at %llu bytes: chase failed",
+				       mem_pages_name(p->pages), (unsigned long long)p->ws_bytes);
+	return 0;
+}
+
+static int lat_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
+		   struct peak_bench_err *e)
+{
+	const struct lat_point *p = r->k->data;
+	(void)out;
+	(void)e;
+	level_flags(p->run, p->ws_bytes, p->prev_ws, res);
+	if (p->pages == MEM_PAGES_THP && p->ws_bytes >= ((uint64_t)2 << 20)) {
+		uint64_t huge = peak_team_huge_bytes(&p->buf);
+		if (huge < p->ws_bytes * 9 / 10)
+			peak_result_flag(res, "thp_partial");
+	}
+	return 0;
+}
+
+static void lat_teardown(struct peak_bench_run *r)
+{
+	struct lat_point *p = r->k->data;
+	p->phase = 2;
+	(void)peak_team_run(r->team, lat_team_fn, p, NULL, NULL);
+}
+
+/* The ns row, then (core clock known) the same samples in cycles with the same flags. */
+static int emit_point(struct mem_run *run, struct peak_result *r, const double *ns, size_t reps)
+{
+	int rc = mem_emit(run, r);
+	if (rc != 0 || run->ghz <= 0)
+		return rc;
+	double cyc[PEAK_BENCH_MAX_REPS];
+	for (size_t i = 0; i < reps; i++)
+		cyc[i] = ns[i] * run->ghz;
+	char flags[sizeof(r->flags)], variant[sizeof(r->variant)];
+	memcpy(flags, r->flags, sizeof(flags));
+	memcpy(variant, r->variant, sizeof(variant));
+	uint64_t ws = r->block_bytes;
+	peak_result_init(r, "memory", "latency", variant, "latency", "cycles");
+	r->threads = 1;
+	r->block_bytes = ws;
+	r->has_block = true;
+	peak_result_set_samples(r, cyc, reps);
+	memcpy(r->flags, flags, sizeof(flags));
+	return mem_emit(run, r);
+}
+
+static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_pages pages, uint64_t ws, uint64_t prev)
+{
+	struct lat_point p = {
+	    .pages = pages, .ws_bytes = ws, .seed = run->seed ^ ws, .prev_ws = prev, .run = run};
+	char label[32], variant[32];
 	mem_progress(run, "latency %s, working set %s", mem_pages_name(pages),
 		     peak_format_size(ws, label, sizeof(label)));
-	if (peak_team_run(team, lat_team_fn, &p, NULL, NULL) != 0) {
-		p.phase = 2;
-		(void)peak_team_run(team, lat_team_fn, &p, NULL, NULL);
-		return mem_fail(run, PEAK_EXIT_FAIL, "latency %s: %s", mem_pages_name(pages),
-				p.why);
-	}
-	struct peak_steal steal;
-	peak_steal_begin(&steal);
-	uint64_t steps = 0;
-	size_t reps = (size_t)run->common.reps;
-	double ns[1000];
-	int rc = peak_calib_iterations(chase_timed, &c, run->common.min_time_s, 4096,
-				       UINT64_C(1) << 40, &steps);
-	for (size_t r = 0; r < reps && rc == 0; r++) {
-		uint64_t t = 0;
-		rc = chase_timed(&c, steps, &t);
-		ns[r] = (double)t / (double)steps;
-	}
-	/* The chase must end on a line of the buffer, or the walk went astray. */
-	char *end = p.sink;
-	if (rc == 0 && (end < p.buf.base || end >= p.buf.base + ws ||
-			(size_t)(end - p.buf.base) % LINE_BYTES != 0))
-		rc = -1;
-	if (rc == 0)
-		rc = emit_point(run, &p, prev, ns, reps, &steal);
-	else
-		rc = mem_fail(run, PEAK_EXIT_FAIL, "latency %s at %llu bytes: chase failed",
-			      mem_pages_name(pages), (unsigned long long)ws);
-	p.phase = 2;
-	(void)peak_team_run(team, lat_team_fn, &p, NULL, NULL);
-	return rc;
+	snprintf(variant, sizeof(variant), "chase-%s", mem_pages_name(pages));
+	const struct peak_bench_kernel k = {
+	    .name = "latency",
+	    .test = "latency",
+	    .variant = variant,
+	    .metric = "latency",
+	    .unit = "ns",
+	    .setup = lat_setup,
+	    .verify = lat_verify,
+	    .row = lat_row,
+	    .teardown = lat_teardown,
+	    .measure = lat_measure,
+	    .data = &p,
+	};
+	/* Setup's calibration is the warm-up (as before the port): no extra cold run. */
+	const struct peak_bench_suite s = {
+	    .name = "memory", .kernels = &k, .nkernels = 1, .pin = true, .no_warmup = true};
+	const struct peak_bench_point pt = {.threads = 1, .block_bytes = ws, .has_block = true};
+	double ns[PEAK_BENCH_MAX_REPS];
+	struct peak_result res;
+	struct peak_bench_run br;
+	if (peak_bench_point_run(&s, &k, &pt, team, &run->common, &run->out, &res, ns, &br,
+				 &run->err) != 0)
+		return -1;
+	return emit_point(run, &res, ns, run->common.reps);
 }
 
 /* Page kinds to sweep: auto = 4 KiB and THP (and hugetlb when its pool holds the
@@ -233,10 +286,12 @@ static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_p
 static size_t page_kinds(struct mem_run *run, uint64_t max_ws, enum mem_pages *kinds)
 {
 	size_t n = 0;
-	bool hugetlb = mem_hugetlb_free_bytes() >= max_ws;
+	struct peak_hugetlb_pool pool;
+	bool hugetlb = peak_team_hugetlb_pool(&pool) == 0 &&
+		       pool.available * pool.page_bytes >= max_ws;
 	if (run->hugepages != MEM_HP_ON)
 		kinds[n++] = MEM_PAGES_4K;
-	if (run->hugepages != MEM_HP_OFF && mem_thp_available())
+	if (run->hugepages != MEM_HP_OFF && peak_team_thp_available())
 		kinds[n++] = MEM_PAGES_THP;
 	if (run->hugepages != MEM_HP_OFF && hugetlb)
 		kinds[n++] = MEM_PAGES_HUGETLB;

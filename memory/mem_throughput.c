@@ -1,6 +1,9 @@
 /* membench throughput tests: whole blocks copied (read+write), summed (read) or filled
  * (write), in block order or in a random permutation of the blocks, by a pinned team in
- * which every thread owns and first-touches its slice of the buffer. */
+ * which every thread owns and first-touches its slice of the buffer.
+ * Per thread count and block: the slices (and random orders) are mapped once; each test is
+ * then one peak_bench point (peak_bench_point_run: calibration, warm-up, reps, steal window,
+ * standard flags) of a kernel whose iteration is one block visit per thread. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,19 +11,17 @@
 #include <string.h>
 
 #include "mem_order.h"
-#include "membench.h"
-#include "peak_calib.h"
+#include "mem_run.h"
 #include "peak_exit.h"
-#include "peak_steal.h"
 #include "peak_team.h"
 
 enum tp_kind { TP_RW, TP_READ, TP_WRITE };
-enum tp_phase { TP_SETUP, TP_PATTERN, TP_RUN, TP_VERIFY, TP_TEARDOWN };
+enum tp_phase { TP_SETUP, TP_PATTERN, TP_VERIFY, TP_TEARDOWN };
 
 struct tp_thread {
-	struct mem_buf buf;
-	struct mem_buf order_rw;   /* permutation of the n_rw block pairs */
-	struct mem_buf order_full; /* permutation of the n_full blocks */
+	struct peak_mem buf;
+	struct peak_mem order_rw;   /* permutation of the n_rw block pairs */
+	struct peak_mem order_full; /* permutation of the n_full blocks */
 	size_t pos;
 	uint64_t sink;
 	int err;
@@ -29,7 +30,8 @@ struct tp_thread {
 };
 
 struct tp_point {
-	const struct mem_run *run;
+	struct mem_run *run;
+	enum mem_test test;
 	const struct mem_ops *ops;
 	enum tp_phase phase;
 	enum tp_kind kind;
@@ -41,8 +43,8 @@ struct tp_point {
 	size_t n_full;    /* blocks in a thread's slice (read, write) */
 	size_t n_rw;      /* block pairs (read+write: first half copied to second half) */
 	size_t buf_bytes; /* per thread */
-	uint64_t iters;   /* visits per thread in one RUN */
 	uint64_t visits;  /* visits per thread since the last PATTERN */
+	bool grown;       /* a slice smaller than two blocks grew to two */
 	uint64_t value;   /* what the write test stores */
 	unsigned nthreads;
 	struct tp_thread *th;
@@ -108,21 +110,21 @@ static uint64_t pattern(unsigned t, size_t word)
 	return mem_mix64(((uint64_t)t << 48) ^ word);
 }
 
-static int map_order(struct tp_thread *th, struct mem_buf *b, size_t n, enum mem_pages pages,
+static int map_order(struct tp_thread *th, struct peak_mem *b, size_t n, enum mem_pages pages,
 		     struct mem_rng *rng)
 {
-	if (mem_buf_map(b, n * sizeof(uint32_t), pages) != 0) {
+	if (mem_map(b, n * sizeof(uint32_t), pages, NULL, 0) != 0) {
 		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes for the random order",
 			 n * 4);
 		return -1;
 	}
-	mem_order_shuffle((uint32_t *)(void *)b->base, n, rng);
+	mem_order_shuffle((uint32_t *)(void *)b->ptr, n, rng);
 	return 0;
 }
 
 static int thread_setup(struct tp_point *p, struct tp_thread *th, unsigned t)
 {
-	if (mem_buf_map(&th->buf, p->buf_bytes, p->pages) != 0) {
+	if (mem_map(&th->buf, p->buf_bytes, p->pages, NULL, 0) != 0) {
 		snprintf(th->why, sizeof(th->why), "cannot map %zu bytes", p->buf_bytes);
 		return -1;
 	}
@@ -138,21 +140,22 @@ static int thread_setup(struct tp_point *p, struct tp_thread *th, unsigned t)
 }
 
 /* The walk of this thread for the point's test. */
-static struct mem_walk walk_of(const struct tp_point *p, const struct tp_thread *th)
+static struct mem_walk walk_of(const struct tp_point *p, const struct tp_thread *th,
+			       uint64_t iters)
 {
 	struct mem_walk w = {
-	    .block_bytes = p->block_bytes, .pos = th->pos, .count = p->iters, .nt = p->nt};
+	    .block_bytes = p->block_bytes, .pos = th->pos, .count = iters, .nt = p->nt};
 	w.nblocks = p->kind == TP_RW ? p->n_rw : p->n_full;
 	if (p->random)
-		w.order = (const uint32_t *)(const void *)(p->kind == TP_RW ? th->order_rw.base
-									    : th->order_full.base);
+		w.order = (const uint32_t *)(const void *)(p->kind == TP_RW ? th->order_rw.ptr
+									    : th->order_full.ptr);
 	return w;
 }
 
-static void thread_run(struct tp_point *p, struct tp_thread *th)
+static void thread_run(const struct tp_point *p, struct tp_thread *th, uint64_t iters)
 {
-	struct mem_walk w = walk_of(p, th);
-	char *base = th->buf.base;
+	struct mem_walk w = walk_of(p, th, iters);
+	char *base = th->buf.ptr;
 	switch (p->kind) {
 	case TP_RW:
 		p->ops->copy(base + p->n_rw * p->block_bytes, base, &w);
@@ -164,7 +167,7 @@ static void thread_run(struct tp_point *p, struct tp_thread *th)
 		p->ops->fill(base, p->value, &w);
 		break;
 	}
-	th->pos = (size_t)((th->pos + p->iters) % w.nblocks);
+	th->pos = (size_t)((th->pos + iters) % w.nblocks);
 }
 
 /* Block b of `words` words at w equals the pattern of its own position (first_word)? */
@@ -182,16 +185,16 @@ static bool block_is_pattern(const uint64_t *w, size_t words, unsigned t, size_t
 static int thread_verify(struct tp_point *p, struct tp_thread *th, unsigned t)
 {
 	const size_t words = p->block_bytes / 8;
-	const uint64_t *w = (const uint64_t *)(const void *)th->buf.base;
+	const uint64_t *w = (const uint64_t *)(const void *)th->buf.ptr;
 	size_t hit = 0, n = p->kind == TP_RW ? p->n_rw : p->n_full;
 	if (p->kind == TP_READ) {
-		struct mem_walk full = walk_of(p, th);
+		struct mem_walk full = walk_of(p, th, n);
 		full.pos = 0;
 		full.count = n;
 		uint64_t want = 0;
 		for (size_t i = 0; i < n * words; i++)
 			want += w[i];
-		uint64_t got = p->ops->sum(th->buf.base, &full);
+		uint64_t got = p->ops->sum(th->buf.ptr, &full);
 		if (got != want) {
 			snprintf(th->why, sizeof(th->why), "sum %" PRIx64 " != %" PRIx64, got,
 				 want);
@@ -237,49 +240,27 @@ static int tp_team_fn(void *arg, unsigned t, unsigned nthreads)
 		return thread_setup(p, th, t);
 	case TP_PATTERN: {
 		/* First touch happens here, by the owner, before anything is timed. */
-		uint64_t *w = (uint64_t *)(void *)th->buf.base;
+		uint64_t *w = (uint64_t *)(void *)th->buf.ptr;
 		for (size_t i = 0; i < p->buf_bytes / 8; i++)
 			w[i] = pattern(t, i);
 		th->pos = 0;
 		return 0;
 	}
-	case TP_RUN:
-		thread_run(p, th);
-		return 0;
 	case TP_VERIFY:
 		return thread_verify(p, th, t);
 	case TP_TEARDOWN:
-		mem_buf_unmap(&th->order_full);
-		mem_buf_unmap(&th->order_rw);
-		mem_buf_unmap(&th->buf);
+		peak_team_free_pages(&th->order_full);
+		peak_team_free_pages(&th->order_rw);
+		peak_team_free_pages(&th->buf);
 		return 0;
 	}
 	return -1;
 }
 
-struct tp_ctx {
-	struct peak_team *team;
-	struct tp_point *p;
-};
-
-static int timed_run(struct tp_ctx *c, uint64_t iters, uint64_t *ns)
+static int phase(struct peak_team *team, struct tp_point *p, enum tp_phase ph)
 {
-	c->p->phase = TP_RUN;
-	c->p->iters = iters;
-	int rc = peak_team_run(c->team, tp_team_fn, c->p, ns, NULL);
-	c->p->visits += iters;
-	return rc;
-}
-
-static int calib_fn(void *arg, uint64_t iters, uint64_t *elapsed_ns)
-{
-	return timed_run(arg, iters, elapsed_ns);
-}
-
-static int phase(struct tp_ctx *c, enum tp_phase ph)
-{
-	c->p->phase = ph;
-	return peak_team_run(c->team, tp_team_fn, c->p, NULL, NULL);
+	p->phase = ph;
+	return peak_team_run(team, tp_team_fn, p, NULL, NULL);
 }
 
 static const char *thread_why(const struct tp_point *p)
@@ -290,76 +271,112 @@ static const char *thread_why(const struct tp_point *p)
 	return "a worker failed";
 }
 
-static void variant_name(const struct tp_point *p, char *buf, size_t len)
+/* peak_bench hooks; the kernel's data is the block's tp_point. */
+
+/* Each test starts from the pattern (first touched at mapping, by the owner). */
+static int tp_setup(struct peak_bench_run *r, struct peak_bench_err *e)
 {
-	snprintf(buf, len, "%s%s", p->ops->name, p->nt ? "-nt" : "");
+	struct tp_point *p = r->k->data;
+	p->visits = 0;
+	p->value = mem_mix64(p->run->seed ^ 0x5eedf111ULL ^ (uint64_t)p->test);
+	if (phase(r->team, p, TP_PATTERN) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: %s", mem_test_names[p->test],
+				       thread_why(p));
+	return 0;
 }
 
-/* One test at one block size and thread count: pattern, calibrate (the warm-up),
- * reps timed runs, verify, report. */
-static int measure(struct mem_run *run, struct tp_ctx *c, enum mem_test test, bool grown)
+static int tp_run(struct peak_bench_run *r, unsigned t)
 {
-	struct tp_point *p = c->p;
+	struct tp_point *p = r->k->data;
+	thread_run(p, &p->th[t], r->iters);
+	return 0;
+}
+
+/* Counts the visits of every run; after the last repetition checks every block. */
+static int tp_verify(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	struct tp_point *p = r->k->data;
+	p->visits += r->iters;
+	if (r->rep == PEAK_BENCH_NOT_MEASURED || r->rep + 1 < p->run->common.reps)
+		return 0;
+	if (phase(r->team, p, TP_VERIFY) == 0)
+		return 0;
 	char label[32];
+	return peak_bench_fail(e, PEAK_EXIT_FAIL,
+			       "%s block %s threads %u: verification failed: %s",
+			       mem_test_names[p->test],
+			       peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads,
+			       thread_why(p));
+}
+
+/* The memory peak only bounds a working set that cannot live in the caches. */
+static bool cached(const struct tp_point *p)
+{
+	return p->run->llc_bytes && (uint64_t)p->buf_bytes * p->nthreads <= p->run->llc_bytes;
+}
+
+static double tp_peak(const struct peak_bench_run *r)
+{
+	const struct tp_point *p = r->k->data;
+	return p->run->theoretical_mbps;
+}
+
+static int tp_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
+		  struct peak_bench_err *e)
+{
+	const struct tp_point *p = r->k->data;
+	(void)out;
+	(void)e;
+	if (cached(p))
+		peak_result_flag(res, "cached");
+	if (p->grown)
+		peak_result_flag(res, "size_grown");
+	return 0;
+}
+
+/* One test of the block as a peak_bench point: rows MB/s, one iteration = one visit per
+ * thread (a block read, written, or both for read+write). */
+static int measure(struct mem_run *run, struct peak_team *team, struct tp_point *p,
+		   enum mem_test test, double *samples)
+{
+	char label[32], variant[32];
+	p->test = test;
 	p->kind = test_kind[test];
 	p->random = test_random(test);
-	p->visits = 0;
-	p->value = mem_mix64(run->seed ^ 0x5eedf111ULL ^ (uint64_t)test);
 	mem_progress(run, "%s block %s, %u threads", mem_test_names[test],
 		     peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads);
-	if (phase(c, TP_PATTERN) != 0)
-		return mem_fail(run, PEAK_EXIT_FAIL, "%s: %s", mem_test_names[test], thread_why(p));
-
-	struct peak_steal steal;
-	peak_steal_begin(&steal);
-	uint64_t start = p->block_bytes >= 65536 ? 1 : 65536 / p->block_bytes, iters = 0;
-	int rc = peak_calib_iterations(calib_fn, c, run->common.min_time_s, start,
-				       UINT64_C(1) << 40, &iters);
-	size_t reps = (size_t)run->common.reps;
-	double *mbps = calloc(reps, sizeof(double));
-	if (!mbps)
-		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
-	double bytes_per_visit = (double)p->block_bytes * (p->kind == TP_RW ? 2.0 : 1.0);
-	for (size_t r = 0; r < reps && rc == 0; r++) {
-		uint64_t ns = 0;
-		rc = timed_run(c, iters, &ns);
-		/* bytes / ns = GB/s; x 1000 = MB/s (decimal, as STREAM counts) */
-		mbps[r] = (double)p->nthreads * (double)iters * bytes_per_visit /
-			  (double)(ns ? ns : 1) * 1000.0;
-	}
-	if (rc == 0)
-		rc = phase(c, TP_VERIFY);
-	if (rc != 0) {
-		free(mbps);
-		return mem_fail(
-		    run, PEAK_EXIT_FAIL, "%s block %s threads %u: verification failed: %s",
-		    mem_test_names[test], peak_format_size(p->block_bytes, label, sizeof(label)),
-		    p->nthreads, thread_why(p));
-	}
-
-	char variant[32];
-	variant_name(p, variant, sizeof(variant));
-	struct peak_result r;
-	peak_result_init(&r, "memory", mem_test_names[test], variant, "throughput", "MB/s");
-	r.threads = p->nthreads;
-	r.block_bytes = p->block_bytes;
-	r.has_block = true;
-	peak_result_set_samples(&r, mbps, reps);
-	/* The memory peak only bounds a working set that cannot live in the caches. */
-	if (run->llc_bytes && (uint64_t)p->buf_bytes * p->nthreads <= run->llc_bytes)
-		peak_result_flag(&r, "cached");
-	else
-		r.theoretical = run->theoretical_mbps;
-	if (grown)
-		peak_result_flag(&r, "size_grown");
-	if (peak_team_oversubscribed(c->team))
-		peak_result_flag(&r, "oversubscribed");
-	if (!peak_team_pinned(c->team))
-		peak_result_flag(&r, "unpinned");
-	peak_steal_flag(peak_steal_pct(&steal), &r);
-	rc = mem_emit(run, &r);
-	free(mbps);
-	return rc;
+	snprintf(variant, sizeof(variant), "%s%s", p->ops->name, p->nt ? "-nt" : "");
+	const struct peak_bench_kernel k = {
+	    .name = mem_test_names[test],
+	    .test = mem_test_names[test],
+	    .variant = variant,
+	    .metric = "throughput",
+	    .unit = "MB/s",
+	    .work_per_iter = (double)p->block_bytes * (p->kind == TP_RW ? 2.0 : 1.0),
+	    .scale = 1000.0, /* bytes/ns = GB/s; x 1000 = MB/s (decimal, as STREAM counts) */
+	    .setup = tp_setup,
+	    .run = tp_run,
+	    .verify = tp_verify,
+	    .peak = cached(p) ? NULL : tp_peak,
+	    .row = tp_row,
+	    .data = p,
+	};
+	const struct peak_bench_suite s = {
+	    .name = "memory",
+	    .kernels = &k,
+	    .nkernels = 1,
+	    .pin = true,
+	    .start_iters = p->block_bytes >= 65536 ? 1 : 65536 / p->block_bytes,
+	    .max_iters = UINT64_C(1) << 40,
+	};
+	const struct peak_bench_point pt = {
+	    .threads = p->nthreads, .block_bytes = p->block_bytes, .has_block = true};
+	struct peak_result res;
+	struct peak_bench_run br;
+	if (peak_bench_point_run(&s, &k, &pt, team, &run->common, &run->out, &res, samples, &br,
+				 &run->err) != 0)
+		return -1;
+	return mem_emit(run, &res);
 }
 
 /* Blocks larger than the last-level cache get non-temporal stores (auto), as do all
@@ -373,7 +390,8 @@ static bool use_nt(const struct mem_run *run, size_t block)
 	return run->llc_bytes != 0 && block > run->llc_bytes;
 }
 
-static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthreads, size_t block)
+static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthreads, size_t block,
+		     double *samples)
 {
 	struct tp_point p = {.run = run,
 			     .nthreads = nthreads,
@@ -384,7 +402,7 @@ static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthre
 	p.nt = use_nt(run, block);
 	p.pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP;
 	geometry(run->size_bytes, nthreads, block, &p.n_full, &p.n_rw, &p.buf_bytes);
-	bool grown = (uint64_t)p.buf_bytes * nthreads > run->size_bytes;
+	p.grown = (uint64_t)p.buf_bytes * nthreads > run->size_bytes;
 	if (p.n_full > UINT32_MAX)
 		return mem_fail(run, PEAK_EXIT_USAGE,
 				"--block: %zu blocks per thread is too many (at most 2^32)",
@@ -392,14 +410,13 @@ static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthre
 	p.th = calloc(nthreads, sizeof(*p.th));
 	if (!p.th)
 		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
-	struct tp_ctx c = {.team = team, .p = &p};
-	int rc = phase(&c, TP_SETUP);
+	int rc = phase(team, &p, TP_SETUP);
 	if (rc != 0)
 		rc = mem_fail(run, PEAK_EXIT_FAIL, "setup: %s", thread_why(&p));
 	for (int t = MEM_T_SEQ_RW; t <= MEM_T_RAND_WRITE && rc == 0; t++)
 		if (run->want[t])
-			rc = measure(run, &c, (enum mem_test)t, grown);
-	(void)phase(&c, TP_TEARDOWN);
+			rc = measure(run, team, &p, (enum mem_test)t, samples);
+	(void)phase(team, &p, TP_TEARDOWN);
 	free(p.th);
 	return rc;
 }
@@ -409,15 +426,21 @@ int mem_throughput_run(struct mem_run *run)
 	int rc = 0;
 	if (mem_throughput_need(run) == 0)
 		return 0;
+	double *samples = calloc(run->common.reps, sizeof(*samples));
+	if (!samples)
+		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
 	for (size_t i = 0; i < run->common.threads.n && rc == 0; i++) {
 		unsigned n = (unsigned)run->common.threads.v[i];
 		char err[160] = "";
 		struct peak_team *team = peak_team_create(n, true, err, sizeof(err));
-		if (!team)
-			return mem_fail(run, PEAK_EXIT_FAIL, "--threads %u: %s", n, err);
+		if (!team) {
+			rc = mem_fail(run, PEAK_EXIT_FAIL, "--threads %u: %s", n, err);
+			break;
+		}
 		for (size_t j = 0; j < run->blocks.n && rc == 0; j++)
-			rc = run_block(run, team, n, (size_t)run->blocks.v[j]);
+			rc = run_block(run, team, n, (size_t)run->blocks.v[j], samples);
 		peak_team_destroy(team);
 	}
+	free(samples);
 	return rc;
 }

@@ -3,50 +3,15 @@
  * bandwidth beside each figure. */
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "membench.h"
+#include "mem_run.h"
 #include "peak_exit.h"
-
-const char *const mem_test_names[] = {"seq_rw",     "rand_rw", "seq_read", "seq_write", "rand_read",
-				      "rand_write", "latency", "stream",   NULL};
 
 static const char *const onoff_choices[] = {"auto", "on", "off", NULL};
 static const char *const isa_choices[] = {"auto", "scalar", "sse2", "avx2", "avx512", NULL};
-
-int mem_fail(struct mem_run *run, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(run->error, sizeof(run->error), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-void mem_progress(struct mem_run *run, const char *fmt, ...)
-{
-	if (run->common.quiet || !isatty(STDERR_FILENO))
-		return;
-	char line[160];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\r\033[Kmembench: %s", line);
-	run->progress_shown = true;
-}
-
-int mem_emit(struct mem_run *run, struct peak_result *r)
-{
-	peak_result_finish(r);
-	if (peak_output_record(&run->out, r) != 0)
-		return mem_fail(run, PEAK_EXIT_FAIL, "writing the results failed");
-	return 0;
-}
 
 /* --sweep MIN:MAX[:STEPS]: working sets from MIN to MAX, STEPS points per power of two. */
 static int parse_sweep(const char *arg, void *dest, char *err, size_t err_len)
@@ -135,7 +100,7 @@ static int resolve(struct mem_run *run, const struct raw_opts *raw)
 		return PEAK_EXIT_UNSUPPORTED;
 	}
 	run->ops = mem_ops_for((enum mem_isa)isa);
-	if (run->hugepages == MEM_HP_ON && !mem_thp_available()) {
+	if (run->hugepages == MEM_HP_ON && !peak_team_thp_available()) {
 		fprintf(stderr,
 			"membench: --hugepages on: transparent huge pages are disabled "
 			"here (/sys/kernel/mm/transparent_hugepage/enabled); use auto or off\n");
@@ -233,14 +198,10 @@ static int check_memory(struct mem_run *run)
 	return PEAK_EXIT_USAGE;
 }
 
-static void machine(struct mem_run *run)
+/* Machine facts for the row's peaks; cfg is peaks.conf, loaded by peak_bench_config. */
+static void machine(struct mem_run *run, const struct peak_config *cfg)
 {
-	struct peak_config cfg;
-	char err[160];
-	peak_config_init(&cfg);
-	if (peak_config_load_default(&cfg, err, sizeof(err)) != 0)
-		peak_context_warn(&run->ctx, err);
-	peak_machine_init(&run->machine, &run->si, &cfg, "");
+	peak_machine_init(&run->machine, &run->si, cfg, "");
 	peak_machine_to_context(&run->machine, &run->ctx);
 	run->llc_bytes = peak_sysinfo_llc_bytes(&run->si);
 	run->theoretical_mbps = run->machine.mem_gbps.source != PEAK_SRC_UNKNOWN
@@ -264,6 +225,7 @@ static void machine(struct mem_run *run)
 		peak_context_warn(&run->ctx, "membench: core clock unknown, no latency in cycles");
 }
 
+/* Option parsing and declarations; the parts measure (main -> parts -> kernels/common). */
 int main(int argc, char **argv)
 {
 	struct mem_run *run = calloc(1, sizeof(*run));
@@ -275,6 +237,13 @@ int main(int argc, char **argv)
 	if (rc != 0) {
 		free(run);
 		return rc < 0 ? PEAK_EXIT_OK : rc;
+	}
+	/* A peaks.conf that does not parse is bad input (exit 2), before anything runs. */
+	struct peak_config cfg;
+	if (peak_bench_config(&cfg, &run->err) != 0) {
+		rc = peak_bench_exit(&run->err, "membench");
+		free(run);
+		return rc;
 	}
 	peak_sysinfo_collect(&run->si, "");
 	peak_context_init(&run->ctx);
@@ -291,7 +260,8 @@ int main(int argc, char **argv)
 		free(run);
 		return PEAK_EXIT_USAGE;
 	}
-	machine(run);
+	machine(run, &cfg);
+	rc = 0;
 	if (peak_output_begin(&run->out, &run->ctx) != 0)
 		rc = mem_fail(run, PEAK_EXIT_FAIL, "writing the results failed");
 	if (rc == 0)
@@ -303,10 +273,9 @@ int main(int argc, char **argv)
 	if (run->progress_shown)
 		fprintf(stderr, "\r\033[K");
 	(void)peak_sysinfo_finish(&run->si, &run->ctx);
-	if (peak_output_close(&run->out, &run->ctx) != 0 && rc == 0)
-		rc = mem_fail(run, PEAK_EXIT_FAIL, "writing the results failed");
-	if (rc != 0)
-		fprintf(stderr, "membench: %s\n", run->error);
+	if (peak_output_close(&run->out, &run->ctx) != 0)
+		(void)mem_fail(run, PEAK_EXIT_FAIL, "writing the results failed");
+	rc = peak_bench_exit(&run->err, "membench");
 	free(run);
 	return rc;
 }

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem_alloc.h"
 #include "mem_order.h"
 
 static void test_shuffle_is_permutation(void **state)
@@ -85,33 +84,12 @@ static void test_chase_one_cycle(void **state)
 		}
 }
 
-static void test_buffers(void **state)
-{
-	(void)state;
-	for (int k = 0; k < 2; k++) {
-		struct mem_buf b;
-		enum mem_pages pages = k ? MEM_PAGES_THP : MEM_PAGES_4K;
-		assert_int_equal(mem_buf_map(&b, 3 << 20, pages), 0);
-		assert_true(((uintptr_t)b.base & ((2u << 20) - 1)) == 0);
-		assert_true(b.base >= (char *)b.map);
-		assert_true(b.base + b.bytes <= (char *)b.map + b.map_bytes);
-		memset(b.base, 1, b.bytes);
-		(void)mem_buf_huge_bytes(&b);
-		mem_buf_unmap(&b);
-		assert_null(b.map);
-	}
-	struct mem_buf z;
-	assert_int_equal(mem_buf_map(&z, 0, MEM_PAGES_4K), -1);
-	assert_string_equal(mem_pages_name(MEM_PAGES_HUGETLB), "hugetlb");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_shuffle_is_permutation),
 	    cmocka_unit_test(test_seeds),
 	    cmocka_unit_test(test_chase_one_cycle),
-	    cmocka_unit_test(test_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

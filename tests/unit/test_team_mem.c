@@ -1,9 +1,12 @@
-/* peak_team_alloc_pages: each page kind is what it says, checked against /proc/self/smaps
- * with a parser of the test's own; hugetlb and THP cases skip where the machine has none. */
+/* peak_team_alloc_pages (the one page allocator: membench, diskbench): each page kind is
+ * what it says, checked against /proc/self/smaps with a parser of the test's own; hugetlb
+ * and THP cases skip, with the reason, where the machine has none. peak_meminfo_read (the
+ * one /proc/meminfo reader) on fixture files. */
 #define _GNU_SOURCE
 #include "peak_cmocka.h"
 #include <string.h>
 
+#include "peak_sysinfo.h"
 #include "peak_team.h"
 
 /* KernelPageSize and AnonHugePages (kB) of the mapping holding addr; 0 when found. */
@@ -91,8 +94,10 @@ static void test_small(void **state)
 	assert_int_equal(v.kernel_page_kb, 4);
 	assert_int_equal(v.anon_huge_kb, 0);
 	assert_int_equal(peak_team_thp_backed(m.ptr, bytes), 0);
+	assert_int_equal(peak_team_huge_bytes(&m), 0);
 	assert_int_equal(peak_team_free_pages(&m), 0);
 	assert_null(m.ptr);
+	assert_int_equal(peak_team_huge_bytes(&m), 0); /* freed: nothing to count */
 	assert_int_equal(peak_team_alloc_pages(&m, 0, 0, NULL, 0), -1);
 }
 
@@ -125,6 +130,7 @@ static void test_hugetlb(void **state)
 	fill_and_check(&m);
 	assert_int_equal(vma_of(m.ptr, &v), 0);
 	assert_int_equal(v.kernel_page_kb, pool.page_bytes >> 10);
+	assert_int_equal(peak_team_huge_bytes(&m), m.map_bytes); /* hugetlb counts whole */
 	assert_int_equal(peak_team_free_pages(&m), 0);
 }
 
@@ -170,8 +176,10 @@ static void test_thp(void **state)
 	assert_int_equal(m.map_bytes, bytes);
 	fill_and_check(&m);
 	assert_int_equal(vma_of(m.ptr, &v), 0);
+	/* peak_team_huge_bytes counts what smaps counts (the test's own parser). */
+	assert_int_equal(peak_team_huge_bytes(&m), (uint64_t)v.anon_huge_kb << 10);
 	if (m.pages == PEAK_PAGES_THP)
-		assert_true(v.anon_huge_kb >= bytes >> 10);
+		assert_true(peak_team_huge_bytes(&m) >= bytes);
 	else
 		print_message("note: THP not confirmed (memory fragmented?)\n");
 	assert_int_equal(peak_team_free_pages(&m), 0);
@@ -193,6 +201,72 @@ static void test_huge_falls_back(void **state)
 	assert_int_equal(peak_team_free_pages(&m), 0); /* freeing twice is harmless */
 }
 
+/* peak_team_thp_available says what sysfs says (the test's own reader). */
+static void test_thp_available(void **state)
+{
+	(void)state;
+	assert_int_equal(peak_team_thp_available(), thp_enabled());
+	if (!thp_enabled()) {
+		struct peak_mem m;
+		char why[256];
+		assert_int_equal(peak_team_alloc_pages(&m, 2u << 20,
+						       PEAK_PAGES_TRY_THP | PEAK_PAGES_REQUIRED,
+						       why, sizeof(why)),
+				 -1);
+		assert_non_null(strstr(why, "THP"));
+	}
+}
+
+static void test_meminfo_fixture(void **state)
+{
+	(void)state;
+	struct peak_meminfo mi;
+	assert_int_equal(peak_meminfo_read(PEAK_FIXTURES_DIR "/meminfo-hugetlb", &mi), 0);
+	assert_int_equal(mi.total_bytes, 65536000ull << 10);
+	assert_int_equal(mi.available_bytes, 52428800ull << 10);
+	assert_int_equal(mi.hugepage_bytes, 1ull << 30);
+	assert_int_equal(mi.hugepages_total, 512);
+	assert_int_equal(mi.hugepages_free, 300);
+	assert_int_equal(mi.hugepages_rsvd, 44);
+	assert_int_equal(mi.found, PEAK_MEMINFO_TOTAL | PEAK_MEMINFO_AVAILABLE |
+				       PEAK_MEMINFO_HUGEPAGESIZE | PEAK_MEMINFO_HP_TOTAL |
+				       PEAK_MEMINFO_HP_FREE | PEAK_MEMINFO_HP_RSVD);
+
+	/* sysroot-full has HugePages_Total and Hugepagesize only: the rest stays unfound. */
+	assert_int_equal(peak_meminfo_read(PEAK_FIXTURES_DIR "/sysroot-full", &mi), 0);
+	assert_int_equal(mi.total_bytes, 24684096ull << 10);
+	assert_int_equal(mi.hugepage_bytes, 2ull << 20);
+	assert_int_equal(mi.hugepages_total, 0);
+	assert_true(mi.found & PEAK_MEMINFO_HP_TOTAL);
+	assert_false(mi.found & (PEAK_MEMINFO_HP_FREE | PEAK_MEMINFO_HP_RSVD));
+
+	/* sysroot-sparse lacks MemAvailable. */
+	assert_int_equal(peak_meminfo_read(PEAK_FIXTURES_DIR "/sysroot-sparse", &mi), 0);
+	assert_false(mi.found & PEAK_MEMINFO_AVAILABLE);
+	assert_int_equal(mi.available_bytes, 0);
+
+	/* No file: -1 and nothing found. */
+	assert_int_equal(peak_meminfo_read(PEAK_FIXTURES_DIR "/no-such-root", &mi), -1);
+	assert_int_equal(mi.found, 0);
+}
+
+/* The pool the allocator sees is the live /proc/meminfo's, through the same reader. */
+static void test_pool_matches_meminfo(void **state)
+{
+	(void)state;
+	struct peak_meminfo mi;
+	struct peak_hugetlb_pool pool;
+	assert_int_equal(peak_meminfo_read("", &mi), 0);
+	if (peak_team_hugetlb_pool(&pool) != 0) {
+		assert_false((mi.found & PEAK_MEMINFO_HP_FREE) && (mi.found & PEAK_MEMINFO_HP_RSVD) &&
+			     (mi.found & PEAK_MEMINFO_HP_TOTAL) && mi.hugepage_bytes);
+		return;
+	}
+	assert_int_equal(pool.page_bytes, mi.hugepage_bytes);
+	assert_true(pool.total >= pool.free);
+	assert_int_equal(pool.available, pool.free > pool.reserved ? pool.free - pool.reserved : 0);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -208,6 +282,8 @@ int main(void)
 	    cmocka_unit_test(test_small),           cmocka_unit_test(test_hugetlb),
 	    cmocka_unit_test(test_hugetlb_refused), cmocka_unit_test(test_thp),
 	    cmocka_unit_test(test_huge_falls_back), cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_thp_available),   cmocka_unit_test(test_meminfo_fixture),
+	    cmocka_unit_test(test_pool_matches_meminfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,20 +1,22 @@
 /* membench: what the throughput, latency and STREAM parts share (the run's options,
- * machine facts and output), and the entry point of each part. */
-#ifndef MEMBENCH_H
-#define MEMBENCH_H
+ * machine facts, output and error), the entry point of each part, and the helpers the
+ * parts use (mem_run.c). main (membench.c) calls the parts; the parts never call main. */
+#ifndef MEM_RUN_H
+#define MEM_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mem_alloc.h"
 #include "mem_kernels.h"
+#include "peak_bench.h"
 #include "peak_context.h"
 #include "peak_opts.h"
 #include "peak_peak.h"
 #include "peak_report.h"
 #include "peak_result.h"
 #include "peak_sysinfo.h"
+#include "peak_team.h"
 
 enum mem_test {
 	MEM_T_SEQ_RW,
@@ -29,6 +31,15 @@ enum mem_test {
 };
 
 extern const char *const mem_test_names[]; /* NULL-terminated, in enum order */
+
+/* The page kind a buffer asks for (latency's variant names it: chase-4k, chase-thp...). */
+enum mem_pages { MEM_PAGES_4K, MEM_PAGES_THP, MEM_PAGES_HUGETLB };
+const char *mem_pages_name(enum mem_pages pages); /* "4k", "thp", "hugetlb" */
+
+/* bytes of the page kind from the common allocator (peak_team_alloc_pages), first-touched
+ * by the calling thread: 4k = small pages, thp = THP where the kernel allows (else small),
+ * hugetlb = the pool or nothing. Returns 0, or -1 with the reason in why. */
+int mem_map(struct peak_mem *m, size_t bytes, enum mem_pages pages, char *why, size_t why_len);
 
 enum mem_hp { MEM_HP_AUTO, MEM_HP_ON, MEM_HP_OFF };
 enum mem_nt { MEM_NT_AUTO, MEM_NT_ON, MEM_NT_OFF };
@@ -57,13 +68,13 @@ struct mem_run {
 	uint64_t llc_bytes;      /* 0 unknown */
 	double theoretical_mbps; /* NAN unknown */
 	double ghz;              /* measured core clock; 0 unknown */
-	/* output and the first failure (one line, for stderr) */
+	/* output and the first failure (exit code and one line, for stderr) */
 	struct peak_output out;
-	char error[256];
+	struct peak_bench_err err;
 	bool progress_shown;
 };
 
-/* Each part returns 0, or PEAK_EXIT_FAIL / PEAK_EXIT_UNSUPPORTED with run->error set. */
+/* Each part returns 0, or -1 with run->err set (PEAK_EXIT_FAIL, _UNSUPPORTED, _USAGE). */
 int mem_throughput_run(struct mem_run *run);
 int mem_latency_run(struct mem_run *run);
 int mem_stream_run(struct mem_run *run);
@@ -83,7 +94,7 @@ int mem_emit(struct mem_run *run, struct peak_result *r);
  * --quiet (logs and tests see nothing). */
 void mem_progress(struct mem_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Set run->error (printf style) and return code. */
+/* Set run->err (the first error is kept, printf style) and return -1. */
 int mem_fail(struct mem_run *run, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
