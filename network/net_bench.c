@@ -104,8 +104,8 @@ static int measure(struct peak_bench_run *r, double *value, struct peak_bench_er
 	*value = 0;
 	if (r->rep == PEAK_BENCH_NOT_MEASURED)
 		return warm_up(r, ss, e);
-	if (net_client_run(nb->cli, &ss->p, r->team, &ss->rep, ss->pt.rep_hist, err,
-			   sizeof err) != 0)
+	if (net_client_run(nb->cli, &ss->p, r->team, &ss->rep, ss->pt.rep_hist, err, sizeof err) !=
+	    0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
 	double mean_us = ss->pt.rep_hist ? peak_hist_mean(ss->pt.rep_hist) / 1e3 : 0;
 	net_point_add(&ss->pt, &ss->rep);
@@ -123,10 +123,10 @@ static int verify(struct peak_bench_run *r, struct peak_bench_err *e)
 	for (uint32_t i = 0; i < ss->rep.nconns; i++)
 		got += ss->rep.rcv[i].bytes;
 	if (got != ss->p.total_bytes)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL,
-				       "verification failed: the server received %llu of %llu bytes",
-				       (unsigned long long)got,
-				       (unsigned long long)ss->p.total_bytes);
+		return peak_bench_fail(
+		    e, PEAK_EXIT_FAIL,
+		    "verification failed: the server received %llu of %llu bytes",
+		    (unsigned long long)got, (unsigned long long)ss->p.total_bytes);
 	return 0;
 }
 
@@ -178,17 +178,11 @@ static void teardown(struct peak_bench_run *r)
 }
 
 #define NET_KERNEL(t, proto, met, u)                                                               \
-	{.name = t,                                                                                \
-	 .test = t,                                                                                \
-	 .variant = proto,                                                                         \
-	 .metric = met,                                                                            \
-	 .unit = u,                                                                                \
-	 .supported = supported,                                                                   \
-	 .setup = setup,                                                                           \
-	 .verify = verify,                                                                         \
-	 .teardown = teardown,                                                                     \
-	 .row = row,                                                                               \
-	 .measure = measure}
+	{                                                                                          \
+		.name = t, .test = t, .variant = proto, .metric = met, .unit = u,                  \
+		.supported = supported, .setup = setup, .verify = verify, .teardown = teardown,    \
+		.row = row, .measure = measure                                                     \
+	}
 
 const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT] = {
     [NET_TEST_TCP_THROUGHPUT] = NET_KERNEL("tcp_throughput", "tcp", "throughput", "Gbit/s"),
@@ -196,6 +190,27 @@ const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT] = {
     [NET_TEST_TCP_LATENCY] = NET_KERNEL("tcp_latency", "tcp", "latency", "us"),
     [NET_TEST_UDP_LATENCY] = NET_KERNEL("udp_latency", "udp", "latency", "us"),
 };
+
+/* One point on its own team of p->threads connection threads; an unsupported point's row is
+ * recorded here, a measured point's rows by the kernel's row hook. */
+static int one_point(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
+		     const struct peak_bench_point *p, const struct peak_common_opts *c,
+		     struct peak_output *out, double *samples, struct peak_bench_err *e)
+{
+	char err[256];
+	struct peak_team *team = peak_team_create(p->threads, s->pin, err, sizeof err);
+	if (team == NULL)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+	struct peak_result res;
+	struct peak_bench_run run;
+	int rc = peak_bench_point_run(s, k, p, team, c, out, &res, samples, &run, e);
+	if (rc == 1)
+		rc = peak_output_record(out, &res) == 0
+			 ? 0
+			 : peak_bench_fail(e, PEAK_EXIT_FAIL, "writing results failed");
+	peak_team_destroy(team);
+	return rc < 0 ? -1 : 0;
+}
 
 /* netbench's order, test then size then connections (the harness's sweep goes thread count
  * first): each point on its own team of that many connection threads. */
@@ -206,27 +221,14 @@ int net_bench_sweep(const struct peak_bench_suite *s, const struct peak_common_o
 	if (samples == NULL)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	int rc = 0;
-	struct peak_bench_point p;
-	for (size_t i = 0; rc == 0 && (memset(&p, 0, sizeof p), s->point(s->data, 0, i, &p)) == 1;
-	     i++) {
+	for (size_t i = 0; rc == 0; i++) {
+		struct peak_bench_point p = {0};
+		if (s->point(s->data, 0, i, &p) != 1)
+			break;
 		const struct net_bench_point *bp = p.data;
-		const struct peak_bench_kernel *k = &s->kernels[bp->test];
 		for (size_t t = 0; rc == 0 && t < c->threads.n; t++) {
-			char err[256];
 			p.threads = (unsigned)c->threads.v[t];
-			struct peak_team *team = peak_team_create(p.threads, s->pin, err, sizeof err);
-			if (team == NULL) {
-				rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
-				break;
-			}
-			struct peak_result res;
-			struct peak_bench_run run;
-			int r = peak_bench_point_run(s, k, &p, team, c, out, &res, samples, &run, e);
-			if (r < 0)
-				rc = -1;
-			else if (r == 1 && peak_output_record(out, &res) != 0)
-				rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing results failed");
-			peak_team_destroy(team);
+			rc = one_point(s, &s->kernels[bp->test], &p, c, out, samples, e);
 		}
 	}
 	free(samples);

@@ -181,8 +181,9 @@ static void defaults(struct nb_opts *o)
 
 static int usage_error(const char *msg)
 {
-	fprintf(stderr, "netbench: %s\n", msg);
-	return PEAK_EXIT_USAGE;
+	struct peak_bench_err e = {0};
+	peak_bench_fail(&e, PEAK_EXIT_USAGE, "%s", msg);
+	return peak_bench_exit(&e, "netbench");
 }
 
 static void general_usage(void)
@@ -256,12 +257,9 @@ static void bench_data(const struct nb_opts *o, struct net_bench *nb)
 
 /* The client: connect, sweep every point, report. own_server: loopback mode. */
 static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool own_server,
-		       struct peak_bench_err *e)
+		       const struct peak_config *cfg, struct peak_bench_err *e)
 {
 	char err[320];
-	static struct peak_config cfg; /* the one peaks.conf policy: bad = exit 2 */
-	if (peak_bench_config(&cfg, e) != 0)
-		return -1;
 	struct sockaddr_storage ss;
 	socklen_t ss_len;
 	if (net_resolve(host, port, SOCK_STREAM, &ss, &ss_len, err, sizeof err) != 0)
@@ -285,7 +283,7 @@ static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool 
 	struct net_client cli;
 	bench_data(o, &nb);
 	nb.cli = &cli;
-	net_theory_measure(&nb.th, net_addr_is_loopback((struct sockaddr *)&ss), &si, &cfg, &ctx);
+	net_theory_measure(&nb.th, net_addr_is_loopback((struct sockaddr *)&ss), &si, cfg, &ctx);
 	if (net_client_connect(&cli, host, port, (uint32_t)(o->timeout_s * 1000.0 + 0.5), err,
 			       sizeof err) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
@@ -345,7 +343,8 @@ static void *server_thread(void *arg)
 	return NULL;
 }
 
-static int loopback_main(struct nb_opts *o, struct peak_bench_err *e)
+static int loopback_main(struct nb_opts *o, const struct peak_config *conf,
+			 struct peak_bench_err *e)
 {
 	char err[320];
 	const struct net_server_cfg cfg = {
@@ -358,16 +357,16 @@ static int loopback_main(struct nb_opts *o, struct peak_bench_err *e)
 	};
 	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
 	if (srv == NULL) {
-		fprintf(stderr, "netbench: loopback server: %s\n", err);
-		return PEAK_EXIT_FAIL;
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: %s", err);
+		return peak_bench_exit(e, "netbench");
 	}
 	pthread_t tid;
 	if (pthread_create(&tid, NULL, server_thread, srv) != 0) {
 		net_server_destroy(srv);
-		fprintf(stderr, "netbench: loopback server: cannot start its thread\n");
-		return PEAK_EXIT_FAIL;
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: cannot start its thread");
+		return peak_bench_exit(e, "netbench");
 	}
-	(void)client_main(o, "127.0.0.1", net_server_port(srv), true, e);
+	(void)client_main(o, "127.0.0.1", net_server_port(srv), true, conf, e);
 	net_server_stop(srv);
 	pthread_join(tid, NULL);
 	net_server_destroy(srv);
@@ -479,8 +478,12 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	struct peak_bench_err e = {0};
+	static struct peak_config cfg; /* the one peaks.conf policy: one that does not parse is
+					  exit 2, before any server or session starts */
+	if (peak_bench_config(&cfg, &e) != 0)
+		return peak_bench_exit(&e, "netbench");
 	if (loopback)
-		return loopback_main(&o, &e);
-	(void)client_main(&o, o.host, (uint16_t)o.port, false, &e);
+		return loopback_main(&o, &cfg, &e);
+	(void)client_main(&o, o.host, (uint16_t)o.port, false, &cfg, &e);
 	return peak_bench_exit(&e, "netbench");
 }
