@@ -145,22 +145,23 @@ static int emit(struct peak_output *out, struct peak_result *r, const double *sa
 }
 
 static int emit_throughput(const struct net_point *pt, struct peak_output *out,
-			   const struct net_theory *th, bool bytes_mode, const char *proto)
+			   const struct net_theory *th, bool bytes_mode, const char *proto,
+			   struct peak_result *main)
 {
 	struct peak_result r;
 	int rc = 0;
-	base_row(&r, pt, proto, "throughput", "Gbit/s");
-	r.theoretical = th->gbps;
+	base_row(main, pt, proto, "throughput", "Gbit/s");
+	main->theoretical = th->gbps;
 	char src[48];
 	snprintf(src, sizeof src, "theoretical=%s", th->source);
-	peak_result_flag(&r, src);
+	peak_result_flag(main, src);
 	if (bytes_mode)
-		flagf(&r, "bytes=%.0f", (double)pt->rcv_bytes_last);
+		flagf(main, "bytes=%.0f", (double)pt->rcv_bytes_last);
 	if (!net_test_is_udp(pt->test))
-		flagf(&r, "retrans=%.0f", (double)pt->retrans);
+		flagf(main, "retrans=%.0f", (double)pt->retrans);
 	if (pt->gso)
-		peak_result_flag(&r, "udp_gso");
-	rc |= emit(out, &r, pt->gbps, pt->done);
+		peak_result_flag(main, "udp_gso");
+	rc |= emit(out, main, pt->gbps, pt->done);
 	for (uint32_t i = 0; pt->nconns > 1 && i < pt->nconns; i++) {
 		char variant[32];
 		snprintf(variant, sizeof variant, "%s/conn%u", proto, (unsigned)i);
@@ -170,14 +171,15 @@ static int emit_throughput(const struct net_point *pt, struct peak_output *out,
 	return rc;
 }
 
-static int emit_latency(const struct net_point *pt, struct peak_output *out, const char *proto)
+static int emit_latency(const struct net_point *pt, struct peak_output *out, const char *proto,
+			struct peak_result *main)
 {
 	const struct peak_hist *h = pt->hist;
 	struct peak_result r;
-	base_row(&r, pt, proto, "latency", "us");
+	base_row(main, pt, proto, "latency", "us");
 	/* n counts round trips of all repetitions: min, max and percentiles are those of
 	 * single messages (sockperf, netperf); no per-repetition samples are attached. */
-	struct peak_summary *s = &r.summary;
+	struct peak_summary *s = &main->summary;
 	s->n = (size_t)h->n;
 	if (h->n > 0) {
 		s->mean = peak_hist_mean(h) / 1e3;
@@ -193,28 +195,28 @@ static int emit_latency(const struct net_point *pt, struct peak_output *out, con
 			s->ci95_high = s->mean + half;
 			s->has_ci = true;
 		}
-		r.p50 = s->median;
-		r.p90 = (double)peak_hist_percentile(h, 90) / 1e3;
-		r.p99 = (double)peak_hist_percentile(h, 99) / 1e3;
-		r.p999 = (double)peak_hist_percentile(h, 99.9) / 1e3;
-		flagf(&r, "p99.99=%.3fus", (double)peak_hist_percentile(h, 99.99) / 1e3);
+		main->p50 = s->median;
+		main->p90 = (double)peak_hist_percentile(h, 90) / 1e3;
+		main->p99 = (double)peak_hist_percentile(h, 99) / 1e3;
+		main->p999 = (double)peak_hist_percentile(h, 99.9) / 1e3;
+		flagf(main, "p99.99=%.3fus", (double)peak_hist_percentile(h, 99.99) / 1e3);
 	}
-	int rc = emit(out, &r, NULL, 0);
+	int rc = emit(out, main, NULL, 0);
 	base_row(&r, pt, proto, "transaction_rate", "trans/s");
 	rc |= emit(out, &r, pt->tps, pt->done);
 	return rc;
 }
 
 int net_point_emit(const struct net_point *pt, struct peak_output *out, const struct net_theory *th,
-		   bool bytes_mode)
+		   bool bytes_mode, struct peak_result *main)
 {
 	const char *proto = net_proto_for(pt->test)->name;
 	struct peak_result r;
 	int rc;
 	if (net_test_is_latency(pt->test))
-		rc = emit_latency(pt, out, proto);
+		rc = emit_latency(pt, out, proto, main);
 	else
-		rc = emit_throughput(pt, out, th, bytes_mode, proto);
+		rc = emit_throughput(pt, out, th, bytes_mode, proto, main);
 	if (net_test_is_udp(pt->test)) {
 		base_row(&r, pt, proto, "loss", "%");
 		flagf(&r, "lost=%.0f", (double)pt->lost);
@@ -228,21 +230,4 @@ int net_point_emit(const struct net_point *pt, struct peak_output *out, const st
 	base_row(&r, pt, proto, "cpu_receiver", "%");
 	rc |= emit(out, &r, pt->cpu_rcv, pt->done);
 	return rc ? -1 : 0;
-}
-
-int net_point_emit_unsupported(struct peak_output *out, enum net_test test, uint32_t nconns,
-			       uint32_t block_bytes, const char *reason)
-{
-	struct peak_result r;
-	peak_result_init(&r, "network", net_test_name(test), net_proto_for(test)->name,
-			 net_test_is_latency(test) ? "latency" : "throughput",
-			 net_test_is_latency(test) ? "us" : "Gbit/s");
-	r.threads = nconns;
-	r.block_bytes = block_bytes;
-	r.has_block = true;
-	char f[160];
-	snprintf(f, sizeof f, "unsupported: %s", reason);
-	peak_result_flag(&r, f);
-	peak_result_finish(&r);
-	return peak_output_record(out, &r);
 }

@@ -36,21 +36,20 @@ struct net_theory {
 	const char *source; /* "memcpy", "link", "config", "unknown" */
 };
 
-/* Fill th (and context keys netbench.*) for a loopback or a remote server. */
+struct peak_config;
+/* Fill th (and context keys netbench.*) for a loopback or a remote server; cfg is the run's
+ * peaks.conf (peak_bench_config), read for a remote link's speed. */
 void net_theory_measure(struct net_theory *th, bool loopback, const struct peak_sysinfo *si,
-			struct peak_context *ctx);
+			const struct peak_config *cfg, struct peak_context *ctx);
 
 int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns, uint32_t block_bytes,
 		   unsigned reps);
 /* Account one repetition (rep_hist already holds its round trips). */
 void net_point_add(struct net_point *pt, const struct net_rep *rep);
-/* Hand the point's rows to out. Returns 0 or -1 when writing failed. */
+/* Hand the point's rows to out, the main row (throughput or latency) first; main is left
+ * holding that row (its samples point into pt). Returns 0 or -1 when writing failed. */
 int net_point_emit(const struct net_point *pt, struct peak_output *out, const struct net_theory *th,
-		   bool bytes_mode);
+		   bool bytes_mode, struct peak_result *main);
 void net_point_free(struct net_point *pt);
-
-/* A row for a point that cannot run here (e.g. a UDP datagram below the header). */
-int net_point_emit_unsupported(struct peak_output *out, enum net_test test, uint32_t nconns,
-			       uint32_t block_bytes, const char *reason);
 
 #endif

@@ -16,7 +16,7 @@
 
 /* Loopback: the memory copy bandwidth (as PA1 did); remote: the link speed. */
 void net_theory_measure(struct net_theory *th, bool loopback, const struct peak_sysinfo *si,
-			struct peak_context *ctx)
+			const struct peak_config *cfg, struct peak_context *ctx)
 {
 	th->gbps = NAN;
 	th->source = "unknown";
@@ -37,13 +37,8 @@ void net_theory_measure(struct net_theory *th, bool loopback, const struct peak_
 		peak_context_set_num(ctx, "netbench.memcpy_gbps", th->gbps);
 		peak_context_set_str(ctx, "netbench.memcpy_note", lo.note);
 	} else {
-		struct peak_config cfg;
 		struct peak_machine m;
-		char err[160];
-		peak_config_init(&cfg);
-		if (peak_config_load_default(&cfg, err, sizeof err) != 0)
-			peak_context_warn(ctx, err);
-		peak_machine_init(&m, si, &cfg, "");
+		peak_machine_init(&m, si, cfg, "");
 		if (m.net_gbps.source != PEAK_SRC_UNKNOWN) {
 			th->gbps = m.net_gbps.value;
 			th->source = m.net_gbps.source == PEAK_SRC_CONFIG ? "config" : "link";

@@ -11,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "net_bench.h"
 #include "net_client.h"
 #include "net_proto.h"
 #include "net_report.h"
@@ -20,7 +21,8 @@
 #include "peak_exit.h"
 #include "peak_opts.h"
 #include "peak_report.h"
-#include "peak_steal.h"
+#include "peak_bench.h"
+#include "peak_peak.h"
 #include "peak_sysinfo.h"
 
 #define DEFAULT_PORT      5301
@@ -179,8 +181,9 @@ static void defaults(struct nb_opts *o)
 
 static int usage_error(const char *msg)
 {
-	fprintf(stderr, "netbench: %s\n", msg);
-	return PEAK_EXIT_USAGE;
+	struct peak_bench_err e = {0};
+	peak_bench_fail(&e, PEAK_EXIT_USAGE, "%s", msg);
+	return peak_bench_exit(&e, "netbench");
 }
 
 static void general_usage(void)
@@ -220,158 +223,51 @@ static int finish_client_opts(struct nb_opts *o)
 	return 0;
 }
 
-struct sweep {
-	struct nb_opts *o;
-	struct net_client *cli;
-	struct peak_output *out;
-	struct net_theory th;
-	char err[320];
-};
-
-static uint32_t point_size(const struct nb_opts *o, enum net_test t, size_t i, size_t *n)
+/* The suite's shared data from the options: the (test, size) points in sweep order and
+ * every session's parameters. */
+static void bench_data(const struct nb_opts *o, struct net_bench *nb)
 {
-	const struct peak_list *l = t == NET_TEST_TCP_THROUGHPUT   ? &o->buffer
-				    : t == NET_TEST_UDP_THROUGHPUT ? &o->datagram
-								   : &o->msg_size;
-	*n = l->n;
-	return i < l->n ? (uint32_t)l->v[i] : 0;
-}
-
-static void point_params(const struct nb_opts *o, enum net_test t, uint32_t conns, uint32_t size,
-			 struct net_params *p)
-{
-	memset(p, 0, sizeof *p);
-	p->test = (uint32_t)t;
-	p->nconns = conns;
-	p->block_bytes = size;
+	memset(nb, 0, sizeof *nb);
+	nb->reps = (unsigned)o->common.reps;
+	nb->quiet = o->common.quiet;
+	struct net_params *p = &nb->base;
 	p->warmup_msgs = (uint32_t)o->warmup;
 	p->rate_bps = o->rate_bps;
 	p->no_gso = o->no_gso;
 	p->send_batch = (uint32_t)o->send_batch;
 	p->timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5);
-	if (net_test_is_latency(t)) {
-		double s = o->time_s != 0 ? o->time_s : DEFAULT_LATENCY_S;
-		p->duration_ns = (uint64_t)(s * 1e9);
-	} else if (o->time_s != 0) {
+	if (o->time_s != 0)
 		p->duration_ns = (uint64_t)(o->time_s * 1e9);
-	} else {
+	else
 		p->total_bytes = o->bytes != 0 ? o->bytes : DEFAULT_BYTES;
-	}
-}
-
-/* One unrecorded short repetition first (slow start, page faults, ARP). */
-static int warm_up(struct sweep *sw, const struct net_params *p, struct peak_team *team)
-{
-	struct net_params w = *p;
-	struct net_rep rep;
-	if (net_test_is_latency((enum net_test)p->test))
-		return 0; /* latency drops its first warmup_msgs round trips instead */
-	if (w.total_bytes != 0) {
-		w.total_bytes /= 8;
-		if (w.total_bytes < p->nconns)
-			w.total_bytes = p->nconns;
-	} else {
-		w.duration_ns /= 8;
-	}
-	return net_client_run(sw->cli, &w, team, &rep, NULL, sw->err, sizeof sw->err);
-}
-
-static int run_point(struct sweep *sw, enum net_test t, uint32_t conns, uint32_t size)
-{
-	struct net_params p;
-	point_params(sw->o, t, conns, size, &p);
-	if (net_test_is_udp(t) && (size < NET_UDP_HEADER || size > NET_MAX_UDP_DGRAM))
-		return net_point_emit_unsupported(sw->out, t, conns, size,
-						  "UDP messages need 16..65507 bytes") == 0
-			   ? 0
-			   : -1;
-	if (!sw->o->common.quiet) {
-		char sz[32];
-		fprintf(stderr, "netbench: %s %s x%u connections, %llu reps\n", net_test_name(t),
-			peak_format_size(size, sz, sizeof sz), (unsigned)conns,
-			(unsigned long long)sw->o->common.reps);
-	}
-	struct net_point pt;
-	struct peak_team *team = NULL;
-	int rc = -1;
-	if (net_point_init(&pt, t, conns, size, (unsigned)sw->o->common.reps) != 0) {
-		snprintf(sw->err, sizeof sw->err, "out of memory");
-		goto out;
-	}
-	team = peak_team_create(conns, false, sw->err, sizeof sw->err);
-	if (team == NULL || warm_up(sw, &p, team) != 0)
-		goto out;
-	struct peak_steal steal;
-	peak_steal_begin(&steal);
-	for (unsigned r = 0; r < pt.reps; r++) {
-		struct net_rep rep;
-		if (net_client_run(sw->cli, &p, team, &rep, pt.rep_hist, sw->err, sizeof sw->err) !=
-		    0)
-			goto out;
-		if (t == NET_TEST_TCP_THROUGHPUT && p.total_bytes != 0) {
-			uint64_t got = 0;
-			for (uint32_t i = 0; i < rep.nconns; i++)
-				got += rep.rcv[i].bytes;
-			if (got != p.total_bytes) {
-				snprintf(
-				    sw->err, sizeof sw->err,
-				    "verification failed: the server received %llu of %llu bytes",
-				    (unsigned long long)got, (unsigned long long)p.total_bytes);
-				goto out;
-			}
-		}
-		net_point_add(&pt, &rep);
-	}
-	/* Another tenant took the CPU (above 1% steal), or more connections than CPUs. */
-	if (peak_steal_pct(&steal) > PEAK_STEAL_FLAG_PCT)
-		snprintf(pt.flags, sizeof pt.flags, "steal");
-	if (peak_team_oversubscribed(team))
-		snprintf(pt.flags + strlen(pt.flags), sizeof pt.flags - strlen(pt.flags), "%s%s",
-			 pt.flags[0] ? ";" : "", "oversubscribed");
-	rc = net_point_emit(&pt, sw->out, &sw->th, p.total_bytes != 0);
-	if (rc != 0)
-		snprintf(sw->err, sizeof sw->err, "writing results failed");
-out:
-	if (team != NULL)
-		peak_team_destroy(team);
-	net_point_free(&pt);
-	return rc;
-}
-
-static int sweep_all(struct sweep *sw)
-{
-	const struct nb_opts *o = sw->o;
+	nb->latency_ns = (uint64_t)((o->time_s != 0 ? o->time_s : DEFAULT_LATENCY_S) * 1e9);
 	for (size_t ti = 0; ti < o->tests.n; ti++) {
 		enum net_test t = NET_TEST_COUNT;
 		for (int k = 0; k < NET_TEST_COUNT; k++)
 			if (strcmp(o->tests.v[ti], test_choices[k]) == 0)
 				t = (enum net_test)k;
-		size_t nsizes;
-		(void)point_size(o, t, 0, &nsizes);
-		for (size_t si = 0; si < nsizes; si++) {
-			uint32_t size = point_size(o, t, si, &nsizes);
-			for (size_t ci = 0; ci < o->common.threads.n; ci++) {
-				if (run_point(sw, t, (uint32_t)o->common.threads.v[ci], size) != 0)
-					return -1;
-			}
-		}
+		const struct peak_list *l = t == NET_TEST_TCP_THROUGHPUT   ? &o->buffer
+					    : t == NET_TEST_UDP_THROUGHPUT ? &o->datagram
+									   : &o->msg_size;
+		for (size_t si = 0; si < l->n && nb->npoints < NET_BENCH_MAX_POINTS; si++)
+			nb->points[nb->npoints++] =
+			    (struct net_bench_point){.test = t, .size = (uint32_t)l->v[si]};
 	}
-	return 0;
 }
 
-/* The client: connect, sweep every point, report. host NULL with port = loopback server. */
-static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool own_server)
+/* The client: connect, sweep every point, report. own_server: loopback mode. */
+static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool own_server,
+		       const struct peak_config *cfg, struct peak_bench_err *e)
 {
 	char err[320];
 	struct sockaddr_storage ss;
 	socklen_t ss_len;
-	if (net_resolve(host, port, SOCK_STREAM, &ss, &ss_len, err, sizeof err) != 0) {
-		fprintf(stderr, "netbench: %s\n", err);
-		return PEAK_EXIT_FAIL;
-	}
+	if (net_resolve(host, port, SOCK_STREAM, &ss, &ss_len, err, sizeof err) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
 	/* Everything slow (sysinfo, the memcpy peak) before connecting: the server's idle
 	 * timeout runs from the handshake. */
 	static struct peak_context ctx; /* large: keep it off the stack */
+	static struct net_bench nb;
 	struct peak_sysinfo si;
 	peak_context_init(&ctx);
 	peak_sysinfo_collect(&si, "");
@@ -382,34 +278,33 @@ static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool 
 			     net_addr_text((struct sockaddr *)&ss, addr, sizeof addr));
 	peak_context_set_num(&ctx, "netbench.port", port);
 	peak_context_set_num(&ctx, "netbench.protocol_version", NET_VERSION);
-	peak_context_set_num(&ctx, "netbench.udp_send_batch", o->send_batch ? (double)o->send_batch : 32);
+	peak_context_set_num(&ctx, "netbench.udp_send_batch",
+			     o->send_batch ? (double)o->send_batch : 32);
 	struct net_client cli;
-	struct sweep sw = {.o = o, .cli = &cli};
-	net_theory_measure(&sw.th, net_addr_is_loopback((struct sockaddr *)&ss), &si, &ctx);
+	bench_data(o, &nb);
+	nb.cli = &cli;
+	net_theory_measure(&nb.th, net_addr_is_loopback((struct sockaddr *)&ss), &si, cfg, &ctx);
 	if (net_client_connect(&cli, host, port, (uint32_t)(o->timeout_s * 1000.0 + 0.5), err,
-			       sizeof err) != 0) {
-		fprintf(stderr, "netbench: %s\n", err);
-		return PEAK_EXIT_FAIL;
-	}
+			       sizeof err) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
 	struct peak_output out;
 	if (peak_output_open(&out, o->common.format, o->common.output, err, sizeof err) != 0) {
 		net_client_close(&cli);
-		fprintf(stderr, "netbench: %s\n", err);
-		return PEAK_EXIT_FAIL;
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
 	}
-	sw.out = &out;
-	int rc = peak_output_begin(&out, &ctx) == 0 ? sweep_all(&sw) : -1;
+	const struct peak_bench_suite suite = {.name = "network",
+					       .kernels = net_bench_kernels,
+					       .nkernels = NET_TEST_COUNT,
+					       .point = net_bench_point,
+					       .data = &nb};
+	int rc = peak_output_begin(&out, &ctx) == 0
+		     ? net_bench_sweep(&suite, &o->common, &out, e)
+		     : peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	net_client_close(&cli);
 	(void)peak_sysinfo_finish(&si, &ctx);
-	if (peak_output_close(&out, &ctx) != 0 && rc == 0) {
-		snprintf(sw.err, sizeof sw.err, "writing the results failed");
-		rc = -1;
-	}
-	if (rc != 0) {
-		fprintf(stderr, "netbench: %s\n", sw.err[0] ? sw.err : "measurement failed");
-		return PEAK_EXIT_FAIL;
-	}
-	return PEAK_EXIT_OK;
+	if (peak_output_close(&out, &ctx) != 0 && rc == 0)
+		rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
+	return rc;
 }
 
 static int parse_client(int argc, char **argv, bool loopback, struct nb_opts *o)
@@ -448,7 +343,8 @@ static void *server_thread(void *arg)
 	return NULL;
 }
 
-static int loopback_main(struct nb_opts *o)
+static int loopback_main(struct nb_opts *o, const struct peak_config *conf,
+			 struct peak_bench_err *e)
 {
 	char err[320];
 	const struct net_server_cfg cfg = {
@@ -461,20 +357,20 @@ static int loopback_main(struct nb_opts *o)
 	};
 	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
 	if (srv == NULL) {
-		fprintf(stderr, "netbench: loopback server: %s\n", err);
-		return PEAK_EXIT_FAIL;
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: %s", err);
+		return peak_bench_exit(e, "netbench");
 	}
 	pthread_t tid;
 	if (pthread_create(&tid, NULL, server_thread, srv) != 0) {
 		net_server_destroy(srv);
-		fprintf(stderr, "netbench: loopback server: cannot start its thread\n");
-		return PEAK_EXIT_FAIL;
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: cannot start its thread");
+		return peak_bench_exit(e, "netbench");
 	}
-	int rc = client_main(o, "127.0.0.1", net_server_port(srv), true);
+	(void)client_main(o, "127.0.0.1", net_server_port(srv), true, conf, e);
 	net_server_stop(srv);
 	pthread_join(tid, NULL);
 	net_server_destroy(srv);
-	return rc;
+	return peak_bench_exit(e, "netbench");
 }
 
 static int server_main(int argc, char **argv)
@@ -581,7 +477,13 @@ int main(int argc, char **argv)
 		return PEAK_EXIT_OK;
 	if (rc != 0)
 		return rc;
+	struct peak_bench_err e = {0};
+	static struct peak_config cfg; /* the one peaks.conf policy: one that does not parse is
+					  exit 2, before any server or session starts */
+	if (peak_bench_config(&cfg, &e) != 0)
+		return peak_bench_exit(&e, "netbench");
 	if (loopback)
-		return loopback_main(&o);
-	return client_main(&o, o.host, (uint16_t)o.port, false);
+		return loopback_main(&o, &cfg, &e);
+	(void)client_main(&o, o.host, (uint16_t)o.port, false, &cfg, &e);
+	return peak_bench_exit(&e, "netbench");
 }

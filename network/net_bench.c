@@ -1,0 +1,236 @@
+/* netbench's client point loop on the harness: see net_bench.h. A kernel's session is one
+ * repetition of a test against the server (net_client_run on r->team); the harness owns the
+ * support check, warm-up call, repetitions, steal window and standard flags, the kernel's
+ * row hook writes the point's rows (main row first, then per-connection throughput, loss,
+ * transactions, client and server CPU). */
+#include "net_bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peak_opts.h"
+
+/* One point's session state (the kernel's r->state). */
+struct sess {
+	struct net_params p;
+	struct net_point pt;
+	struct net_rep rep; /* the last repetition, for verify */
+};
+
+static const struct net_bench_point *bpoint(const struct peak_bench_run *r)
+{
+	return r->point->data;
+}
+
+int net_bench_point(void *suite_data, unsigned threads, size_t i, struct peak_bench_point *p)
+{
+	struct net_bench *nb = suite_data;
+	(void)threads;
+	if (i >= nb->npoints)
+		return 0;
+	p->data = &nb->points[i];
+	p->block_bytes = nb->points[i].size;
+	p->has_block = true;
+	return 1;
+}
+
+static bool supported(const struct peak_bench_run *r, char *why, size_t why_len)
+{
+	const struct net_bench_point *bp = bpoint(r);
+	if (net_test_is_udp(bp->test) &&
+	    (bp->size < NET_UDP_HEADER || bp->size > NET_MAX_UDP_DGRAM)) {
+		snprintf(why, why_len, "UDP messages need 16..65507 bytes");
+		return false;
+	}
+	return true;
+}
+
+static int setup(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	const struct net_bench *nb = r->suite_data;
+	const struct net_bench_point *bp = bpoint(r);
+	struct sess *ss = calloc(1, sizeof *ss);
+	if (ss == NULL)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	r->state = ss;
+	ss->p = nb->base;
+	ss->p.test = (uint32_t)bp->test;
+	ss->p.nconns = r->nthreads;
+	ss->p.block_bytes = bp->size;
+	if (net_test_is_latency(bp->test)) { /* latency runs for a time, never a byte count */
+		ss->p.total_bytes = 0;
+		ss->p.duration_ns = nb->latency_ns;
+	}
+	if (!nb->quiet) {
+		char sz[32];
+		fprintf(stderr, "netbench: %s %s x%u connections, %u reps\n",
+			net_test_name(bp->test), peak_format_size(bp->size, sz, sizeof sz),
+			r->nthreads, nb->reps);
+	}
+	if (net_point_init(&ss->pt, bp->test, r->nthreads, bp->size, nb->reps) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	return 0;
+}
+
+/* The warm-up call: one unrecorded short session (slow start, page faults, ARP); latency
+ * drops its first warmup_msgs round trips inside every session instead. */
+static int warm_up(struct peak_bench_run *r, struct sess *ss, struct peak_bench_err *e)
+{
+	const struct net_bench *nb = r->suite_data;
+	struct net_params w = ss->p;
+	char err[320];
+	if (net_test_is_latency((enum net_test)w.test))
+		return 0;
+	if (w.total_bytes != 0) {
+		w.total_bytes /= 8;
+		if (w.total_bytes < w.nconns)
+			w.total_bytes = w.nconns;
+	} else {
+		w.duration_ns /= 8;
+	}
+	if (net_client_run(nb->cli, &w, r->team, &ss->rep, NULL, err, sizeof err) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+	return 0;
+}
+
+/* One session: the repetition's figure is the receivers' throughput (Gbit/s) or the mean
+ * round trip (us; the row itself summarises every round trip of every repetition). */
+static int measure(struct peak_bench_run *r, double *value, struct peak_bench_err *e)
+{
+	const struct net_bench *nb = r->suite_data;
+	struct sess *ss = r->state;
+	char err[320];
+	*value = 0;
+	if (r->rep == PEAK_BENCH_NOT_MEASURED)
+		return warm_up(r, ss, e);
+	if (net_client_run(nb->cli, &ss->p, r->team, &ss->rep, ss->pt.rep_hist, err, sizeof err) !=
+	    0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+	double mean_us = ss->pt.rep_hist ? peak_hist_mean(ss->pt.rep_hist) / 1e3 : 0;
+	net_point_add(&ss->pt, &ss->rep);
+	*value = net_test_is_latency(ss->pt.test) ? mean_us : ss->pt.gbps[ss->pt.done - 1];
+	return 0;
+}
+
+/* TCP in bytes mode: the server received every byte sent. */
+static int verify(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	const struct sess *ss = r->state;
+	if (ss->p.test != NET_TEST_TCP_THROUGHPUT || ss->p.total_bytes == 0)
+		return 0;
+	uint64_t got = 0;
+	for (uint32_t i = 0; i < ss->rep.nconns; i++)
+		got += ss->rep.rcv[i].bytes;
+	if (got != ss->p.total_bytes)
+		return peak_bench_fail(
+		    e, PEAK_EXIT_FAIL,
+		    "verification failed: the server received %llu of %llu bytes",
+		    (unsigned long long)got, (unsigned long long)ss->p.total_bytes);
+	return 0;
+}
+
+static bool has_flag(const char *flags, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *f = flags; *f;) {
+		const char *end = strchr(f, ';');
+		size_t len = end ? (size_t)(end - f) : strlen(f);
+		if (len == n && strncmp(f, name, n) == 0)
+			return true;
+		if (!end)
+			break;
+		f = end + 1;
+	}
+	return false;
+}
+
+/* The point's rows: the harness's steal and oversubscribed go on every row of the point
+ * (in netbench's order), the main row is rebuilt with the suite's flags (theoretical
+ * source, bytes, retransmits, GSO) and, for latency, the histogram's summary. */
+static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
+	       struct peak_bench_err *e)
+{
+	const struct net_bench *nb = r->suite_data;
+	struct sess *ss = r->state;
+	char *f = ss->pt.flags;
+	size_t fl = sizeof ss->pt.flags;
+	f[0] = '\0';
+	if (has_flag(res->flags, "steal"))
+		snprintf(f, fl, "steal");
+	if (has_flag(res->flags, "oversubscribed"))
+		snprintf(f + strlen(f), fl - strlen(f), "%soversubscribed", f[0] ? ";" : "");
+	if (out == NULL)
+		return 0;
+	if (net_point_emit(&ss->pt, out, &nb->th, ss->p.total_bytes != 0, res) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing results failed");
+	return 0;
+}
+
+static void teardown(struct peak_bench_run *r)
+{
+	struct sess *ss = r->state;
+	if (ss == NULL)
+		return;
+	net_point_free(&ss->pt);
+	free(ss);
+	r->state = NULL;
+}
+
+#define NET_KERNEL(t, proto, met, u)                                                               \
+	{                                                                                          \
+		.name = t, .test = t, .variant = proto, .metric = met, .unit = u,                  \
+		.supported = supported, .setup = setup, .verify = verify, .teardown = teardown,    \
+		.row = row, .measure = measure                                                     \
+	}
+
+const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT] = {
+    [NET_TEST_TCP_THROUGHPUT] = NET_KERNEL("tcp_throughput", "tcp", "throughput", "Gbit/s"),
+    [NET_TEST_UDP_THROUGHPUT] = NET_KERNEL("udp_throughput", "udp", "throughput", "Gbit/s"),
+    [NET_TEST_TCP_LATENCY] = NET_KERNEL("tcp_latency", "tcp", "latency", "us"),
+    [NET_TEST_UDP_LATENCY] = NET_KERNEL("udp_latency", "udp", "latency", "us"),
+};
+
+/* One point on its own team of p->threads connection threads; an unsupported point's row is
+ * recorded here, a measured point's rows by the kernel's row hook. */
+static int one_point(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
+		     const struct peak_bench_point *p, const struct peak_common_opts *c,
+		     struct peak_output *out, double *samples, struct peak_bench_err *e)
+{
+	char err[256];
+	struct peak_team *team = peak_team_create(p->threads, s->pin, err, sizeof err);
+	if (team == NULL)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+	struct peak_result res;
+	struct peak_bench_run run;
+	int rc = peak_bench_point_run(s, k, p, team, c, out, &res, samples, &run, e);
+	if (rc == 1)
+		rc = peak_output_record(out, &res) == 0
+			 ? 0
+			 : peak_bench_fail(e, PEAK_EXIT_FAIL, "writing results failed");
+	peak_team_destroy(team);
+	return rc < 0 ? -1 : 0;
+}
+
+/* netbench's order, test then size then connections (the harness's sweep goes thread count
+ * first): each point on its own team of that many connection threads. */
+int net_bench_sweep(const struct peak_bench_suite *s, const struct peak_common_opts *c,
+		    struct peak_output *out, struct peak_bench_err *e)
+{
+	double *samples = calloc(c->reps ? c->reps : 1, sizeof *samples);
+	if (samples == NULL)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	int rc = 0;
+	for (size_t i = 0; rc == 0; i++) {
+		struct peak_bench_point p = {0};
+		if (s->point(s->data, 0, i, &p) != 1)
+			break;
+		const struct net_bench_point *bp = p.data;
+		for (size_t t = 0; rc == 0 && t < c->threads.n; t++) {
+			p.threads = (unsigned)c->threads.v[t];
+			rc = one_point(s, &s->kernels[bp->test], &p, c, out, samples, e);
+		}
+	}
+	free(samples);
+	return rc;
+}
