@@ -32,7 +32,7 @@ mpi() { # np args...
 	local np=$1
 	shift
 	# shellcheck disable=SC2086
-	mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$np" --map-by node "$CB" --names "$HOSTFILE" "$@"
+	mpirun --bind-to none $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$np" --map-by node "$CB" --names "$HOSTFILE" "$@"
 }
 
 # --- 1. one pair against netbench, iperf3, sockperf ---

@@ -100,7 +100,7 @@ run() { # test args...
 	local test=$1 json="$OUT/cluster-$1.json" err="$OUT/logs/cluster-$1.err" rc=0
 	shift
 	# shellcheck disable=SC2086  # the user's launcher options, split as a shell would
-	mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$NP" --map-by node "$CB" \
+	mpirun --bind-to none $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$NP" --map-by node "$CB" \
 		--names "$HOSTFILE" --test "$test" --out "$json" "$@" \
 		>"$OUT/logs/cluster-$test.log" 2>"$err" || rc=$?
 	if [ "$rc" -ne 0 ]; then

@@ -83,7 +83,9 @@ AGENT
 	# In the ASan build, OpenMPI's own allocations (its plugins, unloaded by then) are
 	# still held at exit: LeakSanitizer would fail every rank for memory that is not ours.
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	MPIRUN_ARGS="-x ASAN_OPTIONS --oversubscribe --mca plm_rsh_agent $tmp/rsh_agent.sh --mca plm_rsh_no_tree_spawn 1"
+	# --bind-to none: a rank is a node's whole client, server and sweep, not one core
+	# (OpenMPI binds 1-2 ranks to a core each: here both on CPU 0, docs/cluster.md).
+	MPIRUN_ARGS="-x ASAN_OPTIONS --bind-to none --oversubscribe --mca plm_rsh_agent $tmp/rsh_agent.sh --mca plm_rsh_no_tree_spawn 1"
 	MPIRUN_ARGS+=" --mca oob_tcp_if_include $NET.0/24 --mca btl self,tcp"
 	MPIRUN_ARGS+=" --mca btl_tcp_if_include $NET.0/24"
 }
