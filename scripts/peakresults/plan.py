@@ -522,9 +522,9 @@ def pair_jobs(o, want, disk_dir) -> list:
         from peakresults.tools.likwid import membench_array_bytes
         arr = membench_array_bytes(n * n * 8, 1)
         lp = ["linpack", "--n", n, "--threads", tmax] + reps[:3]
-        # hpcc's STREAM runs the vector width its binary was built for (Debian's: SSE2, as
-        # objdump shows), not the CPU's widest: one thread of regular stores is up to 1.4x
-        # faster in SSE2 than in AVX-512 on Zen 4 (docs/benchmarks.md), so membench runs it.
+        # hpcc's STREAM runs the code its binary was built with, not the CPU's widest ISA:
+        # membench runs the ISA read from the binary's timed Triad loop (tools/hpcc.py;
+        # Debian's is scalar, movsd/mulsd/addsd, one double per instruction).
         hisa, how = hpcc_vector_isa()
         st = ["membench", "--test", "stream", "--size", f"{n * n * 8}B", "--threads", 1, "--nt", "off",
               "--isa", hisa] + reps

@@ -137,6 +137,27 @@ class Parsers(unittest.TestCase):
         self.assertEqual(isa, "sse2")
         self.assertIn("not measured", how)
 
+    def test_hpcc_stream_triad_code(self):
+        def block(*insns):
+            return "".join(f"  1f{i:03x}:\t{x}\n" for i, x in enumerate(insns)) + \
+                "  1f999:\tcall   2440 <MPI_Wtime@plt>\n"
+        start = "  1e000:\tcall   2440 <MPI_Wtime@plt>\n"
+        ptrans = block("mulpd  %xmm1,%xmm2", "addpd  %xmm2,%xmm3")  # another test's timed code
+        copy = block("call   24f0 <memcpy@plt>")
+        scale = block("movsd  (%r8),%xmm12", "mulsd  %xmm11,%xmm12", "movsd  %xmm12,(%rdi)")
+        add = block("movsd  (%r9),%xmm11", "addsd  (%rcx),%xmm11", "movsd  %xmm11,(%rdx)")
+        scalar = block("subsd  0xa0(%rbx),%xmm0", "movsd  (%rcx),%xmm11", "mulsd  %xmm10,%xmm11",
+                       "addsd  (%r9),%xmm11", "movsd  %xmm11,(%rdx)")
+        # Debian's hpcc: every STREAM loop scalar, though other code is packed
+        self.assertEqual(hpcc.stream_triad_isa(start + ptrans + copy + scale + add + scalar), "scalar")
+        packed = block("vmovupd (%rcx,%rax),%ymm1", "vfmadd213pd (%r9,%rax),%ymm0,%ymm1")
+        self.assertEqual(hpcc.stream_triad_isa(start + ptrans + copy + scale + add + packed), "avx2")
+        wide = block("vmulpd (%rcx),%zmm0,%zmm1", "vaddpd (%r9),%zmm1,%zmm1", "vmovupd %zmm1,(%rdx)")
+        self.assertEqual(hpcc.stream_triad_isa(start + copy + scale + add + wide), "avx512")
+        # no add-only block before it: not STREAM's Triad; no timer at all: nothing found
+        self.assertIsNone(hpcc.stream_triad_isa(start + ptrans + scalar))
+        self.assertIsNone(hpcc.stream_triad_isa("mulsd %xmm1,%xmm2\naddsd %xmm2,%xmm3"))
+
     def test_iozone(self):
         _, rows = iozone.parse(fx("iozone_a_pa1.txt"), {})
         self.check_rows(rows)

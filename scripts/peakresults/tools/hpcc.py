@@ -24,9 +24,54 @@ def isa_of_disassembly(text: str) -> str:
     return "sse2"  # x86-64's baseline: every build may use it
 
 
+# objdump lines: "  1f33f:\tmulsd  %xmm10,%xmm11"; a call to the timer closes a timed block
+_INSN = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)\s*(.*)$")
+_TIMER = re.compile(r"call.*<(MPI_Wtime|mysecond|gettimeofday|clock_gettime)")
+_ARITH = re.compile(r"^v?(mul|add|fn?madd[0-9]*)([sp])d$")
+
+
+def _timed_blocks(text: str) -> list:
+    """[(op kinds, mnemonics)] of the code between consecutive timer calls: op kinds is the
+    set of {"mul", "add", "fma"} done on doubles, mnemonics the arithmetic with its operands."""
+    blocks, cur = [], None
+    for line in text.splitlines():
+        if _TIMER.search(line):
+            if cur is not None:
+                blocks.append(cur)
+            cur = (set(), [])
+            continue
+        m = _INSN.match(line)
+        if cur is None or not m:
+            continue
+        a = _ARITH.match(m.group(1))
+        if a:
+            cur[0].add("fma" if "madd" in a.group(1) else a.group(1))
+            cur[1].append((a.group(2), m.group(2)))
+    return blocks
+
+
+def stream_triad_isa(text: str) -> str | None:
+    """membench's ISA for the code of STREAM's timed Triad loop in objdump -d output, or None
+    when no such loop is found. STREAM times Copy, Scale (multiplies only), Add (adds only)
+    and Triad (a multiply and an add, or an FMA) one after another between timer calls;
+    the Triad loop is the first timed block doing both that follows an add-only block.
+    Scalar code (mulsd/addsd: one double per instruction, as gcc -O2 builds STREAM when it
+    cannot prove the arrays apart) is "scalar", packed code the width of its registers."""
+    prev = set()
+    for kinds, ops in _timed_blocks(text):
+        if kinds and prev == {"add"} and ("fma" in kinds or {"mul", "add"} <= kinds):
+            if all(kind == "s" for kind, _ in ops):
+                return "scalar"
+            return isa_of_disassembly("\n".join(args for kind, args in ops if kind == "p"))
+        if kinds:
+            prev = kinds
+    return None
+
+
 def vector_isa(path: str | None = None) -> tuple:
-    """(membench ISA, how) for the hpcc binary at PATH (default: on PATH): "measured" from
-    its disassembly, else sse2 with the reason it was not measured."""
+    """(membench ISA, how) for the STREAM Triad loop of the hpcc binary at PATH (default: on
+    PATH): "measured" from its disassembly, else the ISA of its widest registers, or sse2,
+    with the reason the loop was not read."""
     path = path or shutil.which("hpcc")
     if not path:
         return "sse2", "hpcc's vector width not measured (hpcc not found): SSE2 assumed"
@@ -37,7 +82,10 @@ def vector_isa(path: str | None = None) -> tuple:
                              text=True, timeout=60, check=True).stdout
     except (OSError, subprocess.SubprocessError) as e:
         return "sse2", f"hpcc's vector width not measured (objdump: {e}): SSE2 assumed"
-    return isa_of_disassembly(out), "measured"
+    isa = stream_triad_isa(out)
+    if isa:
+        return isa, "measured"
+    return isa_of_disassembly(out), "hpcc's STREAM Triad loop not found in its disassembly: ISA of its widest registers"
 
 
 def _single_stream_times(text: str) -> tuple:
