@@ -453,6 +453,20 @@ def hugetlb_room(o, pages: int) -> bool:
         int(vals.get("HugePages_Free:", 0)) - int(vals.get("HugePages_Rsvd:", 0)) >= pages
 
 
+def heap_pages_args(o) -> list:
+    """membench's --hugepages for a job paired with a tool whose arrays come from malloc
+    (hpcc, likwid-bench): such memory is backed by transparent huge pages only when THP is
+    "always"; in "madvise" or "never" mode it is 4 KiB pages, and membench maps 4 KiB pages
+    too (--hugepages off), for the same TLB reach (a page walk per 4 KiB under a VM's nested
+    paging)."""
+    try:
+        with open(os.path.join(o.sysroot or "/", "sys/kernel/mm/transparent_hugepage/enabled")) as f:
+            always = "[always]" in f.read()
+    except OSError:
+        always = False  # no THP: malloc's memory is 4 KiB pages
+    return [] if always else ["--hugepages", "off"]
+
+
 def first_cpu() -> int:
     """The first CPU this process may run on: where peak_team pins its first thread."""
     try:
@@ -501,7 +515,8 @@ def pair_jobs(o, want, disk_dir) -> list:
             # stream job gives both rows, on arrays of the size likwid-bench is given
             # (scripts/baseline/likwid.sh: two or three of membench's arrays).
             tests += [f"copy_mem_{lisa}", f"stream_mem_{lisa}"]
-            stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on", "--isa", isa] + reps
+            stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on",
+                      "--isa", isa] + heap_pages_args(o) + reps
             from peakresults.tools.likwid import membench_array_bytes
             arr = membench_array_bytes(size, tmax)
             sjob = " ".join(map(str, stream))
@@ -527,7 +542,7 @@ def pair_jobs(o, want, disk_dir) -> list:
         # Debian's is scalar, movsd/mulsd/addsd, one double per instruction).
         hisa, how = hpcc_vector_isa()
         st = ["membench", "--test", "stream", "--size", f"{n * n * 8}B", "--threads", 1, "--nt", "off",
-              "--isa", hisa] + reps
+              "--isa", hisa] + heap_pages_args(o) + reps
         jobs.append(PairJob("hpcc", "hpcc", "cpu", script("hpcc", "--threads", str(tmax), "--n", str(n), "--ctx", f"stream_bytes={arr}", "--ctx", f"isa={hisa}"),
                             f"hpcc N={n} NB=192 P=Q=1 OPENBLAS_NUM_THREADS={tmax}",
                             [{"key": key("cpu", "linpack", "dgesv", tmax, None, "flops", "GFLOPS"),

@@ -201,6 +201,24 @@ class PairedRounds(unittest.TestCase):
             self.assertIn(f"isa={isa}", hp.tool_argv)  # the tool's row is keyed alike
             self.assertEqual(hp.figures[1]["cause"], "" if how == "measured" else how)
 
+    def test_same_job_memory_pages(self):
+        # hpcc's and likwid-bench's arrays come from malloc: THP only when THP is "always";
+        # the fixture's THP is "madvise", so membench maps 4 KiB pages as well
+        _, jobs, _ = self.pairs()
+        by = {j.id: j for j in jobs}
+        for job, part in (("likwid", "stream"), ("hpcc", "stream")):
+            argv = dict(by[job].ours)[part]
+            self.assertEqual(argv[argv.index("--hugepages") + 1], "off", job)
+        with tempfile.TemporaryDirectory() as d:
+            thp = os.path.join(d, "sys/kernel/mm/transparent_hugepage")
+            os.makedirs(thp)
+            with open(os.path.join(thp, "enabled"), "w") as f:
+                f.write("[always] madvise never\n")
+            o = plan.parse_options(BASE[:BASE.index("--sysroot") + 1] + [d])
+            self.assertEqual(plan.heap_pages_args(o), [])  # malloc gets THP: membench's default
+            os.remove(os.path.join(thp, "enabled"))
+            self.assertEqual(plan.heap_pages_args(o), ["--hugepages", "off"])  # no THP at all
+
     def test_same_job_disk_pages(self):
         with tempfile.TemporaryDirectory() as d:
             for free, pages, mem in (("64", "hugetlb", "shmhuge"), ("0", "small", "malloc")):
