@@ -93,25 +93,33 @@ fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
 args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
 	--group_reporting --randrepeat=0 --norandommap --mem="$mem")
 [ "$BL_SAME_DATA" = 0 ] || args+=(--scramble_buffers=0)
+# A paired job: diskbench warms each point up (up to --min-time of I/O, default 0.2 s)
+# before its timed repetitions, so the timed fio jobs ramp up as long (--ramp_time), and
+# neither side's figure takes in the first moments after the previous job's writes.
+timed=()
+if [ -n "$BL_RAMP_MS" ] && [ "$BL_RAMP_MS" != 0 ]; then
+	timed=(--ramp_time="${BL_RAMP_MS}ms")
+	echo "fio.sh: --ramp_time=${BL_RAMP_MS}ms, as the paired diskbench job's warm-up" >&2
+fi
 new_jobs=()
 for t in $threads; do
 	per=$((size_mib / t))
 	[ "$per" -ge 1 ] || per=1
 	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
 	bl_want seq_write && args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync
-		--end_fsync=1 --overwrite=1 "${common[@]}")
+		--end_fsync=1 --overwrite=1 "${common[@]}" "${timed[@]}")
 	# The first write into new blocks: a file of its own per thread count, which fio sets
 	# up (preallocated, unwritten) before its first job (fio #1891); one pass. These jobs
 	# run last and leave their files to cleanup: fio's --unlink=1 removed the file the
 	# other jobs share as well.
 	bl_want seq_write_new && new_jobs+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t"
 		--rw=write --bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${common[@]}")
-	bl_want seq_read && args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}")
+	bl_want seq_read && args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}" "${timed[@]}")
 	bl_want rand_read || continue
-	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}")
+	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}" "${timed[@]}")
 	if [ "$uring" = 1 ]; then
 		args+=(--name="rand_read.io_uring.$t.4096" --rw=randread --bs=4k --ioengine=io_uring
-			--iodepth=32 "${common[@]}")
+			--iodepth=32 "${common[@]}" "${timed[@]}")
 	fi
 done
 args+=("${new_jobs[@]}")

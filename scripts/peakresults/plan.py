@@ -569,6 +569,9 @@ def pair_jobs(o, want, disk_dir) -> list:
                           "--data-period", "1MiB"] + base[1:]
         rand = base[:1] + ["--test", "rand_read", "--block", "4KiB", "--engine", "all"] + base[1:]
         sjob, rjob = " ".join(map(str, seq)), " ".join(map(str, rand))
+        # diskbench's warm-up before each point's repetitions: up to --min-time of I/O
+        # (its default 0.2 s); fio ramps up as long before it counts
+        ramp_ms = round(float(o.min_time or "0.2") * 1000)
         figs = [{"key": key("disk", "seq_read", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob, "cause": ""},
                 {"key": key("disk", "seq_write", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob,
                  "cause": ""},
@@ -576,9 +579,10 @@ def pair_jobs(o, want, disk_dir) -> list:
                 {"key": key("disk", "rand_read", "uring-qd32", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""}]
         jobs.append(PairJob("fio", "fio", "disk", script("fio", "--threads", "1", "--dir", disk_dir, "--tests",
                                                           "seq_write,seq_read,rand_read",
-                                                          "--mem", "shmhuge" if huge else "malloc", "--same-data"),
+                                                          "--mem", "shmhuge" if huge else "malloc", "--same-data",
+                                                          "--ramp-ms", str(ramp_ms)),
                             f"fio --direct=1 --numjobs=1 --size={fsize} --runtime={runtime} "
-                            f"--mem={'shmhuge' if huge else 'malloc'} --scramble_buffers=0 "
+                            f"--mem={'shmhuge' if huge else 'malloc'} --scramble_buffers=0 --ramp_time={ramp_ms}ms "
                             f"(seq 1M psync, rand 4k psync and io_uring qd32)",
                             figs, [("seq", seq), ("rand", rand)], est=int(float(runtime) * 4 + 4),
                             ours_est=int(float(runtime) * 2 * 4 / 3 + 3), full_rounds=SHORT_JOB_ROUNDS))

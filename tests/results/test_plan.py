@@ -231,6 +231,8 @@ class PairedRounds(unittest.TestCase):
                 self.assertEqual(argv[argv.index("--buffer-pages") + 1], pages)
                 self.assertEqual(fj.tool_argv[fj.tool_argv.index("--mem") + 1], mem)
                 self.assertEqual(argv[argv.index("--file-size") + 1], "256MiB")
+                # fio ramps up as long as diskbench warms up (--min-time 0.05 in --quick)
+                self.assertEqual(fj.tool_argv[fj.tool_argv.index("--ramp-ms") + 1], "50")
                 self.assertEqual(argv[argv.index("--threads") + 1], "1")
                 # The same data: one repeated megabyte on both sides.
                 self.assertEqual(argv[argv.index("--data-period") + 1], "1MiB")

@@ -48,4 +48,21 @@ job_lacks "$new" --overwrite=1
 # Both write jobs carry O_DIRECT and 1 MiB blocks (global --direct=1, job --bs=1M).
 grep -qx -- --direct=1 "$tmp/args" || fail "fio runs without O_DIRECT"
 [ -z "$(ls -A "$tmp/dir")" ] || fail "fio.sh left files in --dir: $(ls -A "$tmp/dir")"
-echo "ok: seq_write overwrites a laid-out file, seq_write_new writes a new one"
+job_lacks seq_read.psync.1.1048576 --ramp_time=200ms # no --ramp-ms: no ramp
+
+# A paired round (--ramp-ms: the paired diskbench job's warm-up): every timed job ramps up
+# as long, the one-pass new-file job does not (its one pass is the figure).
+rm -f "$tmp/args"
+PATH="$tmp/bin:$PATH" "$repo/scripts/baseline/fio.sh" --mode tiny --threads 1 --raw "$tmp/raw" \
+	--dir "$tmp/dir" --ramp-ms 200 >"$tmp/out.csv" 2>"$tmp/err" || fail "fio.sh --ramp-ms exited $?: $(cat "$tmp/err")"
+awk '/^--name=/ { job = substr($0, 8) } job { print job "\t" $0 }' "$tmp/args" >"$tmp/jobs"
+for j in seq_write.psync.1.1048576 seq_read.psync.1.1048576 rand_read.psync.1.4096 rand_read.io_uring.1.4096; do
+	job_has "$j" --ramp_time=200ms
+done
+job_lacks "$new" --ramp_time=200ms
+grep -q 'ramp_time=200ms, as the paired diskbench' "$tmp/err" || fail "fio.sh does not say why it ramps"
+out=$("$repo/scripts/baseline/fio.sh" --ramp-ms 0.2 2>&1)
+rc=$?
+[ "$rc" = 2 ] || fail "--ramp-ms 0.2 exited $rc, not 2"
+case $out in *"--ramp-ms: '0.2' is not a whole number of milliseconds"*) ;; *) fail "--ramp-ms 0.2 said: $out" ;; esac
+echo "ok: seq_write overwrites a laid-out file, seq_write_new writes a new one, paired jobs ramp as diskbench warms up"
