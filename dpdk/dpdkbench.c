@@ -61,7 +61,7 @@ static int usage_error(const char *msg)
 	return peak_bench_exit(&e, PROG);
 }
 
-/* Our options come after "--" (all of argv when there is none). */
+/* Our options (argv[0] and what follows "--"). */
 static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 {
 	struct peak_opt table[] = {
@@ -254,6 +254,17 @@ static void serve(const struct dpdk_bench_opts *o, struct dpdk_port *port,
 	free(b);
 }
 
+/* A physical port's link speed, for the rows' theoretical peak. */
+static void link_speed(struct dpdk_port *port)
+{
+	struct rte_eth_link link;
+	memset(&link, 0, sizeof(link));
+	if (!port->is_virtual && rte_eth_link_get_nowait(port->port_id, &link) == 0 &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+		port->link_mbps = link.link_speed;
+}
+
 static int open_port(const struct dpdk_bench_opts *o, struct dpdk_port *port,
 		     struct peak_bench_err *e)
 {
@@ -273,27 +284,29 @@ static int open_port(const struct dpdk_bench_opts *o, struct dpdk_port *port,
 	int rc = dpdk_port_open(port, &req, err, sizeof(err));
 	if (rc != 0)
 		return peak_bench_fail(e, rc, "%s", err);
-	if (o->role == DPDK_ROLE_DUT)
+	if (o->role == DPDK_ROLE_DUT) {
+		link_speed(port);
 		return 0; /* a memif server's link comes up when the tester connects */
+	}
 	double wait_s = o->role == DPDK_ROLE_TESTER ? o->connect_timeout_s : 5.0;
 	if (dpdk_port_wait_link(port, wait_s, &stop_flag) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "port %u (%s): link down after %.0f s%s",
 				       (unsigned)port->port_id, port->driver, wait_s,
 				       o->role == DPDK_ROLE_TESTER ? " (is the dut running?)" : "");
+	link_speed(port);
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Our arguments come after "--" (all of argv when there is none): parse them before EAL
+ * so a usage error is one line before EAL logs anything. Returns 0, -1 after --help, or an
+ * exit code; *eal_argc: the EAL's share of argv. */
+static int parse_args(struct dpdk_bench_opts *o, int argc, char **argv, int *eal_argc)
 {
 	int dashdash = 0;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0) {
+	for (int i = 1; i < argc && dashdash == 0; i++)
+		if (strcmp(argv[i], "--") == 0)
 			dashdash = i;
-			break;
-		}
-	/* Our arguments first, so a usage error is one line before EAL logs anything. */
-	struct dpdk_bench_opts o;
-	defaults(&o);
+	defaults(o);
 	int our_argc = dashdash ? argc - dashdash : argc;
 	char **our_argv = malloc(sizeof(char *) * ((size_t)our_argc + 1));
 	if (our_argv == NULL)
@@ -302,8 +315,26 @@ int main(int argc, char **argv)
 	for (int i = 1; i < our_argc; i++)
 		our_argv[i] = argv[dashdash ? dashdash + i : i];
 	our_argv[our_argc] = NULL;
-	int rc = parse_ours(&o, our_argc, our_argv);
+	int rc = parse_ours(o, our_argc, our_argv);
 	free(our_argv);
+	*eal_argc = dashdash ? dashdash : 1;
+	return rc;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGTERM, &sa, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	struct dpdk_bench_opts o;
+	int eal_argc = 1;
+	int rc = parse_args(&o, argc, argv, &eal_argc);
 	if (rc != 0)
 		return rc < 0 ? PEAK_EXIT_OK : rc;
 	/* The one peaks.conf policy (a file that does not parse: exit 2), before EAL logs. */
@@ -311,8 +342,6 @@ int main(int argc, char **argv)
 	static struct peak_config conf;
 	if (peak_bench_config(&conf, &e) != 0)
 		return peak_bench_exit(&e, PROG);
-
-	int eal_argc = dashdash ? dashdash : 1;
 	char eal_args[PEAK_CONTEXT_VALUE_LEN];
 	join_args(eal_args, sizeof(eal_args), eal_argc, argv);
 	optind = 0; /* getopt state: EAL parses its own arguments next */
@@ -322,26 +351,13 @@ int main(int argc, char **argv)
 				      rte_strerror(rte_errno), EAL_HINT);
 		return peak_bench_exit(&e, PROG);
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	(void)sigaction(SIGINT, &sa, NULL);
-	(void)sigaction(SIGTERM, &sa, NULL);
-
+	catch_signals();
 	struct dpdk_port port;
 	memset(&port, 0, sizeof(port));
-	if (open_port(&o, &port, &e) == 0) {
-		struct rte_eth_link link;
-		memset(&link, 0, sizeof(link));
-		if (!port.is_virtual && rte_eth_link_get_nowait(port.port_id, &link) == 0 &&
-		    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
-		    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
-			port.link_mbps = link.link_speed;
-		if (o.role == DPDK_ROLE_DUT)
-			serve(&o, &port, &e);
-		else
-			measure(&o, &port, eal_args, &e);
-	}
+	if (open_port(&o, &port, &e) == 0 && o.role == DPDK_ROLE_DUT)
+		serve(&o, &port, &e);
+	else if (e.code == PEAK_EXIT_OK)
+		measure(&o, &port, eal_args, &e);
 	dpdk_port_close(&port);
 	(void)rte_eal_cleanup();
 	return peak_bench_exit(&e, PROG);
