@@ -118,8 +118,7 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 	struct sweep *sw = r->suite_data;
 	struct point_state *ps = r->state;
 	const struct dpdk_point *pt = r->point->data;
-	struct dpdk_noise noise = {.steal = strstr(res->flags, "steal") != NULL,
-				   .cpu_share = NAN};
+	struct dpdk_noise noise = {.steal = strstr(res->flags, "steal") != NULL, .cpu_share = NAN};
 	double wall_s = (double)(ps->tsc1 - ps->tsc0) / (double)sw->b->tsc_hz;
 	if (ps->cpu0_s >= 0 && ps->cpu1_s >= 0 && wall_s > 0)
 		noise.cpu_share = (ps->cpu1_s - ps->cpu0_s) / (wall_s * pt->lcores);

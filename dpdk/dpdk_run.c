@@ -205,10 +205,11 @@ int dpdk_bench_hello(struct dpdk_bench *b, struct peak_bench_err *e)
 	/* memif pairs ring i with ring i: a dut that polls rings the tester never set up
 	 * reads stale slots. NICs with RSS do not care. */
 	if (strcmp(b->port->driver, "net_memif") == 0 && reply.flows != b->port->nqueues)
-		return peak_bench_fail(e, PEAK_EXIT_USAGE,
-				       "--queues: the dut has %u queues, this tester %u; over memif "
-				       "give both ends the same largest --queues",
-				       (unsigned)reply.flows, (unsigned)b->port->nqueues);
+		return peak_bench_fail(
+		    e, PEAK_EXIT_USAGE,
+		    "--queues: the dut has %u queues, this tester %u; over memif "
+		    "give both ends the same largest --queues",
+		    (unsigned)reply.flows, (unsigned)b->port->nqueues);
 	b->ctl.addrs.dst_mac = b->peer_mac;
 	return 0;
 }

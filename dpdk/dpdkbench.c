@@ -233,8 +233,7 @@ free_mem:
 	free(si);
 }
 
-static void serve(const struct dpdk_bench_opts *o, struct dpdk_port *port,
-		  struct peak_bench_err *e)
+static void serve(const struct dpdk_bench_opts *o, struct dpdk_port *port, struct peak_bench_err *e)
 {
 	struct dpdk_bench *b = malloc(sizeof(*b));
 	if (b == NULL) {
