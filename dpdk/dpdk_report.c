@@ -7,27 +7,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peak_bench.h"
 #include "peak_result.h"
-#include "peak_steal.h"
 
-#define MAX_REPS 1000
+#define MAX_REPS PEAK_BENCH_MAX_REPS
 
 struct dir_samples {
 	double l1[MAX_REPS], l2[MAX_REPS], mpps[MAX_REPS], loss[MAX_REPS];
 };
 
-void dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,
-		      const struct dpdk_port *port)
+struct dpdk_report_buf {
+	struct dir_samples fwd, back;
+	double tx[MAX_REPS], p50s[MAX_REPS];
+};
+
+int dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,
+		     const struct dpdk_port *port)
 {
 	memset(r, 0, sizeof(*r));
 	r->out = out;
 	r->role = role;
 	r->port = port;
 	r->min_cpu_share = NAN;
+	r->buf = malloc(sizeof(*r->buf));
+	return r->buf ? 0 : -1;
 }
 
 void dpdk_report_free(struct dpdk_report *r)
 {
+	free(r->buf);
+	r->buf = NULL;
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = r->cap = 0;
@@ -79,10 +88,21 @@ static void theoretical(const struct dpdk_report *r, uint32_t size, double *l1, 
 
 static void flag_noise(const struct dpdk_report *r, struct peak_result *res)
 {
-	(void)peak_steal_flag(r->noise.steal_pct, res);
+	if (r->noise.steal)
+		peak_result_flag(res, "steal");
 	/* Busy-polling lcores got less than 95% of their CPUs: another process ran there. */
 	if (!isnan(r->noise.cpu_share) && r->noise.cpu_share < 0.95)
 		peak_result_flag(res, "preempted");
+}
+
+/* A finished row: the one before it goes to the output, this one waits (the last of a point
+ * is the harness's to record). */
+static int record(struct dpdk_report *r, const struct peak_result *res)
+{
+	int rc = r->has_pending ? peak_output_record(r->out, &r->pending) : 0;
+	r->pending = *res;
+	r->has_pending = true;
+	return rc;
 }
 
 static int emit(struct dpdk_report *r, const struct dpdk_point *pt, const char *test,
@@ -100,7 +120,7 @@ static int emit(struct dpdk_report *r, const struct dpdk_point *pt, const char *
 		peak_result_flag(&res, "vdev");
 	flag_noise(r, &res);
 	peak_result_finish(&res);
-	return peak_output_record(r->out, &res);
+	return record(r, &res);
 }
 
 static int emit_latency(struct dpdk_report *r, const struct dpdk_point *pt, const char *test,
@@ -121,7 +141,7 @@ static int emit_latency(struct dpdk_report *r, const struct dpdk_point *pt, cons
 		peak_result_flag(&res, "vdev");
 	flag_noise(r, &res);
 	peak_result_finish(&res);
-	return peak_output_record(r->out, &res);
+	return record(r, &res);
 }
 
 /* Rows of one direction: L1 and L2 Gbit/s, Mpps, and loss % when sequence numbers exist. */
@@ -201,7 +221,7 @@ static void fill_samples(struct dpdk_report *r, const struct dpdk_rep *reps, siz
 
 int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist,
-		      const struct dpdk_noise *noise)
+		      const struct dpdk_noise *noise, struct peak_result *last)
 {
 	r->noise = *noise;
 	if (!isnan(noise->cpu_share) &&
@@ -209,14 +229,13 @@ int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 		r->min_cpu_share = noise->cpu_share;
 	static const size_t cap = MAX_REPS;
 	size_t n = nreps < cap ? nreps : cap;
-	struct dir_samples *fwd = calloc(1, sizeof(*fwd));
-	struct dir_samples *back = calloc(1, sizeof(*back));
-	double *tx = calloc(n, sizeof(*tx));
-	double *p50s = calloc(n, sizeof(*p50s));
+	struct dir_samples *fwd = &r->buf->fwd, *back = &r->buf->back;
+	double *tx = r->buf->tx, *p50s = r->buf->p50s;
+	memset(r->buf, 0, sizeof(*r->buf));
+	r->has_pending = false;
 	struct dpdk_summary_row *row = new_row(r, pt);
-	int rc = -1;
-	if (fwd == NULL || back == NULL || tx == NULL || p50s == NULL || row == NULL)
-		goto out;
+	if (row == NULL)
+		return -1;
 	fill_samples(r, reps, n, r->role == DPDK_ROLE_TESTER && !pt->bi, fwd, back, tx);
 	bool has_dut = n && reps[0].has_dut;
 	bool tester = r->role == DPDK_ROLE_TESTER;
@@ -230,7 +249,7 @@ int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 	const char *self = r->role == DPDK_ROLE_MINIMAL ? "minimal"
 			   : tester                     ? "tester"
 							: "loopback";
-	rc = 0;
+	int rc = 0;
 	if (has_dut) {
 		rc |= emit_dir(r, pt, "dut", base, fwd, n, true);
 		row->dut_l1 = mean_of(fwd->l1, n);
@@ -260,11 +279,8 @@ int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 		row->p99_us = (double)peak_hist_percentile(hist, 99) / 1e3;
 		r->totals.latency_samples += hist->n;
 	}
-out:
-	free(p50s);
-	free(tx);
-	free(back);
-	free(fwd);
+	*last = r->pending; /* there is one: the tx row at least */
+	r->has_pending = false;
 	return rc ? -1 : 0;
 }
 

@@ -1,5 +1,6 @@
-/* dpdkbench results: rows of the common schema per measured point (through peak_output),
- * the seed's table layout on the console, and the packet accounting totals. */
+/* dpdkbench results: rows of the common schema per measured point (through peak_output and,
+ * for a point's last row, the harness), the seed's table layout on the console, and the
+ * packet accounting totals. */
 #ifndef DPDK_REPORT_H
 #define DPDK_REPORT_H
 
@@ -29,9 +30,11 @@ struct dpdk_totals {
 
 /* What else happened on the machine during a point. */
 struct dpdk_noise {
-	double steal_pct; /* CPU stolen by the hypervisor (NAN: unknown); flagged above 1% */
+	bool steal;       /* the harness flagged the point's steal window */
 	double cpu_share; /* CPU time / (wall time x lcores): "preempted" below 0.95 */
 };
+
+struct dpdk_report_buf; /* a point's per-repetition figures (dpdk_report.c) */
 
 struct dpdk_report {
 	struct peak_output *out;
@@ -43,17 +46,23 @@ struct dpdk_report {
 	struct dpdk_noise noise; /* of the point being emitted */
 	double min_cpu_share;    /* over every point (NAN: unknown) */
 	double rate_mpps;        /* --rate (0: none); named in the variant when set */
+	/* The point's figures: they outlive the point, for its last row's samples. */
+	struct dpdk_report_buf *buf;
+	struct peak_result pending; /* the row emitted last, not yet recorded */
+	bool has_pending;
 };
 
-void dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,
-		      const struct dpdk_port *port);
+/* Returns 0 or -1 (out of memory). */
+int dpdk_report_init(struct dpdk_report *r, struct peak_output *out, enum dpdk_role role,
+		     const struct dpdk_port *port);
 void dpdk_report_free(struct dpdk_report *r);
 
-/* Emit the rows of one point (reps measured repetitions, latency merged over them).
- * Returns 0 or -1 when the output failed. */
+/* The rows of one point (reps measured repetitions, latency merged over them): every row
+ * but the last goes to the output, the last one into *last (the harness records it; its
+ * samples stay valid until the next point). Returns 0 or -1 when the output failed. */
 int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 		      const struct dpdk_rep *reps, size_t nreps, const struct peak_hist *hist,
-		      const struct dpdk_noise *noise);
+		      const struct dpdk_noise *noise, struct peak_result *last);
 
 /* The seed's tables (throughput per direction; latency and loss) for the console. */
 void dpdk_report_table(const struct dpdk_report *r, FILE *f);

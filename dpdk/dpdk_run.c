@@ -1,23 +1,19 @@
-/* dpdkbench sweep: for every size x flows x queues point, a warm-up then --reps timed
- * runs on the lcores that own the queues; with a dut, each run is framed by START and
- * STATS control exchanges. Also the dut's serving loop. */
+/* dpdkbench rounds: one timed run of a point on the lcores that own its queues; with a
+ * dut, each round is framed by START and STATS control exchanges, and the sweep by HELLO
+ * and QUIT. Also the dut's serving loop. */
 #include "dpdk_run.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <rte_cycles.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
-#include "dpdk_report.h"
 #include "peak_exit.h"
-#include "peak_steal.h"
-#include "peak_sysinfo.h"
 
 #define CTL_TIMEOUT_S   2.0
 #define DRAIN_IDLE_S    0.02
@@ -32,7 +28,7 @@
 #define DUT_QUIT_HOLD_S 1.0
 
 int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o, struct dpdk_port *port,
-		    const volatile sig_atomic_t *stop)
+		    const volatile sig_atomic_t *stop, struct peak_bench_err *e)
 {
 	memset(b, 0, sizeof(*b));
 	b->o = o;
@@ -68,9 +64,8 @@ int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o, struc
 		b->ctl.addrs.dst_mac = port->mac;
 	return 0;
 oom:
-	(void)snprintf(b->err, sizeof(b->err), "out of memory for per-lcore state");
 	dpdk_bench_free(b);
-	return -1;
+	return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory for per-lcore state");
 }
 
 void dpdk_bench_free(struct dpdk_bench *b)
@@ -84,18 +79,15 @@ void dpdk_bench_free(struct dpdk_bench *b)
 }
 
 static int ctl(struct dpdk_bench *b, enum dpdk_pkt_type req, enum dpdk_pkt_type want,
-	       struct dpdk_ctl_body *body, const char *what)
+	       struct dpdk_ctl_body *body, const char *what, struct peak_bench_err *e)
 {
 	struct dpdk_ctl_body reply;
 	body->version = DPDK_PROTO_VERSION;
 	if (dpdk_ctl_call(&b->ctl, req, body, want, &reply, NULL, CTL_TIMEOUT_S) != 0) {
 		if (*b->stop)
-			(void)snprintf(b->err, sizeof(b->err), "interrupted");
-		else
-			(void)snprintf(b->err, sizeof(b->err),
-				       "the dut did not answer %s within %.0f s", what,
-				       CTL_TIMEOUT_S);
-		return PEAK_EXIT_FAIL;
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "interrupted");
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "the dut did not answer %s within %.0f s",
+				       what, CTL_TIMEOUT_S);
 	}
 	*body = reply;
 	return 0;
@@ -104,14 +96,13 @@ static int ctl(struct dpdk_bench *b, enum dpdk_pkt_type req, enum dpdk_pkt_type 
 /* The dut's counters once they stop moving: in sink mode nothing comes back to tell the
  * tester the dut has caught up, and a dut lcore may still be working through a queue
  * when another one answers. */
-static int dut_stats(struct dpdk_bench *b, struct dpdk_ctl_body *out)
+static int dut_stats(struct dpdk_bench *b, struct dpdk_ctl_body *out, struct peak_bench_err *e)
 {
 	uint64_t prev = UINT64_MAX;
 	for (int i = 0; i < STATS_MAX_TRIES; i++) {
 		struct dpdk_ctl_body body = {.epoch = b->epoch};
-		int rc = ctl(b, DPDK_CTL_STATS_REQ, DPDK_CTL_STATS, &body, "STATS");
-		if (rc)
-			return rc;
+		if (ctl(b, DPDK_CTL_STATS_REQ, DPDK_CTL_STATS, &body, "STATS", e) != 0)
+			return -1;
 		*out = body;
 		if (body.rx_pkts + body.other == prev)
 			return 0;
@@ -121,9 +112,8 @@ static int dut_stats(struct dpdk_bench *b, struct dpdk_ctl_body *out)
 	return 0;
 }
 
-/* One timed run of a point on its lcores; counters and latency merged into rep/hist. */
-static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double time_s,
-		    struct dpdk_rep *rep, struct peak_hist *hist)
+int dpdk_bench_round(struct dpdk_bench *b, const struct dpdk_point *pt, double time_s,
+		     struct dpdk_rep *rep, struct peak_hist *hist, struct peak_bench_err *e)
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->tsc_hz = b->tsc_hz;
@@ -134,9 +124,8 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 		    .mode = pt->bi ? DPDK_DUT_REFLECT : DPDK_DUT_SINK,
 		    .flows = pt->flows,
 		};
-		int rc = ctl(b, DPDK_CTL_START, DPDK_CTL_START_ACK, &body, "START");
-		if (rc)
-			return rc;
+		if (ctl(b, DPDK_CTL_START, DPDK_CTL_START_ACK, &body, "START", e) != 0)
+			return -1;
 	}
 	struct dpdk_gen_cfg cfg = {
 	    .port_id = b->port->port_id,
@@ -169,10 +158,9 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 	cfg.end_tsc = start + (uint64_t)(time_s * (double)b->tsc_hz);
 	for (unsigned i = 1; i < pt->lcores; i++) {
 		if (rte_eal_remote_launch(dpdk_gen_lcore_main, b->gen[i], b->lcore_ids[i]) != 0) {
-			(void)snprintf(b->err, sizeof(b->err), "cannot launch lcore %u",
-				       b->lcore_ids[i]);
 			rte_eal_mp_wait_lcore();
-			return PEAK_EXIT_FAIL;
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot launch lcore %u",
+					       b->lcore_ids[i]);
 		}
 	}
 	(void)dpdk_gen_lcore_main(b->gen[0]);
@@ -189,150 +177,61 @@ static int run_once(struct dpdk_bench *b, const struct dpdk_point *pt, double ti
 	rep->p50_us = h->n ? (double)peak_hist_percentile(h, 50) / 1e3 : NAN;
 	peak_hist_merge(hist, h);
 	if (b->with_dut) {
-		int rc = dut_stats(b, &rep->dut);
-		if (rc)
-			return rc;
+		if (dut_stats(b, &rep->dut, e) != 0)
+			return -1;
 		rep->has_dut = true;
 	}
-	if (*b->stop) {
-		(void)snprintf(b->err, sizeof(b->err), "interrupted");
-		return PEAK_EXIT_FAIL;
-	}
+	if (*b->stop)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "interrupted");
 	return 0;
 }
 
-/* CPU time of the process so far (user + system), -1 when unknown. Busy-polling lcores
- * should get all of their CPU: less means something else ran there. */
-static double cpu_seconds(void)
-{
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return -1;
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-static int run_point(struct dpdk_bench *b, const struct dpdk_point *pt, struct dpdk_report *r)
-{
-	struct dpdk_addrs addrs = {.src_mac = b->port->mac, .dst_mac = b->ctl.addrs.dst_mac};
-	dpdk_pkt_build_templates(&b->tmpl, &addrs, pt->flows, pt->size);
-	size_t nreps = (size_t)b->o->common.reps;
-	struct dpdk_rep *reps = calloc(nreps, sizeof(*reps));
-	struct peak_hist *hist = malloc(sizeof(*hist));
-	struct peak_hist *scratch = malloc(sizeof(*scratch));
-	int rc = PEAK_EXIT_FAIL;
-	if (reps == NULL || hist == NULL || scratch == NULL) {
-		(void)snprintf(b->err, sizeof(b->err), "out of memory");
-		goto out;
-	}
-	/* Warm-up: caches, mempool, the dut's lcores; not recorded. */
-	double warm_s = b->o->time_s / 4.0;
-	warm_s = warm_s < 0.05 ? 0.05 : (warm_s > 0.5 ? 0.5 : warm_s);
-	struct peak_steal steal;
-	peak_steal_begin(&steal);
-	double cpu0 = cpu_seconds();
-	uint64_t wall0 = rte_rdtsc();
-	peak_hist_init(scratch);
-	struct dpdk_rep warm;
-	rc = run_once(b, pt, warm_s, &warm, scratch);
-	peak_hist_init(hist);
-	for (size_t i = 0; rc == 0 && i < nreps; i++)
-		rc = run_once(b, pt, b->o->time_s, &reps[i], hist);
-	struct dpdk_noise noise = {.steal_pct = peak_steal_pct(&steal), .cpu_share = NAN};
-	double wall_s = (double)(rte_rdtsc() - wall0) / (double)b->tsc_hz;
-	if (cpu0 >= 0 && wall_s > 0)
-		noise.cpu_share = (cpu_seconds() - cpu0) / (wall_s * pt->lcores);
-	if (rc == 0 && dpdk_report_point(r, pt, reps, nreps, hist, &noise) != 0) {
-		(void)snprintf(b->err, sizeof(b->err), "cannot write the results");
-		rc = PEAK_EXIT_FAIL;
-	}
-out:
-	free(scratch);
-	free(hist);
-	free(reps);
-	return rc;
-}
-
-static int hello(struct dpdk_bench *b)
+int dpdk_bench_hello(struct dpdk_bench *b, struct peak_bench_err *e)
 {
 	struct dpdk_ctl_body body = {.epoch = 0, .version = DPDK_PROTO_VERSION};
 	struct dpdk_ctl_body reply;
 	if (dpdk_ctl_call(&b->ctl, DPDK_CTL_HELLO, &body, DPDK_CTL_HELLO_ACK, &reply, &b->peer_mac,
 			  b->o->connect_timeout_s) != 0) {
 		if (*b->stop)
-			(void)snprintf(b->err, sizeof(b->err), "interrupted");
-		else
-			(void)snprintf(b->err, sizeof(b->err),
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "interrupted");
+		return peak_bench_fail(e, PEAK_EXIT_FAIL,
 				       "no dut answered on port %u within %.0f s (start dpdkbench "
 				       "--role dut on the other end first)",
 				       (unsigned)b->port->port_id, b->o->connect_timeout_s);
-		return PEAK_EXIT_FAIL;
 	}
-	if (reply.version != DPDK_PROTO_VERSION) {
-		(void)snprintf(b->err, sizeof(b->err), "the dut speaks protocol %u, we speak %u",
-			       (unsigned)reply.version, DPDK_PROTO_VERSION);
-		return PEAK_EXIT_FAIL;
-	}
+	if (reply.version != DPDK_PROTO_VERSION)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "the dut speaks protocol %u, we speak %u",
+				       (unsigned)reply.version, DPDK_PROTO_VERSION);
 	/* memif pairs ring i with ring i: a dut that polls rings the tester never set up
 	 * reads stale slots. NICs with RSS do not care. */
-	if (strcmp(b->port->driver, "net_memif") == 0 && reply.flows != b->port->nqueues) {
-		(void)snprintf(
-		    b->err, sizeof(b->err),
-		    "--queues: the dut has %u queues, this tester %u; over memif give both "
-		    "ends the same largest --queues",
+	if (strcmp(b->port->driver, "net_memif") == 0 && reply.flows != b->port->nqueues)
+		return peak_bench_fail(
+		    e, PEAK_EXIT_USAGE,
+		    "--queues: the dut has %u queues, this tester %u; over memif "
+		    "give both ends the same largest --queues",
 		    (unsigned)reply.flows, (unsigned)b->port->nqueues);
-		return PEAK_EXIT_USAGE;
-	}
 	b->ctl.addrs.dst_mac = b->peer_mac;
 	return 0;
 }
 
-int dpdk_bench_sweep(struct dpdk_bench *b, struct dpdk_report *r)
+void dpdk_bench_quit(struct dpdk_bench *b)
 {
-	const struct dpdk_bench_opts *o = b->o;
-	b->with_dut = o->role == DPDK_ROLE_TESTER;
-	int rc = 0;
-	if (b->with_dut) {
-		rc = hello(b);
-		if (rc == PEAK_EXIT_FAIL)
-			return rc; /* no dut: nobody to tell */
-	}
-	for (size_t si = 0; rc == 0 && si < o->sizes.n; si++) {
-		for (size_t fi = 0; rc == 0 && fi < o->flows.n; fi++) {
-			for (size_t qi = 0; rc == 0 && qi < o->queues.n; qi++) {
-				struct dpdk_point pt = {
-				    .size = (uint32_t)o->sizes.v[si],
-				    .flows = (uint32_t)o->flows.v[fi],
-				    .queues = (uint32_t)o->queues.v[qi],
-				    .bi = o->bi,
-				};
-				if (pt.queues > pt.flows)
-					pt.queues = pt.flows;
-				pt.lcores = pt.queues < b->nlcores ? pt.queues : b->nlcores;
-				rc = run_point(b, &pt, r);
-			}
-		}
-	}
-	if (b->with_dut && !*b->stop) {
-		/* Also after an error: a dut that answered HELLO should not wait forever. */
-		struct dpdk_ctl_body body = {.epoch = ++b->epoch};
-		(void)dpdk_ctl_call(&b->ctl, DPDK_CTL_QUIT, &body, DPDK_CTL_QUIT_ACK, NULL, NULL,
-				    QUIT_TIMEOUT_S);
-	}
-	return rc;
+	if (*b->stop)
+		return;
+	struct dpdk_ctl_body body = {.epoch = ++b->epoch};
+	(void)dpdk_ctl_call(&b->ctl, DPDK_CTL_QUIT, &body, DPDK_CTL_QUIT_ACK, NULL, NULL,
+			    QUIT_TIMEOUT_S);
 }
 
-int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected)
+int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected, struct peak_bench_err *e)
 {
 	struct dpdk_dut_shared *sh = rte_zmalloc("pb_dut", sizeof(*sh), RTE_CACHE_LINE_SIZE);
 	struct dpdk_dut_lcore *d[RTE_MAX_LCORE];
 	unsigned n = b->nlcores < b->port->nqueues ? b->nlcores : b->port->nqueues;
 	int rc = 0;
 	memset(d, 0, sizeof(d));
-	if (sh == NULL) {
-		(void)snprintf(b->err, sizeof(b->err), "out of memory");
-		return PEAK_EXIT_FAIL;
-	}
+	if (sh == NULL)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	sh->port_id = b->port->port_id;
 	sh->tsc_hz = b->tsc_hz;
 	sh->mac = b->port->mac;
@@ -342,8 +241,7 @@ int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected)
 	for (unsigned i = 0; i < n; i++) {
 		d[i] = rte_zmalloc("pb_dutl", sizeof(*d[i]), RTE_CACHE_LINE_SIZE);
 		if (d[i] == NULL) {
-			(void)snprintf(b->err, sizeof(b->err), "out of memory");
-			rc = PEAK_EXIT_FAIL;
+			rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 			goto out;
 		}
 		d[i]->sh = sh;
@@ -355,9 +253,8 @@ int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected)
 	for (unsigned i = 1; i < n; i++) {
 		if (rte_eal_remote_launch(dpdk_dut_lcore_main, d[i], b->lcore_ids[i]) != 0) {
 			__atomic_store_n(&sh->quit, 1u, __ATOMIC_RELEASE);
-			(void)snprintf(b->err, sizeof(b->err), "cannot launch lcore %u",
-				       b->lcore_ids[i]);
-			rc = PEAK_EXIT_FAIL;
+			rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot launch lcore %u",
+					     b->lcore_ids[i]);
 			break;
 		}
 	}

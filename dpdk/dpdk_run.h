@@ -1,5 +1,6 @@
-/* dpdkbench runs: options, the sweep over sizes x flows x queues (loopback and tester),
- * the dut's serving loop, and what one measured point leaves behind. */
+/* dpdkbench runs: options, one timed round of a point (loopback and tester, framed by the
+ * dut's START and STATS with a dut), the HELLO/QUIT exchanges, the dut's serving loop, and
+ * what one round leaves behind. The sweep itself is on the harness (dpdk_bench.h). */
 #ifndef DPDK_RUN_H
 #define DPDK_RUN_H
 
@@ -10,6 +11,8 @@
 #include "dpdk_ctl.h"
 #include "dpdk_port.h"
 #include "dpdk_traffic.h"
+#include "peak_bench.h"
+#include "peak_hist.h"
 #include "peak_opts.h"
 
 enum dpdk_role { DPDK_ROLE_LOOPBACK, DPDK_ROLE_TESTER, DPDK_ROLE_DUT, DPDK_ROLE_MINIMAL };
@@ -31,7 +34,7 @@ struct dpdk_bench_opts {
 	struct peak_common_opts common;
 };
 
-/* One measured point of the sweep. */
+/* One point of the sweep. */
 struct dpdk_point {
 	uint32_t size; /* frame bytes with FCS */
 	uint32_t flows;
@@ -51,8 +54,6 @@ struct dpdk_rep {
 	uint64_t tsc_hz;
 };
 
-struct dpdk_report; /* dpdk_report.h */
-
 struct dpdk_bench {
 	const struct dpdk_bench_opts *o;
 	struct dpdk_port *port;
@@ -66,19 +67,27 @@ struct dpdk_bench {
 	struct rte_ether_addr peer_mac;
 	uint32_t epoch;
 	bool with_dut;
-	char err[256]; /* why a run failed */
 };
 
-/* Allocate per-lcore state. Returns 0 or -1 (out of memory, message in b->err). */
+/* Allocate per-lcore state. Returns 0 or -1 with e set (out of memory). */
 int dpdk_bench_init(struct dpdk_bench *b, const struct dpdk_bench_opts *o, struct dpdk_port *port,
-		    const volatile sig_atomic_t *stop);
+		    const volatile sig_atomic_t *stop, struct peak_bench_err *e);
 void dpdk_bench_free(struct dpdk_bench *b);
 
-/* Loopback, minimal or tester: sweep every point, hand each to the report. Returns 0,
- * or an exit code with the reason in b->err (1: dut lost, interrupted). */
-int dpdk_bench_sweep(struct dpdk_bench *b, struct dpdk_report *rep);
+/* Tester: find the dut (HELLO) and check it serves as many queues. Returns 0 or -1 with e
+ * set (PEAK_EXIT_FAIL: no dut; PEAK_EXIT_USAGE: a memif queue mismatch, the dut still
+ * waits for QUIT). */
+int dpdk_bench_hello(struct dpdk_bench *b, struct peak_bench_err *e);
+/* Tester: tell a dut that answered HELLO to leave (not after a signal). */
+void dpdk_bench_quit(struct dpdk_bench *b);
 
-/* The dut: serve until the tester says QUIT or *stop. Returns 0 or an exit code. */
-int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected);
+/* One timed round of time_s seconds of a point on its lcores (templates already built);
+ * with a dut, framed by START and STATS. Counters into rep, latency merged into hist.
+ * Returns 0 or -1 with e set (dut lost, interrupted: PEAK_EXIT_FAIL). */
+int dpdk_bench_round(struct dpdk_bench *b, const struct dpdk_point *pt, double time_s,
+		     struct dpdk_rep *rep, struct peak_hist *hist, struct peak_bench_err *e);
+
+/* The dut: serve until the tester says QUIT or *stop. Returns 0 or -1 with e set. */
+int dpdk_bench_serve(struct dpdk_bench *b, uint64_t *frames_reflected, struct peak_bench_err *e);
 
 #endif

@@ -17,9 +17,12 @@
 #include <rte_lcore.h>
 #include <rte_version.h>
 
+#include "dpdk_bench.h"
 #include "dpdk_report.h"
 #include "dpdk_run.h"
+#include "peak_bench.h"
 #include "peak_exit.h"
+#include "peak_peak.h"
 #include "peak_report.h"
 #include "peak_sysinfo.h"
 
@@ -53,11 +56,12 @@ static void defaults(struct dpdk_bench_opts *o)
 
 static int usage_error(const char *msg)
 {
-	fprintf(stderr, "%s: %s\n", PROG, msg);
-	return PEAK_EXIT_USAGE;
+	struct peak_bench_err e = {0};
+	(void)peak_bench_fail(&e, PEAK_EXIT_USAGE, "%s", msg);
+	return peak_bench_exit(&e, PROG);
 }
 
-/* Our options come after "--" (all of argv when there is none). */
+/* Our options (argv[0] and what follows "--"). */
 static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 {
 	struct peak_opt table[] = {
@@ -164,7 +168,8 @@ static void fill_context(struct peak_context *ctx, const struct dpdk_bench_opts 
 }
 
 /* Loopback, minimal and tester: measure, report, close the output. */
-static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, const char *eal_args)
+static void measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, const char *eal_args,
+		    struct peak_bench_err *e)
 {
 	struct peak_sysinfo *si = malloc(sizeof(*si));
 	struct peak_context *ctx = malloc(sizeof(*ctx));
@@ -172,38 +177,46 @@ static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, cons
 	struct peak_output out;
 	struct dpdk_report rep;
 	char err[256];
-	int rc = PEAK_EXIT_FAIL;
 	if (si == NULL || ctx == NULL || b == NULL) {
-		fprintf(stderr, "%s: out of memory\n", PROG);
+		(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 		goto free_mem;
 	}
 	if (peak_output_open(&out, o->common.format, o->common.output, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: --output: %s\n", PROG, err);
-		rc = PEAK_EXIT_USAGE;
+		(void)peak_bench_fail(e, PEAK_EXIT_USAGE, "--output: %s", err);
 		goto free_mem;
 	}
 	peak_sysinfo_collect(si, "");
 	peak_context_init(ctx);
 	peak_sysinfo_to_context(si, ctx);
 	fill_context(ctx, o, port, eal_args);
-	dpdk_report_init(&rep, &out, o->role, port);
+	int init = dpdk_report_init(&rep, &out, o->role, port);
 	rep.rate_mpps = o->rate_mpps;
-	if (peak_output_begin(&out, ctx) != 0 || dpdk_bench_init(b, o, port, &stop_flag) != 0) {
-		fprintf(stderr, "%s: cannot start the report or the lcores\n", PROG);
+	if (init != 0 || peak_output_begin(&out, ctx) != 0 ||
+	    dpdk_bench_init(b, o, port, &stop_flag, e) != 0) {
+		(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot start the report or the lcores");
 		goto close_out;
 	}
-	rc = dpdk_bench_sweep(b, &rep);
-	if (rc != 0)
-		fprintf(stderr, "%s: %s (%zu points measured)\n", PROG, b->err, rep.nrows);
+	if (dpdk_bench_sweep(b, &rep, e) != 0) {
+		size_t len = strlen(e->msg);
+		(void)snprintf(e->msg + len, sizeof(e->msg) - len, " (%zu points measured)",
+			       rep.nrows);
+	}
 	if (rep.totals.bogus) {
-		fprintf(stderr,
-			"%s: %llu frames the sequence numbers cannot explain (duplicated or "
-			"corrupted)%s\n",
-			PROG, (unsigned long long)rep.totals.bogus,
-			strcmp(port->driver, "net_memif") == 0
-			    ? "; memif: give both ends bsize=9216 for jumbo frames (docs/dpdk.md)"
-			    : "");
-		rc = PEAK_EXIT_FAIL;
+		char what[200];
+		(void)snprintf(what, sizeof(what),
+			       "%llu frames the sequence numbers cannot explain (duplicated or "
+			       "corrupted)%s",
+			       (unsigned long long)rep.totals.bogus,
+			       strcmp(port->driver, "net_memif") == 0
+				   ? "; memif: give both ends bsize=9216 for jumbo frames "
+				     "(docs/dpdk.md)"
+				   : "");
+		if (e->code == PEAK_EXIT_OK) {
+			(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", what);
+		} else { /* one line: the first cause, then this */
+			size_t len = strlen(e->msg);
+			(void)snprintf(e->msg + len, sizeof(e->msg) - len, "; %s", what);
+		}
 	}
 	dpdk_bench_free(b);
 	if (o->common.format == PEAK_FORMAT_CONSOLE && out.rep.out)
@@ -211,49 +224,55 @@ static int measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, cons
 close_out:
 	dpdk_report_context(&rep, ctx);
 	(void)peak_sysinfo_finish(si, ctx);
-	if (peak_output_close(&out, ctx) != 0 && rc == 0) {
-		fprintf(stderr, "%s: writing the results failed\n", PROG);
-		rc = PEAK_EXIT_FAIL;
-	}
+	if (peak_output_close(&out, ctx) != 0)
+		(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	dpdk_report_free(&rep);
 free_mem:
 	free(b);
 	free(ctx);
 	free(si);
-	return rc;
 }
 
-static int serve(const struct dpdk_bench_opts *o, struct dpdk_port *port)
+static void serve(const struct dpdk_bench_opts *o, struct dpdk_port *port, struct peak_bench_err *e)
 {
 	struct dpdk_bench *b = malloc(sizeof(*b));
-	if (b == NULL || dpdk_bench_init(b, o, port, &stop_flag) != 0) {
-		fprintf(stderr, "%s: out of memory\n", PROG);
+	if (b == NULL) {
+		(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+		return;
+	}
+	if (dpdk_bench_init(b, o, port, &stop_flag, e) != 0) {
 		free(b);
-		return PEAK_EXIT_FAIL;
+		return;
 	}
 	uint64_t reflected = 0;
-	int rc = dpdk_bench_serve(b, &reflected);
-	if (rc != 0)
-		fprintf(stderr, "%s: %s\n", PROG, b->err);
-	else if (!o->common.quiet)
+	if (dpdk_bench_serve(b, &reflected, e) == 0 && !o->common.quiet)
 		fprintf(stderr, "%s: dut done (%s); %llu frames reflected in the last run\n", PROG,
 			stop_flag ? "signal" : "the tester said quit",
 			(unsigned long long)reflected);
 	dpdk_bench_free(b);
 	free(b);
-	return rc;
 }
 
-static int open_port(const struct dpdk_bench_opts *o, struct dpdk_port *port)
+/* A physical port's link speed, for the rows' theoretical peak. */
+static void link_speed(struct dpdk_port *port)
+{
+	struct rte_eth_link link;
+	memset(&link, 0, sizeof(link));
+	if (!port->is_virtual && rte_eth_link_get_nowait(port->port_id, &link) == 0 &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+		port->link_mbps = link.link_speed;
+}
+
+static int open_port(const struct dpdk_bench_opts *o, struct dpdk_port *port,
+		     struct peak_bench_err *e)
 {
 	char err[256];
-	if (rte_eth_dev_count_avail() == 0) {
-		fprintf(stderr,
-			"%s: no DPDK port: give a virtual device (%s) or bind a NIC to "
-			"vfio-pci (see docs/dpdk.md)\n",
-			PROG, "--vdev=net_ring0");
-		return PEAK_EXIT_UNSUPPORTED;
-	}
+	if (rte_eth_dev_count_avail() == 0)
+		return peak_bench_fail(e, PEAK_EXIT_UNSUPPORTED,
+				       "no DPDK port: give a virtual device (%s) or bind a NIC to "
+				       "vfio-pci (see docs/dpdk.md)",
+				       "--vdev=net_ring0");
 	struct dpdk_port_req req = {
 	    .port_id = (uint16_t)o->port,
 	    .nqueues = (uint16_t)list_max(&o->queues),
@@ -262,33 +281,31 @@ static int open_port(const struct dpdk_bench_opts *o, struct dpdk_port *port)
 	    .burst = (unsigned)o->burst,
 	};
 	int rc = dpdk_port_open(port, &req, err, sizeof(err));
-	if (rc != 0) {
-		fprintf(stderr, "%s: %s\n", PROG, err);
-		return rc;
-	}
-	if (o->role == DPDK_ROLE_DUT)
+	if (rc != 0)
+		return peak_bench_fail(e, rc, "%s", err);
+	if (o->role == DPDK_ROLE_DUT) {
+		link_speed(port);
 		return 0; /* a memif server's link comes up when the tester connects */
-	double wait_s = o->role == DPDK_ROLE_TESTER ? o->connect_timeout_s : 5.0;
-	if (dpdk_port_wait_link(port, wait_s, &stop_flag) != 0) {
-		fprintf(stderr, "%s: port %u (%s): link down after %.0f s%s\n", PROG,
-			(unsigned)port->port_id, port->driver, wait_s,
-			o->role == DPDK_ROLE_TESTER ? " (is the dut running?)" : "");
-		return PEAK_EXIT_FAIL;
 	}
+	double wait_s = o->role == DPDK_ROLE_TESTER ? o->connect_timeout_s : 5.0;
+	if (dpdk_port_wait_link(port, wait_s, &stop_flag) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "port %u (%s): link down after %.0f s%s",
+				       (unsigned)port->port_id, port->driver, wait_s,
+				       o->role == DPDK_ROLE_TESTER ? " (is the dut running?)" : "");
+	link_speed(port);
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Our arguments come after "--" (all of argv when there is none): parse them before EAL
+ * so a usage error is one line before EAL logs anything. Returns 0, -1 after --help, or an
+ * exit code; *eal_argc: the EAL's share of argv. */
+static int parse_args(struct dpdk_bench_opts *o, int argc, char **argv, int *eal_argc)
 {
 	int dashdash = 0;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0) {
+	for (int i = 1; i < argc && dashdash == 0; i++)
+		if (strcmp(argv[i], "--") == 0)
 			dashdash = i;
-			break;
-		}
-	/* Our arguments first, so a usage error is one line before EAL logs anything. */
-	struct dpdk_bench_opts o;
-	defaults(&o);
+	defaults(o);
 	int our_argc = dashdash ? argc - dashdash : argc;
 	char **our_argv = malloc(sizeof(char *) * ((size_t)our_argc + 1));
 	if (our_argv == NULL)
@@ -297,39 +314,50 @@ int main(int argc, char **argv)
 	for (int i = 1; i < our_argc; i++)
 		our_argv[i] = argv[dashdash ? dashdash + i : i];
 	our_argv[our_argc] = NULL;
-	int rc = parse_ours(&o, our_argc, our_argv);
+	int rc = parse_ours(o, our_argc, our_argv);
 	free(our_argv);
-	if (rc != 0)
-		return rc < 0 ? PEAK_EXIT_OK : rc;
+	*eal_argc = dashdash ? dashdash : 1;
+	return rc;
+}
 
-	int eal_argc = dashdash ? dashdash : 1;
-	char eal_args[PEAK_CONTEXT_VALUE_LEN];
-	join_args(eal_args, sizeof(eal_args), eal_argc, argv);
-	optind = 0; /* getopt state: EAL parses its own arguments next */
-	if (rte_eal_init(eal_argc, argv) < 0) {
-		fprintf(stderr, "%s: EAL init failed (%s): check the EAL arguments before --, %s\n",
-			PROG, rte_strerror(rte_errno), EAL_HINT);
-		return PEAK_EXIT_UNSUPPORTED;
-	}
+static void catch_signals(void)
+{
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	(void)sigaction(SIGINT, &sa, NULL);
 	(void)sigaction(SIGTERM, &sa, NULL);
+}
 
+int main(int argc, char **argv)
+{
+	struct dpdk_bench_opts o;
+	int eal_argc = 1;
+	int rc = parse_args(&o, argc, argv, &eal_argc);
+	if (rc != 0)
+		return rc < 0 ? PEAK_EXIT_OK : rc;
+	/* The one peaks.conf policy (a file that does not parse: exit 2), before EAL logs. */
+	struct peak_bench_err e = {0};
+	static struct peak_config conf;
+	if (peak_bench_config(&conf, &e) != 0)
+		return peak_bench_exit(&e, PROG);
+	char eal_args[PEAK_CONTEXT_VALUE_LEN];
+	join_args(eal_args, sizeof(eal_args), eal_argc, argv);
+	optind = 0; /* getopt state: EAL parses its own arguments next */
+	if (rte_eal_init(eal_argc, argv) < 0) {
+		(void)peak_bench_fail(&e, PEAK_EXIT_UNSUPPORTED,
+				      "EAL init failed (%s): check the EAL arguments before --, %s",
+				      rte_strerror(rte_errno), EAL_HINT);
+		return peak_bench_exit(&e, PROG);
+	}
+	catch_signals();
 	struct dpdk_port port;
 	memset(&port, 0, sizeof(port));
-	rc = open_port(&o, &port);
-	if (rc == 0) {
-		struct rte_eth_link link;
-		memset(&link, 0, sizeof(link));
-		if (!port.is_virtual && rte_eth_link_get_nowait(port.port_id, &link) == 0 &&
-		    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
-		    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
-			port.link_mbps = link.link_speed;
-		rc = o.role == DPDK_ROLE_DUT ? serve(&o, &port) : measure(&o, &port, eal_args);
-	}
+	if (open_port(&o, &port, &e) == 0 && o.role == DPDK_ROLE_DUT)
+		serve(&o, &port, &e);
+	else if (e.code == PEAK_EXIT_OK)
+		measure(&o, &port, eal_args, &e);
 	dpdk_port_close(&port);
 	(void)rte_eal_cleanup();
-	return rc;
+	return peak_bench_exit(&e, PROG);
 }
