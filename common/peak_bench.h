@@ -9,6 +9,9 @@
  * contended, oversubscribed, unpinned; above_peak and zero from peak_result_finish; no_peak
  * when the kernel names no theoretical peak), the row and the progress line. A suite keeps
  * its kernels, engines and protocols and adds its own flags in the kernel's row hook.
+ * Work shared by all kernels of a point (arrays mapped once) goes in the suite's
+ * point_setup/point_teardown; the suite's order chooses kernel after kernel (each kernel's
+ * reps back to back, the default) or round robin (STREAM's interleaving of its kernels).
  *
  * The path of one figure: kernel->run on every worker for `iters` iterations; team time
  * (latest finish - earliest start) in ns; value = work_per_iter * iters * threads / ns *
@@ -66,6 +69,7 @@ struct peak_bench_run {
 	void *suite_data;   /* struct peak_bench_suite.data */
 	uint64_t *cpu_ns;   /* per thread: CPU time of the last run (for "contended") */
 	double cpu_share;   /* lowest CPU time / elapsed of any worker over the measured runs */
+	void *point_state;  /* the suite's point_setup state for this point; NULL without one */
 };
 
 #define PEAK_BENCH_NOT_MEASURED UINT32_MAX
@@ -111,6 +115,19 @@ struct peak_bench_kernel {
 	int (*measure)(struct peak_bench_run *r, double *value, struct peak_bench_err *e);
 };
 
+/* The order of a point's kernels (struct peak_bench_suite.order). */
+enum peak_bench_order {
+	/* For each kernel in table order: setup, calibration, warm-up, reps back to back,
+	 * row, teardown. */
+	PEAK_BENCH_ORDER_KERNEL = 0,
+	/* STREAM's order: every kernel is set up, calibrated and warmed up in table order, then
+	 * for each repetition every kernel runs once in table order (copy, scale, add, triad,
+	 * copy, ...), then each kernel's row is finished, recorded and torn down in table
+	 * order. One steal window covers the whole block (from the first setup to the last
+	 * repetition) and every kernel of the point is flagged from it. */
+	PEAK_BENCH_ORDER_ROUND_ROBIN,
+};
+
 struct peak_bench_suite {
 	const char *name; /* row's suite: cpu, memory... */
 	const struct peak_bench_kernel *kernels;
@@ -125,6 +142,16 @@ struct peak_bench_suite {
 	bool no_calibrate;    /* every run is start_iters iterations (fixed-work kernels) */
 	bool no_warmup;       /* measure hooks: the repetitions start cold (a disk job
 				 that warms itself up, a session that ramps inside its time) */
+	/* Per-point work shared by every kernel of the point (optional): point_setup is called
+	 * once per point on the point's team before its first kernel, point_teardown once after
+	 * its last (also when a kernel failed); hooks see *point_state as run->point_state. A
+	 * point_setup that fails (-1 with e set) frees what it made itself: the sweep stops
+	 * with that error and point_teardown is not called. */
+	int (*point_setup)(void *suite_data, const struct peak_bench_point *p,
+			   struct peak_team *team, void **point_state, struct peak_bench_err *e);
+	void (*point_teardown)(void *suite_data, const struct peak_bench_point *p,
+			       struct peak_team *team, void *point_state);
+	enum peak_bench_order order; /* default PEAK_BENCH_ORDER_KERNEL */
 };
 
 /* The common options of the run (from peak_opts), plus a progress switch. */
@@ -148,7 +175,8 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 /* Measure one kernel at one point on a team: calibrate, warm up, reps measured runs (each
  * verified), steal window, standard flags; res gets the row (samples point into samples,
  * which must hold reps values); the kernel's row hook runs on it with out. Returns 1 when unsupported (res flagged with the reason),
- * 0 when measured, -1 on error. */
+ * 0 when measured, -1 on error. One kernel alone: the suite's point_setup and order are
+ * the sweep's, here run->point_state is NULL. */
 int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
 			 const struct peak_bench_point *p, struct peak_team *team,
 			 const struct peak_common_opts *c, struct peak_output *out,

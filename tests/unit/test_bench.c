@@ -332,6 +332,249 @@ static void test_measure_failure_is_one_error(void **state)
 	run_timed(false, 3, -1);
 }
 
+/* Per-point state and loop order: a suite whose point_setup makes one int per point, and
+ * kernels a, b, c that write what they do to a trace ("Sa" setup, "Wa" warm-up, "a0"
+ * repetition 0, "Ra" row, "Ta" teardown; "P1" point setup, "p1" point teardown). */
+static char trace[1024];
+static unsigned psetups, pteardowns, pfail_at, pseen;
+
+static void tr(const char *tok)
+{
+	strncat(trace, tok, sizeof trace - strlen(trace) - 1);
+	strncat(trace, " ", sizeof trace - strlen(trace) - 1);
+}
+
+static int p_setup(void *data, const struct peak_bench_point *p, struct peak_team *team,
+		   void **ps, struct peak_bench_err *e)
+{
+	(void)data;
+	assert_non_null(team);
+	int *v = malloc(sizeof *v);
+	assert_non_null(v);
+	*v = (int)p->block_bytes;
+	psetups++;
+	if (pfail_at && psetups == pfail_at) {
+		free(v); /* a failed point_setup frees what it made */
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot map 3 arrays");
+	}
+	char t[16];
+	snprintf(t, sizeof t, "P%d", *v);
+	tr(t);
+	*ps = v;
+	return 0;
+}
+
+static void p_teardown(void *data, const struct peak_bench_point *p, struct peak_team *team,
+		       void *ps)
+{
+	(void)data;
+	(void)team;
+	int *v = ps;
+	assert_int_equal(*v, (int)p->block_bytes);
+	char t[16];
+	snprintf(t, sizeof t, "p%d", *v);
+	tr(t);
+	pteardowns++;
+	free(v);
+}
+
+static int one_or_two(void *data, unsigned threads, size_t i, struct peak_bench_point *p)
+{
+	(void)data;
+	(void)threads;
+	if (i >= 2)
+		return 0;
+	p->has_block = true;
+	p->block_bytes = i + 1;
+	return 1;
+}
+
+static int t_setup(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	(void)e;
+	char t[8];
+	snprintf(t, sizeof t, "S%s", r->k->name);
+	tr(t);
+	return 0;
+}
+
+static int t_run(struct peak_bench_run *r, unsigned idx)
+{
+	if (idx != 0)
+		return 0;
+	/* every kernel sees its point's state */
+	assert_non_null(r->point_state);
+	assert_int_equal(*(int *)r->point_state, (int)r->point->block_bytes);
+	pseen++;
+	char t[16];
+	if (r->rep == PEAK_BENCH_NOT_MEASURED)
+		snprintf(t, sizeof t, "W%s", r->k->name);
+	else
+		snprintf(t, sizeof t, "%s%u", r->k->name, r->rep);
+	tr(t);
+	return 0;
+}
+
+static int t_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
+		 struct peak_bench_err *e)
+{
+	(void)res;
+	(void)out;
+	(void)e;
+	char t[8];
+	snprintf(t, sizeof t, "R%s", r->k->name);
+	tr(t);
+	return 0;
+}
+
+static void t_teardown(struct peak_bench_run *r)
+{
+	char t[8];
+	snprintf(t, sizeof t, "T%s", r->k->name);
+	tr(t);
+}
+
+#define TRACE_KERNEL(n)                                                                     \
+	{.name = n, .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,      \
+	 .setup = t_setup, .run = t_run, .verify = k_verify, .row = t_row,                        \
+	 .teardown = t_teardown}
+
+static const struct peak_bench_kernel traced[] = {TRACE_KERNEL("a"), TRACE_KERNEL("b"),
+						  TRACE_KERNEL("c")};
+
+static int run_traced(enum peak_bench_order order, unsigned threads, const char *only,
+		      struct peak_bench_stats *st, struct peak_bench_err *e, char *csv,
+		      size_t csv_len)
+{
+	memset(&cnt, 0, sizeof cnt);
+	trace[0] = '\0';
+	psetups = pteardowns = pseen = 0;
+	const struct peak_bench_suite s = {.name = "fake", .kernels = traced, .nkernels = 3,
+					   .point = one_or_two, .no_calibrate = true,
+					   .start_iters = 2, .point_setup = p_setup,
+					   .point_teardown = p_teardown, .order = order};
+	struct peak_common_opts c;
+	common(&c, 2);
+	c.threads.n = 1;
+	c.threads.v[0] = threads;
+	struct peak_output o;
+	FILE *f;
+	assert_int_equal(open_out(&o, &f), 0);
+	struct peak_bench_cfg cfg = {.common = &c, .only = only};
+	int rc = peak_bench_sweep(&s, &cfg, &o, st, e);
+	fflush(f);
+	rewind(f);
+	size_t n = fread(csv, 1, csv_len - 1, f);
+	csv[n] = '\0';
+	fclose(f);
+	return rc;
+}
+
+static void test_point_setup_once_per_point(void **state)
+{
+	(void)state;
+	struct peak_bench_stats st;
+	struct peak_bench_err e = {0};
+	char csv[4096];
+	assert_int_equal(run_traced(PEAK_BENCH_ORDER_KERNEL, 2, NULL, &st, &e, csv, sizeof csv), 0);
+	assert_int_equal(psetups, 2); /* 2 points, 3 kernels each: one setup per point */
+	assert_int_equal(pteardowns, 2);
+	assert_int_equal(st.rows, 6);
+	assert_int_equal(pseen, 2 * 3 * 3); /* warm-up + 2 reps, 3 kernels, 2 points */
+	/* today's order: each kernel's runs back to back, between its point's setup and
+	 * teardown */
+	assert_string_equal(trace, "P1 Sa Wa a0 a1 Ra Ta Sb Wb b0 b1 Rb Tb Sc Wc c0 c1 Rc Tc p1 "
+				   "P2 Sa Wa a0 a1 Ra Ta Sb Wb b0 b1 Rb Tb Sc Wc c0 c1 Rc Tc p2 ");
+}
+
+/* Row i of the CSV (0: header) has variant v, in order. */
+static void assert_variants(const char *csv, const char *const *v, size_t n)
+{
+	const char *line = strchr(csv, '\n');
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(line);
+		char want[32];
+		snprintf(want, sizeof want, "\nfake,t,%s,", v[i]);
+		assert_true(strncmp(line, want, strlen(want)) == 0);
+		line = strchr(line + 1, '\n');
+	}
+	assert_true(line == NULL || line[1] == '\0');
+}
+
+static void test_round_robin_order(void **state)
+{
+	(void)state;
+	struct peak_bench_stats st;
+	struct peak_bench_err e = {0};
+	char csv[4096];
+	assert_int_equal(run_traced(PEAK_BENCH_ORDER_ROUND_ROBIN, 1, NULL, &st, &e, csv, sizeof csv),
+			 0);
+	assert_int_equal(st.rows, 6);
+	assert_int_equal(psetups, 2);
+	assert_int_equal(pteardowns, 2);
+	/* every kernel set up and warmed up, then rep by rep every kernel, then rows in table
+	 * order, each torn down after its row */
+	assert_string_equal(trace, "P1 Sa Wa Sb Wb Sc Wc a0 b0 c0 a1 b1 c1 Ra Ta Rb Tb Rc Tc p1 "
+				   "P2 Sa Wa Sb Wb Sc Wc a0 b0 c0 a1 b1 c1 Ra Ta Rb Tb Rc Tc p2 ");
+	static const char *const rows[] = {"a", "b", "c", "a", "b", "c"};
+	assert_variants(csv, rows, 6);
+	/* --only keeps one kernel of the round */
+	assert_int_equal(run_traced(PEAK_BENCH_ORDER_ROUND_ROBIN, 1, "b", &st, &e, csv, sizeof csv),
+			 0);
+	assert_int_equal(st.rows, 2);
+	assert_string_equal(trace, "P1 Sb Wb b0 b1 Rb Tb p1 P2 Sb Wb b0 b1 Rb Tb p2 ");
+}
+
+static void test_round_robin_failure_tears_all_down(void **state)
+{
+	(void)state;
+	struct peak_bench_stats st;
+	struct peak_bench_err e = {0};
+	memset(&cnt, 0, sizeof cnt);
+	/* verify calls: Wa Wb Wc a0 b0 -> the 5th (b's first repetition) fails */
+	trace[0] = '\0';
+	psetups = pteardowns = 0;
+	const struct peak_bench_suite s = {.name = "fake", .kernels = traced, .nkernels = 3,
+					   .point = one_or_two, .no_calibrate = true,
+					   .point_setup = p_setup, .point_teardown = p_teardown,
+					   .order = PEAK_BENCH_ORDER_ROUND_ROBIN};
+	struct peak_common_opts c;
+	common(&c, 2);
+	struct peak_output o;
+	FILE *f;
+	assert_int_equal(open_out(&o, &f), 0);
+	struct peak_bench_cfg cfg = {.common = &c};
+	cnt.fail_verify_at = 5;
+	assert_int_equal(peak_bench_sweep(&s, &cfg, &o, &st, &e), -1);
+	fclose(f);
+	assert_int_equal(e.code, PEAK_EXIT_FAIL);
+	assert_string_equal(e.msg, "checksum 41, expected 42");
+	assert_int_equal(st.rows, 0);
+	assert_int_equal(st.failed, 1);
+	/* no row, every kernel torn down, the point torn down, no second point */
+	assert_string_equal(trace, "P1 Sa Wa Sb Wb Sc Wc a0 b0 Ta Tb Tc p1 ");
+}
+
+static void test_point_setup_failure_stops_the_sweep(void **state)
+{
+	(void)state;
+	struct peak_bench_stats st;
+	struct peak_bench_err e = {0};
+	char csv[4096];
+	pfail_at = 2; /* the second point cannot be set up */
+	int rc = run_traced(PEAK_BENCH_ORDER_ROUND_ROBIN, 1, NULL, &st, &e, csv, sizeof csv);
+	pfail_at = 0;
+	assert_int_equal(rc, -1);
+	assert_int_equal(e.code, PEAK_EXIT_FAIL);
+	assert_string_equal(e.msg, "cannot map 3 arrays"); /* the first cause is kept */
+	assert_int_equal(psetups, 2);
+	assert_int_equal(pteardowns, 1); /* only the point that was set up */
+	assert_int_equal(st.rows, 3);    /* the first point's rows, nothing of the second */
+	assert_int_equal(st.failed, 1);
+	assert_string_equal(trace, "P1 Sa Wa Sb Wb Sc Wc a0 b0 c0 a1 b1 c1 Ra Ta Rb Tb Rc Tc p1 ");
+	assert_int_equal(peak_bench_exit(&e, "fake"), PEAK_EXIT_FAIL);
+}
+
 /* One peaks.conf policy: a file that does not parse is bad input (exit 2), said once. */
 static void test_bad_peaks_conf_is_usage(void **state)
 {
@@ -369,6 +612,10 @@ int main(void)
 	    cmocka_unit_test(test_measure_hook_is_the_sample),
 	    cmocka_unit_test(test_measure_failure_is_one_error),
 	    cmocka_unit_test(test_bad_peaks_conf_is_usage),
+	    cmocka_unit_test(test_point_setup_once_per_point),
+	    cmocka_unit_test(test_round_robin_order),
+	    cmocka_unit_test(test_round_robin_failure_tears_all_down),
+	    cmocka_unit_test(test_point_setup_failure_stops_the_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
