@@ -88,11 +88,16 @@ static int one_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
 	return 0;
 }
 
-static void row_init(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
-		     const struct peak_bench_point *p, struct peak_result *res)
+static void row_init(const struct peak_bench_suite *s, const struct peak_bench_run *run,
+		     struct peak_result *res)
 {
-	peak_result_init(res, s->name, k->test, k->variant ? k->variant : k->name, k->metric,
-			 k->unit);
+	const struct peak_bench_kernel *k = run->k;
+	const struct peak_bench_point *p = run->point;
+	char v[sizeof res->variant] = "";
+	if (k->variant_at)
+		k->variant_at(run, v, sizeof v);
+	peak_result_init(res, s->name, k->test,
+			 k->variant_at ? v : k->variant ? k->variant : k->name, k->metric, k->unit);
 	res->threads = p->threads;
 	res->has_block = p->has_block;
 	res->block_bytes = p->block_bytes;
@@ -132,8 +137,8 @@ static int slot_begin(const struct peak_bench_suite *s, const struct peak_bench_
 	run->cpu_share = k->measure ? 1.0 : 0.0; /* self-timed: no team time, never contended */
 	sl->set_up = false;
 	sl->l = (struct loop){.run = run, .e = e, .cpu_share = 1.0};
-	sl->iters = s->start_iters ? s->start_iters : 1;
-	row_init(s, k, p, sl->res);
+	sl->iters = p->start_iters ? p->start_iters : s->start_iters ? s->start_iters : 1;
+	row_init(s, run, sl->res);
 
 	if ((!k->run && !k->measure) || n == 0 || n > PEAK_BENCH_MAX_THREADS || c->reps == 0 ||
 	    c->reps > PEAK_BENCH_MAX_REPS)
@@ -215,7 +220,7 @@ static int slot_finish(const struct peak_bench_suite *s, const struct peak_commo
 	struct peak_result *res = sl->res;
 	run->cpu_share = sl->l.cpu_share;
 	peak_result_set_samples(res, sl->samples, c->reps);
-	if (k->peak) {
+	if (k->peak && !run->point->peak_not_applicable) {
 		res->theoretical = k->peak(run);
 		if (!isfinite(res->theoretical) || !(res->theoretical > 0)) {
 			res->theoretical = NAN;

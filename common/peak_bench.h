@@ -53,6 +53,11 @@ struct peak_bench_point {
 	uint64_t block_bytes; /* row's block_bytes when has_block */
 	bool has_block;
 	void *data; /* the suite's own point description (buffer size, pattern...) */
+	uint64_t start_iters; /* calibration's first count at this point; 0: the suite's */
+	/* No theoretical peak bounds this point (a working set that fits in the caches): its
+	 * rows have no theoretical and are not flagged no_peak, as if the kernel had no peak
+	 * hook. */
+	bool peak_not_applicable;
 };
 
 struct peak_bench_kernel;
@@ -113,6 +118,10 @@ struct peak_bench_kernel {
 	 * then. Returns 0, or -1 with e set. The steal window, flags, row and progress stay
 	 * the harness's. */
 	int (*measure)(struct peak_bench_run *r, double *value, struct peak_bench_err *e);
+	/* Optional: the row's variant at this point (an ISA or "-nt" chosen per block), written
+	 * to buf before setup (run->point and run->point_state are set). NULL: variant or
+	 * name. */
+	void (*variant_at)(const struct peak_bench_run *r, char *buf, size_t len);
 };
 
 /* The order of a point's kernels (struct peak_bench_suite.order). */

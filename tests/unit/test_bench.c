@@ -575,6 +575,78 @@ static void test_point_setup_failure_stops_the_sweep(void **state)
 	assert_int_equal(peak_bench_exit(&e, "fake"), PEAK_EXIT_FAIL);
 }
 
+/* What a point decides for its rows: the variant (variant_at), the calibration's first count
+ * and whether a peak bounds it (a cached working set has none and is not flagged no_peak). */
+static uint64_t iters_seen[2];
+
+static int cached_then_not(void *data, unsigned threads, size_t i, struct peak_bench_point *p)
+{
+	(void)data;
+	(void)threads;
+	if (i >= 2)
+		return 0;
+	p->has_block = true;
+	p->block_bytes = i + 1;
+	p->start_iters = i == 0 ? 3 : 0;
+	p->peak_not_applicable = i == 0;
+	return 1;
+}
+
+static int v_run(struct peak_bench_run *r, unsigned idx)
+{
+	if (idx == 0)
+		iters_seen[r->point->block_bytes - 1] = r->iters;
+	return 0;
+}
+
+static double v_peak(const struct peak_bench_run *r)
+{
+	(void)r;
+	return 100.0;
+}
+
+static void v_variant(const struct peak_bench_run *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "v%u-%s", (unsigned)r->point->block_bytes, r->k->name);
+}
+
+static const struct peak_bench_kernel per_point[] = {
+    {.name = "k", .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,
+     .run = v_run, .peak = v_peak, .variant_at = v_variant},
+};
+
+static void test_point_variant_start_and_peak(void **state)
+{
+	(void)state;
+	const struct peak_bench_suite s = {.name = "fake", .kernels = per_point, .nkernels = 1,
+					   .point = cached_then_not, .no_calibrate = true,
+					   .start_iters = 5};
+	struct peak_common_opts c;
+	common(&c, 2);
+	struct peak_output o;
+	FILE *f;
+	assert_int_equal(open_out(&o, &f), 0);
+	struct peak_bench_cfg cfg = {.common = &c};
+	struct peak_bench_stats st;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_sweep(&s, &cfg, &o, &st, &e), 0);
+	assert_int_equal(st.rows, 2);
+	assert_int_equal(iters_seen[0], 3); /* the point's start */
+	assert_int_equal(iters_seen[1], 5); /* the suite's */
+	fflush(f);
+	rewind(f);
+	char line[1024], rows[2][1024];
+	assert_non_null(fgets(line, sizeof line, f)); /* header */
+	assert_non_null(fgets(rows[0], sizeof rows[0], f));
+	assert_non_null(fgets(rows[1], sizeof rows[1], f));
+	fclose(f);
+	assert_true(strncmp(rows[0], "fake,t,v1-k,", 12) == 0);
+	assert_true(strncmp(rows[1], "fake,t,v2-k,", 12) == 0);
+	assert_null(strstr(rows[0], "no_peak"));
+	assert_null(strstr(rows[0], ",100,")); /* no theoretical at the cached point */
+	assert_non_null(strstr(rows[1], ",100,"));
+}
+
 /* One peaks.conf policy: a file that does not parse is bad input (exit 2), said once. */
 static void test_bad_peaks_conf_is_usage(void **state)
 {
@@ -616,6 +688,7 @@ int main(void)
 	    cmocka_unit_test(test_round_robin_order),
 	    cmocka_unit_test(test_round_robin_failure_tears_all_down),
 	    cmocka_unit_test(test_point_setup_failure_stops_the_sweep),
+	    cmocka_unit_test(test_point_variant_start_and_peak),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
