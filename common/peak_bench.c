@@ -114,6 +114,7 @@ struct slot {
 	struct loop l;
 	struct peak_steal steal;
 	uint64_t iters;
+	double work_per_iter; /* the kernel's, or its work_at at this point */
 	bool set_up; /* setup done: teardown owed */
 };
 
@@ -161,6 +162,7 @@ static int slot_begin(const struct peak_bench_suite *s, const struct peak_bench_
 		return -1;
 	}
 	sl->set_up = true;
+	sl->work_per_iter = k->work_at ? k->work_at(run) : k->work_per_iter;
 	peak_steal_begin(&sl->steal);
 	return 0;
 }
@@ -201,7 +203,7 @@ static int slot_rep(struct slot *sl, unsigned i, struct peak_bench_err *e)
 		uint64_t ns = 0;
 		if (one_run(&sl->l, sl->iters, &ns) != 0)
 			return -1;
-		double work = k->work_per_iter * (double)sl->iters * run->nthreads,
+		double work = sl->work_per_iter * (double)sl->iters * run->nthreads,
 		       scale = k->scale > 0 ? k->scale : 1;
 		sl->samples[i] = ns ? work / (double)ns * scale : 0;
 	}

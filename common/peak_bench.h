@@ -122,6 +122,9 @@ struct peak_bench_kernel {
 	 * to buf before setup (run->point and run->point_state are set). NULL: variant or
 	 * name. */
 	void (*variant_at)(const struct peak_bench_run *r, char *buf, size_t len);
+	/* Optional: work one thread does per iteration at this point (a block's bytes), asked
+	 * once after setup. NULL: work_per_iter. */
+	double (*work_at)(const struct peak_bench_run *r);
 };
 
 /* The order of a point's kernels (struct peak_bench_suite.order). */

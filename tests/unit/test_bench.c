@@ -575,8 +575,8 @@ static void test_point_setup_failure_stops_the_sweep(void **state)
 	assert_int_equal(peak_bench_exit(&e, "fake"), PEAK_EXIT_FAIL);
 }
 
-/* What a point decides for its rows: the variant (variant_at), the calibration's first count
- * and whether a peak bounds it (a cached working set has none and is not flagged no_peak). */
+/* What a point decides for its rows: the variant (variant_at), the work per iteration
+ * (work_at), the calibration's first count and whether a peak bounds it (a cached working set has none and is not flagged no_peak). */
 static uint64_t iters_seen[2];
 
 static int cached_then_not(void *data, unsigned threads, size_t i, struct peak_bench_point *p)
@@ -610,9 +610,15 @@ static void v_variant(const struct peak_bench_run *r, char *buf, size_t len)
 	snprintf(buf, len, "v%u-%s", (unsigned)r->point->block_bytes, r->k->name);
 }
 
+/* 1e9 per iteration at block 1, none at block 2: the samples tell which was used */
+static double v_work(const struct peak_bench_run *r)
+{
+	return r->point->block_bytes == 1 ? 1e9 : 0;
+}
+
 static const struct peak_bench_kernel per_point[] = {
     {.name = "k", .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,
-     .run = v_run, .peak = v_peak, .variant_at = v_variant},
+     .run = v_run, .peak = v_peak, .variant_at = v_variant, .work_at = v_work},
 };
 
 static void test_point_variant_start_and_peak(void **state)
@@ -645,6 +651,8 @@ static void test_point_variant_start_and_peak(void **state)
 	assert_null(strstr(rows[0], "no_peak"));
 	assert_null(strstr(rows[0], ",100,")); /* no theoretical at the cached point */
 	assert_non_null(strstr(rows[1], ",100,"));
+	assert_non_null(strstr(rows[1], "zero")); /* work_at 0: a zero figure, flagged */
+	assert_null(strstr(rows[0], "zero"));
 }
 
 /* One peaks.conf policy: a file that does not parse is bad input (exit 2), said once. */
