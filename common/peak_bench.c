@@ -253,11 +253,12 @@ static void slot_end(struct slot *sl)
 	sl->run->cpu_ns = NULL;
 }
 
-/* One kernel, kernel order: begin, prepare, reps, finish, end. */
-static int slot_point_run(const struct peak_bench_suite *s, const struct peak_bench_point *p,
-			  struct peak_team *team, const struct peak_common_opts *c,
-			  void *point_state, struct slot *sl, struct peak_output *out,
-			  struct peak_bench_err *e)
+/* One kernel, kernel order: begin, prepare, reps, finish; the caller ends the slot (its
+ * teardown) after recording. Returns as slot_begin. */
+static int slot_measure(const struct peak_bench_suite *s, const struct peak_bench_point *p,
+			struct peak_team *team, const struct peak_common_opts *c,
+			void *point_state, struct slot *sl, struct peak_output *out,
+			struct peak_bench_err *e)
 {
 	int r = slot_begin(s, p, team, c, point_state, sl, e);
 	if (r != 0)
@@ -267,7 +268,6 @@ static int slot_point_run(const struct peak_bench_suite *s, const struct peak_be
 		rc = slot_rep(sl, i, e);
 	if (rc == 0)
 		rc = slot_finish(s, c, sl, &sl->steal, out, e);
-	slot_end(sl);
 	return rc;
 }
 
@@ -278,7 +278,9 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 			 struct peak_bench_err *e)
 {
 	struct slot sl = {.k = k, .run = run, .res = res, .samples = samples};
-	return slot_point_run(s, p, team, c, NULL, &sl, out, e);
+	int r = slot_measure(s, p, team, c, NULL, &sl, out, e);
+	slot_end(&sl);
+	return r;
 }
 
 static void progress(const struct peak_common_opts *c, const struct peak_result *res)
@@ -306,13 +308,19 @@ struct point_loop {
 	int *state; /* per kernel: -1 skipped (--only), 0 set up, 1 unsupported */
 };
 
-static int record(struct point_loop *pl, const struct peak_result *res,
+/* The kernel's row (measured: then its extra rows; 1: unsupported), before teardown. */
+static int record(struct point_loop *pl, struct slot *sl, int measured,
 		  struct peak_bench_err *e)
 {
-	if (peak_output_record(pl->out, res) != 0)
+	if (peak_output_record(pl->out, sl->res) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	pl->st->rows++;
-	progress(pl->cfg->common, res);
+	if (measured == 1)
+		pl->st->unsupported++;
+	progress(pl->cfg->common, sl->res);
+	if (measured == 0 && sl->k->extra_rows &&
+	    sl->k->extra_rows(sl->run, sl->res, pl->out, e) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: extra rows failed", sl->k->name);
 	return 0;
 }
 
@@ -328,15 +336,15 @@ static int kernel_order(struct point_loop *pl, const struct peak_bench_point *p,
 	for (size_t ki = 0; ki < s->nkernels; ki++) {
 		if (skipped(pl->cfg, &s->kernels[ki]))
 			continue;
-		int r = slot_point_run(s, p, team, pl->cfg->common, ps, &pl->slots[ki], pl->out, e);
+		struct slot *sl = &pl->slots[ki];
+		int r = slot_measure(s, p, team, pl->cfg->common, ps, sl, pl->out, e);
+		if (r >= 0 && record(pl, sl, r, e) != 0)
+			r = -1;
+		slot_end(sl);
 		if (r < 0) {
 			pl->st->failed++;
 			return -1;
 		}
-		if (r == 1)
-			pl->st->unsupported++;
-		if (record(pl, &pl->res[ki], e) != 0)
-			return -1;
 	}
 	return 0;
 }
@@ -372,13 +380,10 @@ static int round_robin(struct point_loop *pl, const struct peak_bench_point *p,
 			continue;
 		if (rc == 0 && pl->state[ki] == 0)
 			rc = slot_finish(s, c, &pl->slots[ki], &steal, pl->out, e);
+		if (rc == 0) /* else tear the others down, record nothing more */
+			rc = record(pl, &pl->slots[ki], pl->state[ki], e);
 		if (pl->state[ki] == 0)
 			slot_end(&pl->slots[ki]);
-		if (rc != 0)
-			continue; /* tear the others down, record nothing more */
-		if (pl->state[ki] == 1)
-			pl->st->unsupported++;
-		rc = record(pl, &pl->res[ki], e);
 	}
 	if (rc != 0)
 		pl->st->failed++;

@@ -125,6 +125,12 @@ struct peak_bench_kernel {
 	/* Optional: work one thread does per iteration at this point (a block's bytes), asked
 	 * once after setup. NULL: work_per_iter. */
 	double (*work_at)(const struct peak_bench_run *r);
+	/* Optional, sweep only: rows that follow the kernel's row (latency's cycles row, from the
+	 * ns row's samples): called after main (flagged, finished) is recorded, before teardown
+	 * (state is still there); records them itself to out. Not called for unsupported rows
+	 * nor by peak_bench_point_run. Returns 0, or -1 with e set (stops the sweep). */
+	int (*extra_rows)(struct peak_bench_run *r, const struct peak_result *main,
+			  struct peak_output *out, struct peak_bench_err *e);
 };
 
 /* The order of a point's kernels (struct peak_bench_suite.order). */

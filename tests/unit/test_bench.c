@@ -575,6 +575,63 @@ static void test_point_setup_failure_stops_the_sweep(void **state)
 	assert_int_equal(peak_bench_exit(&e, "fake"), PEAK_EXIT_FAIL);
 }
 
+/* Extra rows: kernel "a" adds a row "a+" after its own, before its teardown. */
+static int t_extra(struct peak_bench_run *r, const struct peak_result *main,
+		   struct peak_output *out, struct peak_bench_err *e)
+{
+	(void)e;
+	char t[8];
+	snprintf(t, sizeof t, "X%s", r->k->name);
+	tr(t);
+	assert_int_equal(main->summary.n, 2); /* the main row, measured and summarized */
+	struct peak_result x = *main;
+	snprintf(x.variant, sizeof x.variant, "%.8s+", main->variant);
+	return peak_output_record(out, &x);
+}
+
+static const struct peak_bench_kernel with_extra[] = {
+    {.name = "a", .test = "t", .metric = "throughput", .unit = "GB/s", .work_per_iter = 8,
+     .setup = t_setup, .run = t_run, .row = t_row, .teardown = t_teardown,
+     .extra_rows = t_extra},
+    TRACE_KERNEL("b"),
+};
+
+static void test_extra_rows_follow_the_row(void **state)
+{
+	(void)state;
+	for (int order = PEAK_BENCH_ORDER_KERNEL; order <= PEAK_BENCH_ORDER_ROUND_ROBIN; order++) {
+		memset(&cnt, 0, sizeof cnt);
+		trace[0] = '\0';
+		const struct peak_bench_suite s = {
+		    .name = "fake", .kernels = with_extra, .nkernels = 2, .point = one_or_two,
+		    .no_calibrate = true, .point_setup = p_setup, .point_teardown = p_teardown,
+		    .order = (enum peak_bench_order)order};
+		struct peak_common_opts c;
+		common(&c, 2);
+		struct peak_output o;
+		FILE *f;
+		assert_int_equal(open_out(&o, &f), 0);
+		struct peak_bench_cfg cfg = {.common = &c};
+		struct peak_bench_stats st;
+		struct peak_bench_err e = {0};
+		assert_int_equal(peak_bench_sweep(&s, &cfg, &o, &st, &e), 0);
+		fflush(f);
+		rewind(f);
+		char csv[4096];
+		size_t n = fread(csv, 1, sizeof csv - 1, f);
+		csv[n] = '\0';
+		fclose(f);
+		static const char *const rows[] = {"a", "a+", "b", "a", "a+", "b"};
+		assert_variants(csv, rows, 6);
+		assert_int_equal(st.rows, 4); /* the kernels' rows; extra rows are the hook's */
+		assert_string_equal(trace, order == PEAK_BENCH_ORDER_KERNEL
+					       ? "P1 Sa Wa a0 a1 Ra Xa Ta Sb Wb b0 b1 Rb Tb p1 "
+						 "P2 Sa Wa a0 a1 Ra Xa Ta Sb Wb b0 b1 Rb Tb p2 "
+					       : "P1 Sa Wa Sb Wb a0 b0 a1 b1 Ra Xa Ta Rb Tb p1 "
+						 "P2 Sa Wa Sb Wb a0 b0 a1 b1 Ra Xa Ta Rb Tb p2 ");
+	}
+}
+
 /* What a point decides for its rows: the variant (variant_at), the work per iteration
  * (work_at), the calibration's first count and whether a peak bounds it (a cached working set has none and is not flagged no_peak). */
 static uint64_t iters_seen[2];
@@ -697,6 +754,7 @@ int main(void)
 	    cmocka_unit_test(test_round_robin_failure_tears_all_down),
 	    cmocka_unit_test(test_point_setup_failure_stops_the_sweep),
 	    cmocka_unit_test(test_point_variant_start_and_peak),
+	    cmocka_unit_test(test_extra_rows_follow_the_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
