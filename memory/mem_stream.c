@@ -1,8 +1,8 @@
 /* membench stream: McCalpin's STREAM kernels (Copy, Scale, Add, Triad) on three arrays,
  * split among a pinned team whose threads first-touch their own part, counted and
  * validated as STREAM does.
- * One peak_bench_sweep per thread count (the table of four kernels depends on it: a point
- * whose arrays fit in the LLC names no peak): the suite's point_setup maps and sets the
+ * One peak_bench_sweep, one point per thread count (arrays in the LLC name no peak, -nt
+ * and the bytes per pass follow the arrays' size): the suite's point_setup maps and sets the
  * arrays (a=1, b=2, c=0) once, the four kernels run on them in STREAM's round-robin order
  * (each calibrated and warmed up, then copy, scale, add, triad, copy, ... one repetition of
  * each per round). Every run is verified: the expected values follow each kernel's effect
@@ -36,8 +36,7 @@ struct st_thread {
 	char pad[64];
 };
 
-/* One thread count: its geometry (the suite's data) and, while its point runs, the arrays
- * (the point state is this struct too, set up by st_point_setup). */
+/* One thread count's point state: its geometry and arrays (st_point_setup). */
 struct st_point {
 	const struct mem_run *run;
 	const struct mem_ops *ops;
@@ -183,34 +182,52 @@ static bool st_cached(const struct st_point *p)
 	return p->run->llc_bytes && 3 * array_bytes(p) <= p->run->llc_bytes;
 }
 
-/* peak_bench hooks: the suite's data is the thread count's st_point (geometry), the point
- * state the same st_point with its arrays; the kernel's data its st_kernel. */
+/* The geometry of a thread count (no arrays yet). */
+static struct st_point st_geometry(const struct mem_run *run, unsigned nthreads)
+{
+	struct st_point p = {.run = run,
+			     .ops = run->ops,
+			     .nthreads = nthreads,
+			     .n = elems_per_thread(run->size_bytes, nthreads)};
+	p.nt = run->nt == MEM_NT_ON ||
+	       (run->nt == MEM_NT_AUTO && run->llc_bytes && array_bytes(&p) > run->llc_bytes);
+	p.pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP;
+	return p;
+}
+
+/* peak_bench hooks: the suite's data is the mem_run, the point state the thread count's
+ * st_point, the kernel's data its st_kernel. */
 
 /* The one point of a thread count: the row's block is one array. */
 static int st_point_enum(void *data, unsigned threads, size_t i, struct peak_bench_point *pt)
 {
-	const struct st_point *g = data;
-	(void)threads;
+	const struct st_point g = st_geometry(data, threads);
 	if (i > 0)
 		return 0;
-	pt->block_bytes = array_bytes(g);
+	pt->block_bytes = array_bytes(&g);
 	pt->has_block = true;
+	pt->peak_not_applicable = st_cached(&g);
 	return 1;
 }
 
 static int st_point_setup(void *data, const struct peak_bench_point *pt, struct peak_team *team,
 			  void **state, struct peak_bench_err *e)
 {
-	struct st_point *p = data;
-	(void)pt;
-	p->th = calloc(p->nthreads, sizeof(*p->th));
-	if (!p->th)
+	struct st_point *p = malloc(sizeof(*p));
+	if (!p)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	*p = st_geometry(data, pt->threads);
+	mem_progress(data, "stream, %u threads", p->nthreads);
+	p->th = calloc(p->nthreads, sizeof(*p->th));
+	if (!p->th) {
+		free(p);
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	}
 	if (st_phase(team, p, ST_SETUP) != 0 || st_init(team, p) != 0) {
 		peak_bench_fail(e, PEAK_EXIT_FAIL, "stream setup: %s", st_why(p));
 		(void)st_phase(team, p, ST_TEARDOWN);
 		free(p->th);
-		p->th = NULL;
+		free(p);
 		return -1;
 	}
 	*state = p;
@@ -225,7 +242,20 @@ static void st_point_teardown(void *data, const struct peak_bench_point *pt,
 	(void)pt;
 	(void)st_phase(team, p, ST_TEARDOWN);
 	free(p->th);
-	p->th = NULL;
+	free(p);
+}
+
+static void st_variant(const struct peak_bench_run *r, char *buf, size_t len)
+{
+	const struct st_point *p = r->point_state;
+	snprintf(buf, len, "%s-%s%s", r->k->name, p->ops->name, p->nt ? "-nt" : "");
+}
+
+/* One iteration = one pass over each thread's part, in STREAM's bytes. */
+static double st_work(const struct peak_bench_run *r)
+{
+	const struct st_point *p = r->point_state;
+	return st_bytes[*(const enum st_kernel *)r->k->data] * (double)p->n;
 }
 
 static int st_run(struct peak_bench_run *r, unsigned t)
@@ -269,14 +299,14 @@ static int st_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 
 static double st_peak(const struct peak_bench_run *r)
 {
-	const struct st_point *p = r->suite_data;
-	return p->run->theoretical_mbps;
+	const struct mem_run *run = r->suite_data;
+	return run->theoretical_mbps;
 }
 
 static int st_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		  struct peak_bench_err *e)
 {
-	const struct st_point *p = r->suite_data;
+	const struct st_point *p = r->point_state;
 	(void)out;
 	(void)e;
 	if (st_cached(p))
@@ -287,42 +317,22 @@ static int st_row(struct peak_bench_run *r, struct peak_result *res, struct peak
 	return 0;
 }
 
-/* One thread count: each kernel one iteration = one pass over each thread's part, counted
- * in STREAM's bytes (rows MB/s); arrays that fit in the LLC name no peak. */
-static int run_threads(struct mem_run *run, unsigned nthreads)
+#define ST_KERNEL(i)                                                                       \
+	{.name = st_names[i], .test = "stream", .metric = "throughput", .unit = "MB/s",          \
+	 .scale = 1000.0 /* bytes/ns = GB/s; x 1000 = MB/s, as STREAM counts */,                  \
+	 .run = st_run, .verify = st_verify, .peak = st_peak, .row = st_row,                      \
+	 .data = (void *)&st_ids[i], .variant_at = st_variant, .work_at = st_work}
+
+static const struct peak_bench_kernel st_kernels[ST_COUNT] = {
+    ST_KERNEL(ST_COPY), ST_KERNEL(ST_SCALE), ST_KERNEL(ST_ADD), ST_KERNEL(ST_TRIAD)};
+
+int mem_stream_run(struct mem_run *run)
 {
-	struct st_point p = {.run = run,
-			     .ops = run->ops,
-			     .nthreads = nthreads,
-			     .n = elems_per_thread(run->size_bytes, nthreads)};
-	p.nt = run->nt == MEM_NT_ON ||
-	       (run->nt == MEM_NT_AUTO && run->llc_bytes && array_bytes(&p) > run->llc_bytes);
-	p.pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP;
-	char variant[ST_COUNT][48];
-	struct peak_bench_kernel k[ST_COUNT];
-	for (int i = 0; i < ST_COUNT; i++) {
-		snprintf(variant[i], sizeof(variant[i]), "%s-%s%s", st_names[i], p.ops->name,
-			 p.nt ? "-nt" : "");
-		k[i] = (struct peak_bench_kernel){
-		    .name = st_names[i],
-		    .test = "stream",
-		    .variant = variant[i],
-		    .metric = "throughput",
-		    .unit = "MB/s",
-		    .work_per_iter = st_bytes[i] * (double)p.n,
-		    .scale = 1000.0, /* bytes/ns = GB/s; x 1000 = MB/s, as STREAM counts */
-		    .run = st_run,
-		    .verify = st_verify,
-		    .peak = st_cached(&p) ? NULL : st_peak,
-		    .row = st_row,
-		    .data = (void *)&st_ids[i],
-		};
-	}
 	const struct peak_bench_suite s = {.name = "memory",
-					   .kernels = k,
+					   .kernels = st_kernels,
 					   .nkernels = ST_COUNT,
 					   .point = st_point_enum,
-					   .data = &p,
+					   .data = run,
 					   .pin = true,
 					   .start_iters = 1,
 					   .max_iters = UINT64_C(1) << 32,
@@ -331,18 +341,7 @@ static int run_threads(struct mem_run *run, unsigned nthreads)
 					   .order = PEAK_BENCH_ORDER_ROUND_ROBIN};
 	/* membench keeps its own progress line (a terminal only), as its other parts do */
 	struct peak_common_opts c = run->common;
-	c.threads.n = 1;
-	c.threads.v[0] = nthreads;
 	c.quiet = true;
 	const struct peak_bench_cfg cfg = {.common = &c};
-	mem_progress(run, "stream, %u threads", nthreads);
 	return peak_bench_sweep(&s, &cfg, &run->out, NULL, &run->err);
-}
-
-int mem_stream_run(struct mem_run *run)
-{
-	int rc = 0;
-	for (size_t i = 0; i < run->common.threads.n && rc == 0; i++)
-		rc = run_threads(run, (unsigned)run->common.threads.v[i]);
-	return rc;
 }
