@@ -12,6 +12,9 @@
  * Work shared by all kernels of a point (arrays mapped once) goes in the suite's
  * point_setup/point_teardown; the suite's order chooses kernel after kernel (each kernel's
  * reps back to back, the default) or round robin (STREAM's interleaving of its kernels).
+ * What depends on the point: its calibration start and whether a peak applies (struct
+ * peak_bench_point), the kernel's variant and work per iteration (variant_at, work_at).
+ * Rows that follow a kernel's row come from its extra_rows hook.
  *
  * The path of one figure: kernel->run on every worker for `iters` iterations; team time
  * (latest finish - earliest start) in ns; value = work_per_iter * iters * threads / ns *
