@@ -390,6 +390,31 @@ static int round_robin(struct point_loop *pl, const struct peak_bench_point *p,
 	return rc;
 }
 
+static int make_team(const struct peak_bench_suite *s, unsigned threads, struct peak_team **team,
+		     struct peak_bench_err *e)
+{
+	char err[256];
+	*team = peak_team_create(threads, s->pin, err, sizeof err);
+	return *team ? 0 : peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+}
+
+/* One point on its team: point_setup, the kernels in the suite's order, point_teardown. */
+static int run_point(struct point_loop *pl, const struct peak_bench_point *p,
+		     struct peak_team *team, struct peak_bench_err *e)
+{
+	const struct peak_bench_suite *s = pl->s;
+	void *ps = NULL;
+	if (s->point_setup && s->point_setup(s->data, p, team, &ps, e) != 0) {
+		pl->st->failed++;
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: point setup failed", s->name);
+	}
+	int rc = s->order == PEAK_BENCH_ORDER_ROUND_ROBIN ? round_robin(pl, p, team, ps, e)
+							 : kernel_order(pl, p, team, ps, e);
+	if (s->point_teardown)
+		s->point_teardown(s->data, p, team, ps);
+	return rc;
+}
+
 int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_cfg *cfg,
 		     struct peak_output *out, struct peak_bench_stats *st,
 		     struct peak_bench_err *e)
@@ -413,12 +438,28 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 	for (size_t ki = 0; ki < s->nkernels; ki++)
 		pl.slots[ki] = (struct slot){.k = &s->kernels[ki], .run = &pl.runs[ki],
 					     .res = &pl.res[ki], .samples = samples + ki * reps};
+	if (s->threads_inner) {
+		for (size_t i = 0; rc == 0; i++) {
+			struct peak_bench_point p = {0};
+			if (s->point ? s->point(s->data, 0, i, &p) != 1 : i > 0)
+				break;
+			for (size_t t = 0; t < c->threads.n && rc == 0; t++) {
+				struct peak_team *team = NULL;
+				p.threads = (unsigned)c->threads.v[t];
+				rc = make_team(s, p.threads, &team, e);
+				if (rc == 0) {
+					rc = run_point(&pl, &p, team, e);
+					peak_team_destroy(team);
+				}
+			}
+		}
+		goto out;
+	}
 	for (size_t t = 0; t < c->threads.n && rc == 0; t++) {
 		unsigned threads = (unsigned)c->threads.v[t];
-		char err[256];
-		struct peak_team *team = peak_team_create(threads, s->pin, err, sizeof err);
-		if (!team) {
-			rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+		struct peak_team *team = NULL;
+		if (make_team(s, threads, &team, e) != 0) {
+			rc = -1;
 			break;
 		}
 		for (size_t i = 0; rc == 0; i++) {
@@ -430,18 +471,7 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 				break;
 			}
 			p.threads = threads;
-			void *ps = NULL;
-			if (s->point_setup && s->point_setup(s->data, &p, team, &ps, e) != 0) {
-				rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: point setup failed",
-						     s->name);
-				local.failed++;
-				break;
-			}
-			rc = s->order == PEAK_BENCH_ORDER_ROUND_ROBIN
-				 ? round_robin(&pl, &p, team, ps, e)
-				 : kernel_order(&pl, &p, team, ps, e);
-			if (s->point_teardown)
-				s->point_teardown(s->data, &p, team, ps);
+			rc = run_point(&pl, &p, team, e);
 		}
 		peak_team_destroy(team);
 	}

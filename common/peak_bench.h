@@ -173,6 +173,10 @@ struct peak_bench_suite {
 	void (*point_teardown)(void *suite_data, const struct peak_bench_point *p,
 			       struct peak_team *team, void *point_state);
 	enum peak_bench_order order; /* default PEAK_BENCH_ORDER_KERNEL */
+	/* Points outermost: for each point (the enumerator is called with threads 0), each
+	 * --threads count on a team of its own (netbench: test, size, then connections).
+	 * Default: for each thread count, one team, its points. */
+	bool threads_inner;
 };
 
 /* The common options of the run (from peak_opts), plus a progress switch. */

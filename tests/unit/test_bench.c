@@ -632,6 +632,46 @@ static void test_extra_rows_follow_the_row(void **state)
 	}
 }
 
+/* threads_inner: points outermost, each thread count on its own team per point. */
+static void test_threads_inner_order(void **state)
+{
+	(void)state;
+	memset(&cnt, 0, sizeof cnt);
+	trace[0] = '\0';
+	psetups = pteardowns = 0;
+	const struct peak_bench_suite s = {.name = "fake", .kernels = traced, .nkernels = 3,
+					   .point = one_or_two, .no_calibrate = true,
+					   .point_setup = p_setup, .point_teardown = p_teardown,
+					   .threads_inner = true};
+	struct peak_common_opts c;
+	common(&c, 2);
+	c.threads.n = 2;
+	c.threads.v[0] = 1;
+	c.threads.v[1] = 2;
+	struct peak_output o;
+	FILE *f;
+	assert_int_equal(open_out(&o, &f), 0);
+	struct peak_bench_cfg cfg = {.common = &c, .only = "a"};
+	struct peak_bench_stats st;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_sweep(&s, &cfg, &o, &st, &e), 0);
+	assert_int_equal(st.rows, 4);
+	assert_int_equal(psetups, 4); /* per point and thread count */
+	assert_int_equal(pteardowns, 4);
+	fflush(f);
+	rewind(f);
+	char line[1024];
+	static const char *const want[] = {"fake,t,a,1,1,", "fake,t,a,2,1,", "fake,t,a,1,2,",
+					   "fake,t,a,2,2,"};
+	assert_non_null(fgets(line, sizeof line, f)); /* header */
+	for (size_t i = 0; i < 4; i++) {
+		assert_non_null(fgets(line, sizeof line, f));
+		assert_true(strncmp(line, want[i], strlen(want[i])) == 0);
+	}
+	assert_null(fgets(line, sizeof line, f));
+	fclose(f);
+}
+
 /* What a point decides for its rows: the variant (variant_at), the work per iteration
  * (work_at), the calibration's first count and whether a peak bounds it (a cached working set has none and is not flagged no_peak). */
 static uint64_t iters_seen[2];
@@ -755,6 +795,7 @@ int main(void)
 	    cmocka_unit_test(test_point_setup_failure_stops_the_sweep),
 	    cmocka_unit_test(test_point_variant_start_and_peak),
 	    cmocka_unit_test(test_extra_rows_follow_the_row),
+	    cmocka_unit_test(test_threads_inner_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
