@@ -88,46 +88,44 @@ static int one_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
 	return 0;
 }
 
-/* A kernel with a measure hook: warm-up (unless skipped) and reps repetitions, each its own
- * figure. No team time, so no per-worker CPU share: cpu_share stays 1 (not contended). */
-static int self_timed(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
-		      struct peak_bench_run *run, const struct peak_common_opts *c,
-		      double *samples, struct peak_bench_err *e)
+static void row_init(const struct peak_bench_suite *s, const struct peak_bench_run *run,
+		     struct peak_result *res)
 {
-	double v = 0;
-	run->cpu_share = 1.0;
-	if (!s->no_warmup && k->measure(run, &v, e) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: warm-up failed", k->name);
-	for (unsigned i = 0; i < c->reps; i++) {
-		run->rep = i;
-		if (k->measure(run, &samples[i], e) != 0)
-			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: repetition %u failed",
-					       k->name, i + 1);
-		if (k->verify && k->verify(run, e) != 0)
-			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: verification failed",
-					       k->name);
-		if (k->after_rep && k->after_rep(run, e) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static void row_init(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
-		     const struct peak_bench_point *p, struct peak_result *res)
-{
-	peak_result_init(res, s->name, k->test, k->variant ? k->variant : k->name, k->metric,
-			 k->unit);
+	const struct peak_bench_kernel *k = run->k;
+	const struct peak_bench_point *p = run->point;
+	char v[sizeof res->variant] = "";
+	if (k->variant_at)
+		k->variant_at(run, v, sizeof v);
+	peak_result_init(res, s->name, k->test,
+			 k->variant_at ? v : k->variant ? k->variant : k->name, k->metric, k->unit);
 	res->threads = p->threads;
 	res->has_block = p->has_block;
 	res->block_bytes = p->block_bytes;
 }
 
-int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
-			 const struct peak_bench_point *p, struct peak_team *team,
-			 const struct peak_common_opts *c, struct peak_output *out,
-			 struct peak_result *res, double *samples, struct peak_bench_run *run,
-			 struct peak_bench_err *e)
+/* One kernel at one point, in phases (begin, prepare, rep, finish, end) so a point's
+ * kernels can run one after the other or interleaved. run, res and samples are the
+ * caller's. */
+struct slot {
+	const struct peak_bench_kernel *k;
+	struct peak_bench_run *run;
+	struct peak_result *res;
+	double *samples;
+	struct loop l;
+	struct peak_steal steal;
+	uint64_t iters;
+	double work_per_iter; /* the kernel's, or its work_at at this point */
+	bool set_up; /* setup done: teardown owed */
+};
+
+/* Row, checks, support, setup. Returns 1 when unsupported (res flagged), 0 when set up,
+ * -1 on error (nothing left to tear down). */
+static int slot_begin(const struct peak_bench_suite *s, const struct peak_bench_point *p,
+		      struct peak_team *team, const struct peak_common_opts *c, void *point_state,
+		      struct slot *sl, struct peak_bench_err *e)
 {
+	const struct peak_bench_kernel *k = sl->k;
+	struct peak_bench_run *run = sl->run;
 	unsigned n = peak_team_size(team);
 	memset(run, 0, sizeof *run);
 	run->k = k;
@@ -136,7 +134,12 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 	run->nthreads = n;
 	run->suite_data = s->data;
 	run->rep = PEAK_BENCH_NOT_MEASURED;
-	row_init(s, k, p, res);
+	run->point_state = point_state;
+	run->cpu_share = k->measure ? 1.0 : 0.0; /* self-timed: no team time, never contended */
+	sl->set_up = false;
+	sl->l = (struct loop){.run = run, .e = e, .cpu_share = 1.0};
+	sl->iters = p->start_iters ? p->start_iters : s->start_iters ? s->start_iters : 1;
+	row_init(s, run, sl->res);
 
 	if ((!k->run && !k->measure) || n == 0 || n > PEAK_BENCH_MAX_THREADS || c->reps == 0 ||
 	    c->reps > PEAK_BENCH_MAX_REPS)
@@ -144,74 +147,140 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 				       "repetitions", k->name);
 	char why[200] = "";
 	if (k->supported && !k->supported(run, why, sizeof why)) {
-		char f[sizeof res->flags];
+		char f[sizeof sl->res->flags];
 		snprintf(f, sizeof f, "unsupported: %s", why[0] ? why : "not supported here");
-		peak_result_flag(res, f);
+		peak_result_flag(sl->res, f);
 		return 1;
 	}
 	run->cpu_ns = calloc(n, sizeof *run->cpu_ns);
 	if (!run->cpu_ns)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
-	int rc = -1;
 	if (k->setup && k->setup(run, e) != 0) {
 		peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: setup failed", k->name);
 		free(run->cpu_ns);
 		run->cpu_ns = NULL;
 		return -1;
 	}
-	struct loop l = {.run = run, .e = e, .cpu_share = 1.0};
-	struct peak_steal steal;
-	uint64_t iters = s->start_iters ? s->start_iters : 1, ns = 0;
-	peak_steal_begin(&steal);
-	if (k->measure) {
-		if (self_timed(s, k, run, c, samples, e) != 0)
-			goto out;
-		goto measured;
+	sl->set_up = true;
+	sl->work_per_iter = k->work_at ? k->work_at(run) : k->work_per_iter;
+	peak_steal_begin(&sl->steal);
+	return 0;
+}
+
+/* Calibration (run kernels) and the warm-up run. */
+static int slot_prepare(const struct peak_bench_suite *s, const struct peak_common_opts *c,
+			struct slot *sl, struct peak_bench_err *e)
+{
+	const struct peak_bench_kernel *k = sl->k;
+	if (k->measure) { /* no team time, so no per-worker CPU share: stays 1 */
+		double v = 0;
+		if (!s->no_warmup && k->measure(sl->run, &v, e) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: warm-up failed", k->name);
+		return 0;
 	}
+	uint64_t ns = 0;
 	if (!s->no_calibrate &&
-	    peak_calib_iterations(one_run, &l, c->min_time_s, iters,
-				  s->max_iters ? s->max_iters : UINT64_C(1) << 40, &iters) != 0)
-		goto out;
-	if (one_run(&l, iters, &ns) != 0) /* warm-up: caches, page faults, clock ramp */
-		goto out;
-	double work = k->work_per_iter * (double)iters * n, scale = k->scale > 0 ? k->scale : 1;
-	for (unsigned i = 0; i < c->reps; i++) {
-		run->rep = i;
-		if (one_run(&l, iters, &ns) != 0)
-			goto out;
-		samples[i] = ns ? work / (double)ns * scale : 0;
-		if (k->after_rep && k->after_rep(run, e) != 0)
-			goto out;
+	    peak_calib_iterations(one_run, &sl->l, c->min_time_s, sl->iters,
+				  s->max_iters ? s->max_iters : UINT64_C(1) << 40, &sl->iters) != 0)
+		return -1;
+	return one_run(&sl->l, sl->iters, &ns); /* warm-up: caches, page faults, clock ramp */
+}
+
+/* Measured repetition i: its sample, verify, after_rep. */
+static int slot_rep(struct slot *sl, unsigned i, struct peak_bench_err *e)
+{
+	const struct peak_bench_kernel *k = sl->k;
+	struct peak_bench_run *run = sl->run;
+	run->rep = i;
+	if (k->measure) {
+		if (k->measure(run, &sl->samples[i], e) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: repetition %u failed",
+					       k->name, i + 1);
+		if (k->verify && k->verify(run, e) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: verification failed",
+					       k->name);
+	} else {
+		uint64_t ns = 0;
+		if (one_run(&sl->l, sl->iters, &ns) != 0)
+			return -1;
+		double work = sl->work_per_iter * (double)sl->iters * run->nthreads,
+		       scale = k->scale > 0 ? k->scale : 1;
+		sl->samples[i] = ns ? work / (double)ns * scale : 0;
 	}
-	run->cpu_share = l.cpu_share;
-measured:
-	peak_result_set_samples(res, samples, c->reps);
-	if (k->peak) {
+	if (k->after_rep && k->after_rep(run, e) != 0)
+		return -1;
+	return 0;
+}
+
+/* Summary, peak, standard flags (steal from the window given), the kernel's row hook. */
+static int slot_finish(const struct peak_bench_suite *s, const struct peak_common_opts *c,
+		       struct slot *sl, const struct peak_steal *steal, struct peak_output *out,
+		       struct peak_bench_err *e)
+{
+	const struct peak_bench_kernel *k = sl->k;
+	struct peak_bench_run *run = sl->run;
+	struct peak_result *res = sl->res;
+	run->cpu_share = sl->l.cpu_share;
+	peak_result_set_samples(res, sl->samples, c->reps);
+	if (k->peak && !run->point->peak_not_applicable) {
 		res->theoretical = k->peak(run);
 		if (!isfinite(res->theoretical) || !(res->theoretical > 0)) {
 			res->theoretical = NAN;
 			peak_result_flag(res, "no_peak");
 		}
 	}
-	bool over = peak_team_oversubscribed(team);
+	bool over = peak_team_oversubscribed(run->team);
 	if (over)
 		peak_result_flag(res, "oversubscribed");
-	if (s->pin && !peak_team_pinned(team))
+	if (s->pin && !peak_team_pinned(run->team))
 		peak_result_flag(res, "unpinned");
-	peak_steal_flag(peak_steal_pct(&steal), res);
+	peak_steal_flag(peak_steal_pct(steal), res);
 	/* Oversubscribed workers share CPUs by design: that is its own flag, not contention. */
-	if (l.cpu_share < CONTENDED_SHARE && !over)
+	if (sl->l.cpu_share < CONTENDED_SHARE && !over)
 		peak_result_flag(res, "contended");
 	peak_result_finish(res);
 	if (k->row && k->row(run, res, out, e) != 0)
-		goto out;
-	rc = 0;
-out:
-	if (k->teardown)
-		k->teardown(run);
-	free(run->cpu_ns);
-	run->cpu_ns = NULL;
+		return -1;
+	return 0;
+}
+
+static void slot_end(struct slot *sl)
+{
+	if (sl->set_up && sl->k->teardown)
+		sl->k->teardown(sl->run);
+	sl->set_up = false;
+	free(sl->run->cpu_ns);
+	sl->run->cpu_ns = NULL;
+}
+
+/* One kernel, kernel order: begin, prepare, reps, finish; the caller ends the slot (its
+ * teardown) after recording. Returns as slot_begin. */
+static int slot_measure(const struct peak_bench_suite *s, const struct peak_bench_point *p,
+			struct peak_team *team, const struct peak_common_opts *c,
+			void *point_state, struct slot *sl, struct peak_output *out,
+			struct peak_bench_err *e)
+{
+	int r = slot_begin(s, p, team, c, point_state, sl, e);
+	if (r != 0)
+		return r;
+	int rc = slot_prepare(s, c, sl, e);
+	for (unsigned i = 0; i < c->reps && rc == 0; i++)
+		rc = slot_rep(sl, i, e);
+	if (rc == 0)
+		rc = slot_finish(s, c, sl, &sl->steal, out, e);
 	return rc;
+}
+
+int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
+			 const struct peak_bench_point *p, struct peak_team *team,
+			 const struct peak_common_opts *c, struct peak_output *out,
+			 struct peak_result *res, double *samples, struct peak_bench_run *run,
+			 struct peak_bench_err *e)
+{
+	struct slot sl = {.k = k, .run = run, .res = res, .samples = samples};
+	int r = slot_measure(s, p, team, c, NULL, &sl, out, e);
+	slot_end(&sl);
+	return r;
 }
 
 static void progress(const struct peak_common_opts *c, const struct peak_result *res)
@@ -226,22 +295,171 @@ static void progress(const struct peak_common_opts *c, const struct peak_result 
 		res->summary.n ? "done" : res->flags);
 }
 
+/* What one point of the sweep needs: a slot (with its run and row) per kernel of the
+ * table, samples for reps of each. */
+struct point_loop {
+	const struct peak_bench_suite *s;
+	const struct peak_bench_cfg *cfg;
+	struct peak_output *out;
+	struct peak_bench_stats *st;
+	struct slot *slots;
+	struct peak_bench_run *runs;
+	struct peak_result *res;
+	int *state; /* per kernel: -1 skipped (--only), 0 set up, 1 unsupported */
+};
+
+/* The kernel's row (measured: then its extra rows; 1: unsupported), before teardown. */
+static int record(struct point_loop *pl, struct slot *sl, int measured,
+		  struct peak_bench_err *e)
+{
+	if (peak_output_record(pl->out, sl->res) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
+	pl->st->rows++;
+	if (measured == 1)
+		pl->st->unsupported++;
+	progress(pl->cfg->common, sl->res);
+	if (measured == 0 && sl->k->extra_rows &&
+	    sl->k->extra_rows(sl->run, sl->res, pl->out, e) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: extra rows failed", sl->k->name);
+	return 0;
+}
+
+static bool skipped(const struct peak_bench_cfg *cfg, const struct peak_bench_kernel *k)
+{
+	return cfg->only && strcmp(cfg->only, k->name) != 0;
+}
+
+static int kernel_order(struct point_loop *pl, const struct peak_bench_point *p,
+			struct peak_team *team, void *ps, struct peak_bench_err *e)
+{
+	const struct peak_bench_suite *s = pl->s;
+	for (size_t ki = 0; ki < s->nkernels; ki++) {
+		if (skipped(pl->cfg, &s->kernels[ki]))
+			continue;
+		struct slot *sl = &pl->slots[ki];
+		int r = slot_measure(s, p, team, pl->cfg->common, ps, sl, pl->out, e);
+		if (r >= 0 && record(pl, sl, r, e) != 0)
+			r = -1;
+		slot_end(sl);
+		if (r < 0) {
+			pl->st->failed++;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int round_robin(struct point_loop *pl, const struct peak_bench_point *p,
+		       struct peak_team *team, void *ps, struct peak_bench_err *e)
+{
+	const struct peak_bench_suite *s = pl->s;
+	const struct peak_common_opts *c = pl->cfg->common;
+	struct peak_steal steal;
+	int rc = 0;
+	size_t ki;
+	peak_steal_begin(&steal);
+	for (ki = 0; ki < s->nkernels; ki++)
+		pl->state[ki] = -1;
+	for (ki = 0; ki < s->nkernels && rc == 0; ki++) {
+		if (skipped(pl->cfg, &s->kernels[ki]))
+			continue;
+		pl->state[ki] = slot_begin(s, p, team, c, ps, &pl->slots[ki], e);
+		if (pl->state[ki] < 0) {
+			pl->state[ki] = -1;
+			rc = -1;
+		} else if (pl->state[ki] == 0) {
+			rc = slot_prepare(s, c, &pl->slots[ki], e);
+		}
+	}
+	for (unsigned i = 0; i < c->reps && rc == 0; i++)
+		for (ki = 0; ki < s->nkernels && rc == 0; ki++)
+			if (pl->state[ki] == 0)
+				rc = slot_rep(&pl->slots[ki], i, e);
+	for (ki = 0; ki < s->nkernels; ki++) {
+		if (pl->state[ki] < 0)
+			continue;
+		if (rc == 0 && pl->state[ki] == 0)
+			rc = slot_finish(s, c, &pl->slots[ki], &steal, pl->out, e);
+		if (rc == 0) /* else tear the others down, record nothing more */
+			rc = record(pl, &pl->slots[ki], pl->state[ki], e);
+		if (pl->state[ki] == 0)
+			slot_end(&pl->slots[ki]);
+	}
+	if (rc != 0)
+		pl->st->failed++;
+	return rc;
+}
+
+static int make_team(const struct peak_bench_suite *s, unsigned threads, struct peak_team **team,
+		     struct peak_bench_err *e)
+{
+	char err[256];
+	*team = peak_team_create(threads, s->pin, err, sizeof err);
+	return *team ? 0 : peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+}
+
+/* One point on its team: point_setup, the kernels in the suite's order, point_teardown. */
+static int run_point(struct point_loop *pl, const struct peak_bench_point *p,
+		     struct peak_team *team, struct peak_bench_err *e)
+{
+	const struct peak_bench_suite *s = pl->s;
+	void *ps = NULL;
+	if (s->point_setup && s->point_setup(s->data, p, team, &ps, e) != 0) {
+		pl->st->failed++;
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: point setup failed", s->name);
+	}
+	int rc = s->order == PEAK_BENCH_ORDER_ROUND_ROBIN ? round_robin(pl, p, team, ps, e)
+							 : kernel_order(pl, p, team, ps, e);
+	if (s->point_teardown)
+		s->point_teardown(s->data, p, team, ps);
+	return rc;
+}
+
 int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_cfg *cfg,
 		     struct peak_output *out, struct peak_bench_stats *st,
 		     struct peak_bench_err *e)
 {
 	const struct peak_common_opts *c = cfg->common;
 	struct peak_bench_stats local = {0};
-	double *samples = calloc(c->reps ? c->reps : 1, sizeof *samples);
-	if (!samples)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	/* Out-of-range reps are refused per kernel (usage) before samples are touched. */
+	size_t reps = c->reps >= 1 && c->reps <= PEAK_BENCH_MAX_REPS ? (size_t)c->reps : 1;
+	size_t nk = s->nkernels ? s->nkernels : 1;
+	struct point_loop pl = {.s = s, .cfg = cfg, .out = out, .st = &local};
+	double *samples = calloc(nk * reps, sizeof *samples);
+	pl.slots = calloc(nk, sizeof *pl.slots);
+	pl.runs = calloc(nk, sizeof *pl.runs);
+	pl.res = calloc(nk, sizeof *pl.res);
+	pl.state = calloc(nk, sizeof *pl.state);
 	int rc = 0;
+	if (!samples || !pl.slots || !pl.runs || !pl.res || !pl.state) {
+		rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	for (size_t ki = 0; ki < s->nkernels; ki++)
+		pl.slots[ki] = (struct slot){.k = &s->kernels[ki], .run = &pl.runs[ki],
+					     .res = &pl.res[ki], .samples = samples + ki * reps};
+	if (s->threads_inner) {
+		for (size_t i = 0; rc == 0; i++) {
+			struct peak_bench_point p = {0};
+			if (s->point ? s->point(s->data, 0, i, &p) != 1 : i > 0)
+				break;
+			for (size_t t = 0; t < c->threads.n && rc == 0; t++) {
+				struct peak_team *team = NULL;
+				p.threads = (unsigned)c->threads.v[t];
+				rc = make_team(s, p.threads, &team, e);
+				if (rc == 0) {
+					rc = run_point(&pl, &p, team, e);
+					peak_team_destroy(team);
+				}
+			}
+		}
+		goto out;
+	}
 	for (size_t t = 0; t < c->threads.n && rc == 0; t++) {
 		unsigned threads = (unsigned)c->threads.v[t];
-		char err[256];
-		struct peak_team *team = peak_team_create(threads, s->pin, err, sizeof err);
-		if (!team) {
-			rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
+		struct peak_team *team = NULL;
+		if (make_team(s, threads, &team, e) != 0) {
+			rc = -1;
 			break;
 		}
 		for (size_t i = 0; rc == 0; i++) {
@@ -253,32 +471,15 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 				break;
 			}
 			p.threads = threads;
-			for (size_t ki = 0; ki < s->nkernels && rc == 0; ki++) {
-				const struct peak_bench_kernel *k = &s->kernels[ki];
-				if (cfg->only && strcmp(cfg->only, k->name) != 0)
-					continue;
-				struct peak_result res;
-				struct peak_bench_run run;
-				int r = peak_bench_point_run(s, k, &p, team, c, out, &res,
-							     samples, &run, e);
-				if (r < 0) {
-					local.failed++;
-					rc = -1;
-					break;
-				}
-				if (r == 1)
-					local.unsupported++;
-				if (peak_output_record(out, &res) != 0) {
-					rc = peak_bench_fail(e, PEAK_EXIT_FAIL,
-							     "writing the results failed");
-					break;
-				}
-				local.rows++;
-				progress(c, &res);
-			}
+			rc = run_point(&pl, &p, team, e);
 		}
 		peak_team_destroy(team);
 	}
+out:
+	free(pl.state);
+	free(pl.res);
+	free(pl.runs);
+	free(pl.slots);
 	free(samples);
 	if (st)
 		*st = local;

@@ -9,6 +9,12 @@
  * contended, oversubscribed, unpinned; above_peak and zero from peak_result_finish; no_peak
  * when the kernel names no theoretical peak), the row and the progress line. A suite keeps
  * its kernels, engines and protocols and adds its own flags in the kernel's row hook.
+ * Work shared by all kernels of a point (arrays mapped once) goes in the suite's
+ * point_setup/point_teardown; the suite's order chooses kernel after kernel (each kernel's
+ * reps back to back, the default) or round robin (STREAM's interleaving of its kernels).
+ * What depends on the point: its calibration start and whether a peak applies (struct
+ * peak_bench_point), the kernel's variant and work per iteration (variant_at, work_at).
+ * Rows that follow a kernel's row come from its extra_rows hook.
  *
  * The path of one figure: kernel->run on every worker for `iters` iterations; team time
  * (latest finish - earliest start) in ns; value = work_per_iter * iters * threads / ns *
@@ -50,6 +56,11 @@ struct peak_bench_point {
 	uint64_t block_bytes; /* row's block_bytes when has_block */
 	bool has_block;
 	void *data; /* the suite's own point description (buffer size, pattern...) */
+	uint64_t start_iters; /* calibration's first count at this point; 0: the suite's */
+	/* No theoretical peak bounds this point (a working set that fits in the caches): its
+	 * rows have no theoretical and are not flagged no_peak, as if the kernel had no peak
+	 * hook. */
+	bool peak_not_applicable;
 };
 
 struct peak_bench_kernel;
@@ -66,6 +77,7 @@ struct peak_bench_run {
 	void *suite_data;   /* struct peak_bench_suite.data */
 	uint64_t *cpu_ns;   /* per thread: CPU time of the last run (for "contended") */
 	double cpu_share;   /* lowest CPU time / elapsed of any worker over the measured runs */
+	void *point_state;  /* the suite's point_setup state for this point; NULL without one */
 };
 
 #define PEAK_BENCH_NOT_MEASURED UINT32_MAX
@@ -109,6 +121,32 @@ struct peak_bench_kernel {
 	 * then. Returns 0, or -1 with e set. The steal window, flags, row and progress stay
 	 * the harness's. */
 	int (*measure)(struct peak_bench_run *r, double *value, struct peak_bench_err *e);
+	/* Optional: the row's variant at this point (an ISA or "-nt" chosen per block), written
+	 * to buf before setup (run->point and run->point_state are set). NULL: variant or
+	 * name. */
+	void (*variant_at)(const struct peak_bench_run *r, char *buf, size_t len);
+	/* Optional: work one thread does per iteration at this point (a block's bytes), asked
+	 * once after setup. NULL: work_per_iter. */
+	double (*work_at)(const struct peak_bench_run *r);
+	/* Optional, sweep only: rows that follow the kernel's row (latency's cycles row, from the
+	 * ns row's samples): called after main (flagged, finished) is recorded, before teardown
+	 * (state is still there); records them itself to out. Not called for unsupported rows
+	 * nor by peak_bench_point_run. Returns 0, or -1 with e set (stops the sweep). */
+	int (*extra_rows)(struct peak_bench_run *r, const struct peak_result *main,
+			  struct peak_output *out, struct peak_bench_err *e);
+};
+
+/* The order of a point's kernels (struct peak_bench_suite.order). */
+enum peak_bench_order {
+	/* For each kernel in table order: setup, calibration, warm-up, reps back to back,
+	 * row, teardown. */
+	PEAK_BENCH_ORDER_KERNEL = 0,
+	/* STREAM's order: every kernel is set up, calibrated and warmed up in table order, then
+	 * for each repetition every kernel runs once in table order (copy, scale, add, triad,
+	 * copy, ...), then each kernel's row is finished, recorded and torn down in table
+	 * order. One steal window covers the whole block (from the first setup to the last
+	 * repetition) and every kernel of the point is flagged from it. */
+	PEAK_BENCH_ORDER_ROUND_ROBIN,
 };
 
 struct peak_bench_suite {
@@ -125,6 +163,20 @@ struct peak_bench_suite {
 	bool no_calibrate;    /* every run is start_iters iterations (fixed-work kernels) */
 	bool no_warmup;       /* measure hooks: the repetitions start cold (a disk job
 				 that warms itself up, a session that ramps inside its time) */
+	/* Per-point work shared by every kernel of the point (optional): point_setup is called
+	 * once per point on the point's team before its first kernel, point_teardown once after
+	 * its last (also when a kernel failed); hooks see *point_state as run->point_state. A
+	 * point_setup that fails (-1 with e set) frees what it made itself: the sweep stops
+	 * with that error and point_teardown is not called. */
+	int (*point_setup)(void *suite_data, const struct peak_bench_point *p,
+			   struct peak_team *team, void **point_state, struct peak_bench_err *e);
+	void (*point_teardown)(void *suite_data, const struct peak_bench_point *p,
+			       struct peak_team *team, void *point_state);
+	enum peak_bench_order order; /* default PEAK_BENCH_ORDER_KERNEL */
+	/* Points outermost: for each point (the enumerator is called with threads 0), each
+	 * --threads count on a team of its own (netbench: test, size, then connections).
+	 * Default: for each thread count, one team, its points. */
+	bool threads_inner;
 };
 
 /* The common options of the run (from peak_opts), plus a progress switch. */
@@ -148,7 +200,8 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 /* Measure one kernel at one point on a team: calibrate, warm up, reps measured runs (each
  * verified), steal window, standard flags; res gets the row (samples point into samples,
  * which must hold reps values); the kernel's row hook runs on it with out. Returns 1 when unsupported (res flagged with the reason),
- * 0 when measured, -1 on error. */
+ * 0 when measured, -1 on error. One kernel alone: the suite's point_setup and order are
+ * the sweep's, here run->point_state is NULL. */
 int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
 			 const struct peak_bench_point *p, struct peak_team *team,
 			 const struct peak_common_opts *c, struct peak_output *out,

@@ -162,15 +162,15 @@ static double peak_hook(const struct peak_bench_run *b)
 }
 
 /* The frequency row beside the rate row, and the clock's own flags on both. The harness
- * records the rate row after this hook, so the frequency row waits in the sweep and is
- * recorded by the next kernel's hook (or cpu_sweep_flush): rate, frequency, rate... */
+ * records the rate row after this hook, then extra_hook records the frequency row: rate,
+ * frequency, rate... */
 static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct peak_output *out,
 		    struct peak_bench_err *e)
 {
 	struct run_ctx *r = b->state;
 	struct cpu_sweep *w = r->w;
-	if (cpu_sweep_flush(w, out) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
+	(void)out;
+	(void)e;
 	struct peak_result *fr = &w->freq_row;
 	peak_result_init(fr, "cpu", "frequency", r->k->name, "frequency", "GHz");
 	fr->threads = r->nthreads;
@@ -185,16 +185,18 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		peak_result_flag(fr, "clock=imul_chain");
 	}
 	peak_result_finish(fr);
-	w->pending = true;
 	return 0;
 }
 
-int cpu_sweep_flush(struct cpu_sweep *w, struct peak_output *out)
+/* After the rate row: its frequency row. */
+static int extra_hook(struct peak_bench_run *b, const struct peak_result *rate,
+		      struct peak_output *out, struct peak_bench_err *e)
 {
-	if (!w->pending)
-		return 0;
-	w->pending = false;
-	return out ? peak_output_record(out, &w->freq_row) : 0;
+	const struct run_ctx *r = b->state;
+	(void)rate;
+	if (peak_output_record(out, &r->w->freq_row) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
+	return 0;
 }
 
 void cpu_bench_kernel(const struct cpu_kernel *k, struct peak_bench_kernel *bk)
@@ -212,5 +214,6 @@ void cpu_bench_kernel(const struct cpu_kernel *k, struct peak_bench_kernel *bk)
 					 .teardown = teardown_hook,
 					 .peak = peak_hook,
 					 .row = row_hook,
-					 .data = (void *)(uintptr_t)k};
+					 .data = (void *)(uintptr_t)k,
+					 .extra_rows = extra_hook};
 }

@@ -23,19 +23,16 @@ struct cpu_measure_opts {
 };
 
 /* The sweep's state (struct peak_bench_suite.data): the options every point reads and the
- * frequency row waiting to follow its rate row. */
+ * frequency row that follows its rate row. */
 struct cpu_sweep {
 	struct cpu_measure_opts mo;
 	double ghz[CPU_MAX_REPS];
 	struct peak_result freq_row;
-	bool pending;
 };
 
 /* The harness descriptor of kernel k: calibrated runs on the team, every run verified
  * against the closed form, after each repetition the clock under k's ISA (the peak's GHz);
- * its row hook queues the frequency row in the cpu_sweep. */
+ * its row hook builds the frequency row in the cpu_sweep, its extra_rows hook records it. */
 void cpu_bench_kernel(const struct cpu_kernel *k, struct peak_bench_kernel *bk);
-/* Record the queued frequency row (after the sweep). Returns 0 or -1. */
-int cpu_sweep_flush(struct cpu_sweep *w, struct peak_output *out);
 
 #endif

@@ -218,10 +218,7 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 					   .start_iters = 16,
 					   .max_iters = UINT64_C(1) << 40};
 	const struct peak_bench_cfg cfg = {.common = &o->common};
-	int rc = peak_bench_sweep(&s, &cfg, out, NULL, e);
-	if (cpu_sweep_flush(&w, out) != 0)
-		rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
-	return rc;
+	return peak_bench_sweep(&s, &cfg, out, NULL, e);
 }
 
 int main(int argc, char **argv)

@@ -1,10 +1,11 @@
 /* membench latency: a pointer chase through one random cycle of cache lines, one
  * dependent load at a time (lmbench lat_mem_rd's picture, with a random order so the
  * prefetchers cannot help), per working-set size and page kind.
- * Each (page kind, working set) is one peak_bench point on a team of one thread. The
- * figure is ns per load, not work per team time, so the kernel times itself (the measure
- * hook): setup maps and checks the cycle and calibrates the steps (that is the warm-up),
- * each repetition is one timed chase. The cycles row follows the ns row, from its samples. */
+ * One peak_bench_sweep on a team of one thread whose points are the (page kind, working
+ * set) pairs; its one kernel's variant names the page kind (variant_at). The figure is ns
+ * per load, not work per team time, so the kernel times itself (the measure hook): setup
+ * maps and checks the cycle and calibrates the steps (that is the warm-up), each repetition
+ * is one timed chase. The cycles row follows the ns row, from its samples (extra_rows). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,27 +164,78 @@ static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 		peak_result_flag(r, "level=mem");
 }
 
-/* peak_bench hooks; the kernel's data is the point's lat_point. */
+/* One point of the sweep: a page kind and a working set (and the one below it). */
+struct lat_desc {
+	enum mem_pages pages;
+	uint64_t ws, prev;
+};
+
+struct lat_suite {
+	struct mem_run *run;
+	size_t n;
+	struct lat_desc *d;
+};
+
+/* peak_bench hooks: the point's data is its lat_desc, the kernel's state its lat_point. */
+
+static int lat_enum(void *data, unsigned threads, size_t i, struct peak_bench_point *pt)
+{
+	struct lat_suite *ls = data;
+	(void)threads;
+	if (i >= ls->n)
+		return 0;
+	pt->data = &ls->d[i];
+	pt->block_bytes = ls->d[i].ws;
+	pt->has_block = true;
+	return 1;
+}
+
+static void lat_variant(const struct peak_bench_run *r, char *buf, size_t len)
+{
+	const struct lat_desc *d = r->point->data;
+	snprintf(buf, len, "chase-%s", mem_pages_name(d->pages));
+}
 
 static int lat_setup(struct peak_bench_run *r, struct peak_bench_err *e)
 {
-	struct lat_point *p = r->k->data;
+	const struct lat_desc *d = r->point->data;
+	struct mem_run *run = ((struct lat_suite *)r->suite_data)->run;
+	struct lat_point *p = calloc(1, sizeof(*p));
+	if (!p)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	*p = (struct lat_point){.pages = d->pages,
+				.ws_bytes = d->ws,
+				.seed = run->seed ^ d->ws,
+				.prev_ws = d->prev,
+				.run = run};
+	char label[32];
+	mem_progress(run, "latency %s, working set %s", mem_pages_name(p->pages),
+		     peak_format_size(p->ws_bytes, label, sizeof(label)));
 	p->phase = 0;
-	if (peak_team_run(r->team, lat_team_fn, p, NULL, NULL) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s: %s",
-				       mem_pages_name(p->pages), p->why);
+	if (peak_team_run(r->team, lat_team_fn, p, NULL, NULL) != 0) {
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s: %s", mem_pages_name(p->pages),
+				p->why);
+		goto fail;
+	}
 	struct lat_calib c = {.team = r->team, .p = p};
-	if (peak_calib_iterations(calib_fn, &c, p->run->common.min_time_s, 4096,
-				  UINT64_C(1) << 40, &p->steps) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL,
-				       "latency %s at %llu bytes: chase failed",
-				       mem_pages_name(p->pages), (unsigned long long)p->ws_bytes);
+	if (peak_calib_iterations(calib_fn, &c, run->common.min_time_s, 4096, UINT64_C(1) << 40,
+				  &p->steps) != 0) {
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s at %llu bytes: chase failed",
+				mem_pages_name(p->pages), (unsigned long long)p->ws_bytes);
+		goto fail;
+	}
+	r->state = p;
 	return 0;
+fail: /* a failed setup frees what it made */
+	p->phase = 2;
+	(void)peak_team_run(r->team, lat_team_fn, p, NULL, NULL);
+	free(p);
+	return -1;
 }
 
 static int lat_measure(struct peak_bench_run *r, double *value, struct peak_bench_err *e)
 {
-	struct lat_point *p = r->k->data;
+	struct lat_point *p = r->state;
 	uint64_t t = 0;
 	if (chase_timed(r->team, p, p->steps, &t) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s at %llu bytes: chase failed",
@@ -195,7 +247,7 @@ static int lat_measure(struct peak_bench_run *r, double *value, struct peak_benc
 /* The chase must end on a line of the buffer, or the walk went astray. */
 static int lat_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 {
-	const struct lat_point *p = r->k->data;
+	const struct lat_point *p = r->state;
 	char *end = p->sink, *base = p->buf.ptr;
 	if (end < base || end >= base + p->ws_bytes || (size_t)(end - base) % LINE_BYTES != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s at %llu bytes: chase failed",
@@ -206,7 +258,7 @@ static int lat_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 static int lat_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		   struct peak_bench_err *e)
 {
-	const struct lat_point *p = r->k->data;
+	const struct lat_point *p = r->state;
 	(void)out;
 	(void)e;
 	level_flags(p->run, p->ws_bytes, p->prev_ws, res);
@@ -218,67 +270,36 @@ static int lat_row(struct peak_bench_run *r, struct peak_result *res, struct pea
 	return 0;
 }
 
+/* The same samples in cycles with the same flags (when the core clock is known). */
+static int lat_cycles(struct peak_bench_run *r, const struct peak_result *ns,
+		      struct peak_output *out, struct peak_bench_err *e)
+{
+	struct mem_run *run = ((struct lat_suite *)r->suite_data)->run;
+	if (run->ghz <= 0)
+		return 0;
+	double cyc[PEAK_BENCH_MAX_REPS];
+	for (size_t i = 0; i < ns->nsamples; i++)
+		cyc[i] = ns->samples[i] * run->ghz;
+	struct peak_result c;
+	peak_result_init(&c, "memory", "latency", ns->variant, "latency", "cycles");
+	c.threads = 1;
+	c.block_bytes = ns->block_bytes;
+	c.has_block = true;
+	peak_result_set_samples(&c, cyc, ns->nsamples);
+	memcpy(c.flags, ns->flags, sizeof(c.flags));
+	peak_result_finish(&c);
+	if (peak_output_record(out, &c) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
+	return 0;
+}
+
 static void lat_teardown(struct peak_bench_run *r)
 {
-	struct lat_point *p = r->k->data;
+	struct lat_point *p = r->state;
 	p->phase = 2;
 	(void)peak_team_run(r->team, lat_team_fn, p, NULL, NULL);
-}
-
-/* The ns row, then (core clock known) the same samples in cycles with the same flags. */
-static int emit_point(struct mem_run *run, struct peak_result *r, const double *ns, size_t reps)
-{
-	int rc = mem_emit(run, r);
-	if (rc != 0 || run->ghz <= 0)
-		return rc;
-	double cyc[PEAK_BENCH_MAX_REPS];
-	for (size_t i = 0; i < reps; i++)
-		cyc[i] = ns[i] * run->ghz;
-	char flags[sizeof(r->flags)], variant[sizeof(r->variant)];
-	memcpy(flags, r->flags, sizeof(flags));
-	memcpy(variant, r->variant, sizeof(variant));
-	uint64_t ws = r->block_bytes;
-	peak_result_init(r, "memory", "latency", variant, "latency", "cycles");
-	r->threads = 1;
-	r->block_bytes = ws;
-	r->has_block = true;
-	peak_result_set_samples(r, cyc, reps);
-	memcpy(r->flags, flags, sizeof(flags));
-	return mem_emit(run, r);
-}
-
-static int measure_point(struct mem_run *run, struct peak_team *team, enum mem_pages pages, uint64_t ws, uint64_t prev)
-{
-	struct lat_point p = {
-	    .pages = pages, .ws_bytes = ws, .seed = run->seed ^ ws, .prev_ws = prev, .run = run};
-	char label[32], variant[32];
-	mem_progress(run, "latency %s, working set %s", mem_pages_name(pages),
-		     peak_format_size(ws, label, sizeof(label)));
-	snprintf(variant, sizeof(variant), "chase-%s", mem_pages_name(pages));
-	const struct peak_bench_kernel k = {
-	    .name = "latency",
-	    .test = "latency",
-	    .variant = variant,
-	    .metric = "latency",
-	    .unit = "ns",
-	    .setup = lat_setup,
-	    .verify = lat_verify,
-	    .row = lat_row,
-	    .teardown = lat_teardown,
-	    .measure = lat_measure,
-	    .data = &p,
-	};
-	/* Setup's calibration is the warm-up (as before the port): no extra cold run. */
-	const struct peak_bench_suite s = {
-	    .name = "memory", .kernels = &k, .nkernels = 1, .pin = true, .no_warmup = true};
-	const struct peak_bench_point pt = {.threads = 1, .block_bytes = ws, .has_block = true};
-	double ns[PEAK_BENCH_MAX_REPS];
-	struct peak_result res;
-	struct peak_bench_run br;
-	if (peak_bench_point_run(&s, &k, &pt, team, &run->common, &run->out, &res, ns, &br,
-				 &run->err) != 0)
-		return -1;
-	return emit_point(run, &res, ns, run->common.reps);
+	free(p);
+	r->state = NULL;
 }
 
 /* Page kinds to sweep: auto = 4 KiB and THP (and hugetlb when its pool holds the
@@ -314,15 +335,42 @@ int mem_latency_run(struct mem_run *run)
 		return mem_fail(run, PEAK_EXIT_UNSUPPORTED,
 				"--hugepages on: neither transparent huge pages nor a hugetlb pool "
 				"is available here (try --hugepages auto)");
-	char err[160] = "";
-	/* One thread: latency is one dependent chain; more threads would measure a mix. */
-	struct peak_team *team = peak_team_create(1, true, err, sizeof(err));
-	if (!team)
-		return mem_fail(run, PEAK_EXIT_FAIL, "latency: %s", err);
-	int rc = 0;
-	for (size_t k = 0; k < nk && rc == 0; k++)
-		for (size_t i = 0; i < n && rc == 0; i++)
-			rc = measure_point(run, team, kinds[k], ws[i], i ? ws[i - 1] : 0);
-	peak_team_destroy(team);
+	struct lat_suite ls = {.run = run, .n = nk * n, .d = calloc(nk * n, sizeof(*ls.d))};
+	if (!ls.d)
+		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
+	for (size_t k = 0; k < nk; k++)
+		for (size_t i = 0; i < n; i++)
+			ls.d[k * n + i] = (struct lat_desc){
+			    .pages = kinds[k], .ws = ws[i], .prev = i ? ws[i - 1] : 0};
+	const struct peak_bench_kernel k = {
+	    .name = "latency",
+	    .test = "latency",
+	    .metric = "latency",
+	    .unit = "ns",
+	    .setup = lat_setup,
+	    .verify = lat_verify,
+	    .row = lat_row,
+	    .teardown = lat_teardown,
+	    .measure = lat_measure,
+	    .variant_at = lat_variant,
+	    .extra_rows = lat_cycles,
+	};
+	/* Setup's calibration is the warm-up (as before the port): no extra cold run. */
+	const struct peak_bench_suite s = {.name = "memory",
+					   .kernels = &k,
+					   .nkernels = 1,
+					   .point = lat_enum,
+					   .data = &ls,
+					   .pin = true,
+					   .no_warmup = true};
+	/* One thread: latency is one dependent chain; more threads would measure a mix.
+	 * membench keeps its own progress line (a terminal only), as before. */
+	struct peak_common_opts c = run->common;
+	c.threads.n = 1;
+	c.threads.v[0] = 1;
+	c.quiet = true;
+	const struct peak_bench_cfg cfg = {.common = &c};
+	int rc = peak_bench_sweep(&s, &cfg, &run->out, NULL, &run->err);
+	free(ls.d);
 	return rc;
 }

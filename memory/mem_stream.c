@@ -1,11 +1,14 @@
 /* membench stream: McCalpin's STREAM kernels (Copy, Scale, Add, Triad) on three arrays,
  * split among a pinned team whose threads first-touch their own part, counted and
  * validated as STREAM does.
- * Per thread count: the arrays are mapped and set (a=1, b=2, c=0) once, then each kernel is
- * one peak_bench point (peak_bench_point_run: calibration, warm-up, reps, steal window,
- * standard flags), in STREAM's order. Each kernel is idempotent on its inputs, so after
- * Copy's runs c=1, after Scale's b=3, after Add's c=4, after Triad's a=15, however many
- * passes each made: the array a kernel writes is validated after its last repetition. */
+ * One peak_bench_sweep, one point per thread count (arrays in the LLC name no peak, -nt
+ * and the bytes per pass follow the arrays' size): the suite's point_setup maps and sets the
+ * arrays (a=1, b=2, c=0) once, the four kernels run on them in STREAM's round-robin order
+ * (each calibrated and warmed up, then copy, scale, add, triad, copy, ... one repetition of
+ * each per round). Every run is verified: the expected values follow each kernel's effect
+ * (c=a, b=3c, c=a+b, a=b+3c), and after every triad run, which closes STREAM's round, the
+ * three arrays are checked with STREAM's 1e-13 rule and set back to a=1, b=2, c=0, so every
+ * measured round starts from STREAM's initial arrays as STREAM's own rounds do. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 
 enum st_kernel { ST_COPY, ST_SCALE, ST_ADD, ST_TRIAD, ST_COUNT };
 static const char *const st_names[ST_COUNT] = {"copy", "scale", "add", "triad"};
+static const enum st_kernel st_ids[ST_COUNT] = {ST_COPY, ST_SCALE, ST_ADD, ST_TRIAD};
 /* Bytes STREAM counts per element: arrays read + arrays written (no write-allocate). */
 static const double st_bytes[ST_COUNT] = {16, 16, 24, 24};
 
@@ -32,15 +36,16 @@ struct st_thread {
 	char pad[64];
 };
 
+/* One thread count's point state: its geometry and arrays (st_point_setup). */
 struct st_point {
 	const struct mem_run *run;
 	const struct mem_ops *ops;
 	enum st_phase phase;
-	enum st_kernel kernel;
 	unsigned nthreads;
 	size_t n; /* elements per thread */
 	bool nt;
 	enum mem_pages pages;
+	double want[3]; /* what a, b, c hold now */
 	struct st_thread *th;
 };
 
@@ -66,34 +71,32 @@ uint64_t mem_stream_need(const struct mem_run *run)
 	return need;
 }
 
-/* STREAM's check on the array kernel k writes (after Copy, Scale, Add, Triad, in turn,
- * from a=1, b=2, c=0): the average absolute error relative to the expected value must stay
- * under 1e-13 for doubles. */
+/* STREAM's check: the average absolute error of each array relative to the expected value
+ * must stay under 1e-13 for doubles. */
 static int validate(const struct st_point *p, struct st_thread *th)
 {
-	static const int written[ST_COUNT] = {2, 1, 2, 0}; /* c, b, c, a */
-	static const double want[ST_COUNT] = {1.0, STREAM_SCALAR * 1.0, 1.0 + STREAM_SCALAR,
-					      STREAM_SCALAR + STREAM_SCALAR * (1.0 + STREAM_SCALAR)};
 	const struct peak_mem *arr[3] = {&th->a, &th->b, &th->c};
-	int k = written[p->kernel];
-	const double *x = (const double *)(const void *)arr[k]->ptr;
-	double err = 0.0;
-	for (size_t j = 0; j < p->n; j++)
-		err += fabs(x[j] - want[p->kernel]);
-	if (err / (double)p->n / want[p->kernel] > 1e-13) {
-		snprintf(th->why, sizeof(th->why), "array %c after %s: average error %g, expected %g",
-			 "abc"[k], st_names[p->kernel], err / (double)p->n, want[p->kernel]);
-		return -1;
+	for (int k = 0; k < 3; k++) {
+		const double *x = (const double *)(const void *)arr[k]->ptr;
+		double err = 0.0;
+		for (size_t j = 0; j < p->n; j++)
+			err += fabs(x[j] - p->want[k]);
+		if (err / (double)p->n / p->want[k] > 1e-13) {
+			snprintf(th->why, sizeof(th->why), "array %c: average error %g, expected %g",
+				 "abc"[k], err / (double)p->n, p->want[k]);
+			return -1;
+		}
 	}
 	return 0;
 }
 
 /* One thread's passes of kernel k over its part of the arrays. */
-static void st_passes(const struct st_point *p, struct st_thread *th, uint64_t passes)
+static void st_passes(const struct st_point *p, enum st_kernel k, struct st_thread *th,
+		      uint64_t passes)
 {
 	double *a = (double *)th->a.ptr, *b = (double *)th->b.ptr, *c = (double *)th->c.ptr;
 	for (uint64_t i = 0; i < passes; i++) {
-		switch (p->kernel) {
+		switch (k) {
 		case ST_COPY:
 			p->ops->stream_copy(c, a, p->n, p->nt);
 			break;
@@ -104,6 +107,7 @@ static void st_passes(const struct st_point *p, struct st_thread *th, uint64_t p
 			p->ops->stream_add(c, a, b, p->n, p->nt);
 			break;
 		case ST_TRIAD:
+		case ST_COUNT:
 		default:
 			p->ops->stream_triad(a, b, c, STREAM_SCALAR, p->n, p->nt);
 			break;
@@ -152,32 +156,20 @@ static int st_phase(struct peak_team *team, struct st_point *p, enum st_phase ph
 	return peak_team_run(team, st_team_fn, p, NULL, NULL);
 }
 
+static int st_init(struct peak_team *team, struct st_point *p)
+{
+	p->want[0] = 1.0;
+	p->want[1] = 2.0;
+	p->want[2] = 0.0;
+	return st_phase(team, p, ST_INIT);
+}
+
 static const char *st_why(const struct st_point *p)
 {
 	for (unsigned t = 0; t < p->nthreads; t++)
 		if (p->th[t].why[0])
 			return p->th[t].why;
 	return "a worker failed";
-}
-
-/* peak_bench hooks; the kernel's data is the thread count's st_point. */
-
-static int st_run(struct peak_bench_run *r, unsigned t)
-{
-	const struct st_point *p = r->k->data;
-	st_passes(p, &p->th[t], r->iters);
-	return 0;
-}
-
-static int st_verify(struct peak_bench_run *r, struct peak_bench_err *e)
-{
-	struct st_point *p = r->k->data;
-	if (r->rep == PEAK_BENCH_NOT_MEASURED || r->rep + 1 < p->run->common.reps)
-		return 0;
-	if (st_phase(r->team, p, ST_VALIDATE) == 0)
-		return 0;
-	return peak_bench_fail(e, PEAK_EXIT_FAIL, "stream threads %u: validation failed: %s",
-			       p->nthreads, st_why(p));
 }
 
 static uint64_t array_bytes(const struct st_point *p)
@@ -190,16 +182,131 @@ static bool st_cached(const struct st_point *p)
 	return p->run->llc_bytes && 3 * array_bytes(p) <= p->run->llc_bytes;
 }
 
+/* The geometry of a thread count (no arrays yet). */
+static struct st_point st_geometry(const struct mem_run *run, unsigned nthreads)
+{
+	struct st_point p = {.run = run,
+			     .ops = run->ops,
+			     .nthreads = nthreads,
+			     .n = elems_per_thread(run->size_bytes, nthreads)};
+	p.nt = run->nt == MEM_NT_ON ||
+	       (run->nt == MEM_NT_AUTO && run->llc_bytes && array_bytes(&p) > run->llc_bytes);
+	p.pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP;
+	return p;
+}
+
+/* peak_bench hooks: the suite's data is the mem_run, the point state the thread count's
+ * st_point, the kernel's data its st_kernel. */
+
+/* The one point of a thread count: the row's block is one array. */
+static int st_point_enum(void *data, unsigned threads, size_t i, struct peak_bench_point *pt)
+{
+	const struct st_point g = st_geometry(data, threads);
+	if (i > 0)
+		return 0;
+	pt->block_bytes = array_bytes(&g);
+	pt->has_block = true;
+	pt->peak_not_applicable = st_cached(&g);
+	return 1;
+}
+
+static int st_point_setup(void *data, const struct peak_bench_point *pt, struct peak_team *team,
+			  void **state, struct peak_bench_err *e)
+{
+	struct st_point *p = malloc(sizeof(*p));
+	if (!p)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	*p = st_geometry(data, pt->threads);
+	mem_progress(data, "stream, %u threads", p->nthreads);
+	p->th = calloc(p->nthreads, sizeof(*p->th));
+	if (!p->th) {
+		free(p);
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	}
+	if (st_phase(team, p, ST_SETUP) != 0 || st_init(team, p) != 0) {
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "stream setup: %s", st_why(p));
+		(void)st_phase(team, p, ST_TEARDOWN);
+		free(p->th);
+		free(p);
+		return -1;
+	}
+	*state = p;
+	return 0;
+}
+
+static void st_point_teardown(void *data, const struct peak_bench_point *pt,
+			      struct peak_team *team, void *state)
+{
+	struct st_point *p = state;
+	(void)data;
+	(void)pt;
+	(void)st_phase(team, p, ST_TEARDOWN);
+	free(p->th);
+	free(p);
+}
+
+static void st_variant(const struct peak_bench_run *r, char *buf, size_t len)
+{
+	const struct st_point *p = r->point_state;
+	snprintf(buf, len, "%s-%s%s", r->k->name, p->ops->name, p->nt ? "-nt" : "");
+}
+
+/* One iteration = one pass over each thread's part, in STREAM's bytes. */
+static double st_work(const struct peak_bench_run *r)
+{
+	const struct st_point *p = r->point_state;
+	return st_bytes[*(const enum st_kernel *)r->k->data] * (double)p->n;
+}
+
+static int st_run(struct peak_bench_run *r, unsigned t)
+{
+	const struct st_point *p = r->point_state;
+	st_passes(p, *(const enum st_kernel *)r->k->data, &p->th[t], r->iters);
+	return 0;
+}
+
+/* After every run: follow the kernel's effect on the expected values; triad closes a round:
+ * check the three arrays, then start the next round from STREAM's initial values. */
+static int st_verify(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	struct st_point *p = r->point_state;
+	double *w = p->want;
+	switch (*(const enum st_kernel *)r->k->data) {
+	case ST_COPY:
+		w[2] = w[0];
+		return 0;
+	case ST_SCALE:
+		w[1] = STREAM_SCALAR * w[2];
+		return 0;
+	case ST_ADD:
+		w[2] = w[0] + w[1];
+		return 0;
+	case ST_TRIAD:
+	case ST_COUNT:
+	default:
+		w[0] = w[1] + STREAM_SCALAR * w[2];
+		break;
+	}
+	if (st_phase(r->team, p, ST_VALIDATE) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL,
+				       "stream threads %u: validation failed: %s", p->nthreads,
+				       st_why(p));
+	if (st_init(r->team, p) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "stream threads %u: %s", p->nthreads,
+				       st_why(p));
+	return 0;
+}
+
 static double st_peak(const struct peak_bench_run *r)
 {
-	const struct st_point *p = r->k->data;
-	return p->run->theoretical_mbps;
+	const struct mem_run *run = r->suite_data;
+	return run->theoretical_mbps;
 }
 
 static int st_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		  struct peak_bench_err *e)
 {
-	const struct st_point *p = r->k->data;
+	const struct st_point *p = r->point_state;
 	(void)out;
 	(void)e;
 	if (st_cached(p))
@@ -210,87 +317,31 @@ static int st_row(struct peak_bench_run *r, struct peak_result *res, struct peak
 	return 0;
 }
 
-/* Kernel k as a peak_bench point: one iteration = one pass over each thread's part,
- * counted in STREAM's bytes (rows MB/s); the row's block is one array. */
-static int st_measure(struct mem_run *run, struct peak_team *team, struct st_point *p,
-		      enum st_kernel kernel, double *samples)
-{
-	char variant[48];
-	p->kernel = kernel;
-	snprintf(variant, sizeof(variant), "%s-%s%s", st_names[kernel], p->ops->name,
-		 p->nt ? "-nt" : "");
-	const struct peak_bench_kernel k = {
-	    .name = st_names[kernel],
-	    .test = "stream",
-	    .variant = variant,
-	    .metric = "throughput",
-	    .unit = "MB/s",
-	    .work_per_iter = st_bytes[kernel] * (double)p->n,
-	    .scale = 1000.0, /* bytes/ns = GB/s; x 1000 = MB/s, as STREAM counts */
-	    .run = st_run,
-	    .verify = st_verify,
-	    .peak = st_cached(p) ? NULL : st_peak,
-	    .row = st_row,
-	    .data = p,
-	};
-	const struct peak_bench_suite s = {.name = "memory",
-					   .kernels = &k,
-					   .nkernels = 1,
-					   .pin = true,
-					   .start_iters = 1,
-					   .max_iters = UINT64_C(1) << 32};
-	const struct peak_bench_point pt = {
-	    .threads = p->nthreads, .block_bytes = array_bytes(p), .has_block = true};
-	struct peak_result res;
-	struct peak_bench_run br;
-	if (peak_bench_point_run(&s, &k, &pt, team, &run->common, &run->out, &res, samples, &br,
-				 &run->err) != 0)
-		return -1;
-	return mem_emit(run, &res);
-}
+#define ST_KERNEL(i)                                                                       \
+	{.name = st_names[i], .test = "stream", .metric = "throughput", .unit = "MB/s",          \
+	 .scale = 1000.0 /* bytes/ns = GB/s; x 1000 = MB/s, as STREAM counts */,                  \
+	 .run = st_run, .verify = st_verify, .peak = st_peak, .row = st_row,                      \
+	 .data = (void *)&st_ids[i], .variant_at = st_variant, .work_at = st_work}
 
-static int run_threads(struct mem_run *run, unsigned nthreads, double *samples)
-{
-	char err[160] = "";
-	struct peak_team *team = peak_team_create(nthreads, true, err, sizeof(err));
-	if (!team)
-		return mem_fail(run, PEAK_EXIT_FAIL, "stream --threads %u: %s", nthreads, err);
-	struct st_point p = {.run = run,
-			     .ops = run->ops,
-			     .nthreads = nthreads,
-			     .n = elems_per_thread(run->size_bytes, nthreads)};
-	p.nt = run->nt == MEM_NT_ON ||
-	       (run->nt == MEM_NT_AUTO && run->llc_bytes && array_bytes(&p) > run->llc_bytes);
-	p.pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP;
-	p.th = calloc(nthreads, sizeof(*p.th));
-	int rc = 0;
-	if (!p.th) {
-		rc = mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
-		goto out;
-	}
-	mem_progress(run, "stream, %u threads", nthreads);
-	if (st_phase(team, &p, ST_SETUP) != 0 || st_phase(team, &p, ST_INIT) != 0) {
-		rc = mem_fail(run, PEAK_EXIT_FAIL, "stream setup: %s", st_why(&p));
-		goto teardown;
-	}
-	for (int k = 0; k < ST_COUNT && rc == 0; k++)
-		rc = st_measure(run, team, &p, (enum st_kernel)k, samples);
-teardown:
-	(void)st_phase(team, &p, ST_TEARDOWN);
-out:
-	free(p.th);
-	peak_team_destroy(team);
-	return rc;
-}
+static const struct peak_bench_kernel st_kernels[ST_COUNT] = {
+    ST_KERNEL(ST_COPY), ST_KERNEL(ST_SCALE), ST_KERNEL(ST_ADD), ST_KERNEL(ST_TRIAD)};
 
 int mem_stream_run(struct mem_run *run)
 {
-	int rc = 0;
-	double *samples = calloc(run->common.reps, sizeof(*samples));
-	if (!samples)
-		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
-	for (size_t i = 0; i < run->common.threads.n && rc == 0; i++)
-		rc = run_threads(run, (unsigned)run->common.threads.v[i], samples);
-	free(samples);
-	return rc;
+	const struct peak_bench_suite s = {.name = "memory",
+					   .kernels = st_kernels,
+					   .nkernels = ST_COUNT,
+					   .point = st_point_enum,
+					   .data = run,
+					   .pin = true,
+					   .start_iters = 1,
+					   .max_iters = UINT64_C(1) << 32,
+					   .point_setup = st_point_setup,
+					   .point_teardown = st_point_teardown,
+					   .order = PEAK_BENCH_ORDER_ROUND_ROBIN};
+	/* membench keeps its own progress line (a terminal only), as its other parts do */
+	struct peak_common_opts c = run->common;
+	c.quiet = true;
+	const struct peak_bench_cfg cfg = {.common = &c};
+	return peak_bench_sweep(&s, &cfg, &run->out, NULL, &run->err);
 }

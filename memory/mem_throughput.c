@@ -1,9 +1,11 @@
 /* membench throughput tests: whole blocks copied (read+write), summed (read) or filled
  * (write), in block order or in a random permutation of the blocks, by a pinned team in
  * which every thread owns and first-touches its slice of the buffer.
- * Per thread count and block: the slices (and random orders) are mapped once; each test is
- * then one peak_bench point (peak_bench_point_run: calibration, warm-up, reps, steal window,
- * standard flags) of a kernel whose iteration is one block visit per thread. */
+ * One peak_bench_sweep: its points are the blocks (per thread count); the suite's
+ * point_setup maps the slices (and random orders) once per block, then each wanted test is a
+ * kernel of the table (calibration, warm-up, reps, steal window, standard flags), one after
+ * the other, whose iteration is one block visit per thread. The point chooses the ISA
+ * (scalar under a cache line), -nt, the calibration's start and whether a peak applies. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -271,12 +273,29 @@ static const char *thread_why(const struct tp_point *p)
 	return "a worker failed";
 }
 
-/* peak_bench hooks; the kernel's data is the block's tp_point. */
+/* The memory peak only bounds a working set that cannot live in the caches. */
+static bool cached(const struct mem_run *run, unsigned nthreads, size_t buf_bytes)
+{
+	return run->llc_bytes && (uint64_t)buf_bytes * nthreads <= run->llc_bytes;
+}
+
+/* peak_bench hooks: the suite's data is the mem_run, the point state the block's tp_point,
+ * the kernel's data its mem_test. */
+
+static const enum mem_test test_ids[] = {MEM_T_SEQ_RW,    MEM_T_RAND_RW,   MEM_T_SEQ_READ,
+					 MEM_T_SEQ_WRITE, MEM_T_RAND_READ, MEM_T_RAND_WRITE};
 
 /* Each test starts from the pattern (first touched at mapping, by the owner). */
 static int tp_setup(struct peak_bench_run *r, struct peak_bench_err *e)
 {
-	struct tp_point *p = r->k->data;
+	struct tp_point *p = r->point_state;
+	enum mem_test test = *(const enum mem_test *)r->k->data;
+	char label[32];
+	p->test = test;
+	p->kind = test_kind[test];
+	p->random = test_random(test);
+	mem_progress(p->run, "%s block %s, %u threads", mem_test_names[test],
+		     peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads);
 	p->visits = 0;
 	p->value = mem_mix64(p->run->seed ^ 0x5eedf111ULL ^ (uint64_t)p->test);
 	if (phase(r->team, p, TP_PATTERN) != 0)
@@ -287,7 +306,7 @@ static int tp_setup(struct peak_bench_run *r, struct peak_bench_err *e)
 
 static int tp_run(struct peak_bench_run *r, unsigned t)
 {
-	struct tp_point *p = r->k->data;
+	struct tp_point *p = r->point_state;
 	thread_run(p, &p->th[t], r->iters);
 	return 0;
 }
@@ -295,7 +314,7 @@ static int tp_run(struct peak_bench_run *r, unsigned t)
 /* Counts the visits of every run; after the last repetition checks every block. */
 static int tp_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 {
-	struct tp_point *p = r->k->data;
+	struct tp_point *p = r->point_state;
 	p->visits += r->iters;
 	if (r->rep == PEAK_BENCH_NOT_MEASURED || r->rep + 1 < p->run->common.reps)
 		return 0;
@@ -309,74 +328,23 @@ static int tp_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 			       thread_why(p));
 }
 
-/* The memory peak only bounds a working set that cannot live in the caches. */
-static bool cached(const struct tp_point *p)
-{
-	return p->run->llc_bytes && (uint64_t)p->buf_bytes * p->nthreads <= p->run->llc_bytes;
-}
-
 static double tp_peak(const struct peak_bench_run *r)
 {
-	const struct tp_point *p = r->k->data;
-	return p->run->theoretical_mbps;
+	const struct mem_run *run = r->suite_data;
+	return run->theoretical_mbps;
 }
 
 static int tp_row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		  struct peak_bench_err *e)
 {
-	const struct tp_point *p = r->k->data;
+	const struct tp_point *p = r->point_state;
 	(void)out;
 	(void)e;
-	if (cached(p))
+	if (cached(p->run, p->nthreads, p->buf_bytes))
 		peak_result_flag(res, "cached");
 	if (p->grown)
 		peak_result_flag(res, "size_grown");
 	return 0;
-}
-
-/* One test of the block as a peak_bench point: rows MB/s, one iteration = one visit per
- * thread (a block read, written, or both for read+write). */
-static int measure(struct mem_run *run, struct peak_team *team, struct tp_point *p,
-		   enum mem_test test, double *samples)
-{
-	char label[32], variant[32];
-	p->test = test;
-	p->kind = test_kind[test];
-	p->random = test_random(test);
-	mem_progress(run, "%s block %s, %u threads", mem_test_names[test],
-		     peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads);
-	snprintf(variant, sizeof(variant), "%s%s", p->ops->name, p->nt ? "-nt" : "");
-	const struct peak_bench_kernel k = {
-	    .name = mem_test_names[test],
-	    .test = mem_test_names[test],
-	    .variant = variant,
-	    .metric = "throughput",
-	    .unit = "MB/s",
-	    .work_per_iter = (double)p->block_bytes * (p->kind == TP_RW ? 2.0 : 1.0),
-	    .scale = 1000.0, /* bytes/ns = GB/s; x 1000 = MB/s (decimal, as STREAM counts) */
-	    .setup = tp_setup,
-	    .run = tp_run,
-	    .verify = tp_verify,
-	    .peak = cached(p) ? NULL : tp_peak,
-	    .row = tp_row,
-	    .data = p,
-	};
-	const struct peak_bench_suite s = {
-	    .name = "memory",
-	    .kernels = &k,
-	    .nkernels = 1,
-	    .pin = true,
-	    .start_iters = p->block_bytes >= 65536 ? 1 : 65536 / p->block_bytes,
-	    .max_iters = UINT64_C(1) << 40,
-	};
-	const struct peak_bench_point pt = {
-	    .threads = p->nthreads, .block_bytes = p->block_bytes, .has_block = true};
-	struct peak_result res;
-	struct peak_bench_run br;
-	if (peak_bench_point_run(&s, &k, &pt, team, &run->common, &run->out, &res, samples, &br,
-				 &run->err) != 0)
-		return -1;
-	return mem_emit(run, &res);
 }
 
 /* Blocks larger than the last-level cache get non-temporal stores (auto), as do all
@@ -390,57 +358,132 @@ static bool use_nt(const struct mem_run *run, size_t block)
 	return run->llc_bytes != 0 && block > run->llc_bytes;
 }
 
-static int run_block(struct mem_run *run, struct peak_team *team, unsigned nthreads, size_t block,
-		     double *samples)
+/* 8-byte blocks (anything under a cache line) are moved one scalar word at a time. */
+static const struct mem_ops *block_ops(const struct mem_run *run, size_t block)
 {
-	struct tp_point p = {.run = run,
-			     .nthreads = nthreads,
-			     .block_bytes = block,
-			     .need_orders = want_random(run)};
-	/* 8-byte blocks (anything under a cache line) are moved one scalar word at a time. */
-	p.ops = block < 64 ? &mem_ops_scalar : run->ops;
-	p.nt = use_nt(run, block);
-	p.pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP;
-	geometry(run->size_bytes, nthreads, block, &p.n_full, &p.n_rw, &p.buf_bytes);
-	p.grown = (uint64_t)p.buf_bytes * nthreads > run->size_bytes;
-	if (p.n_full > UINT32_MAX)
-		return mem_fail(run, PEAK_EXIT_USAGE,
-				"--block: %zu blocks per thread is too many (at most 2^32)",
-				p.n_full);
-	p.th = calloc(nthreads, sizeof(*p.th));
-	if (!p.th)
-		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
-	int rc = phase(team, &p, TP_SETUP);
-	if (rc != 0)
-		rc = mem_fail(run, PEAK_EXIT_FAIL, "setup: %s", thread_why(&p));
-	for (int t = MEM_T_SEQ_RW; t <= MEM_T_RAND_WRITE && rc == 0; t++)
-		if (run->want[t])
-			rc = measure(run, team, &p, (enum mem_test)t, samples);
-	(void)phase(team, &p, TP_TEARDOWN);
-	free(p.th);
-	return rc;
+	return block < 64 ? &mem_ops_scalar : run->ops;
 }
 
+static void tp_variant(const struct peak_bench_run *r, char *buf, size_t len)
+{
+	const struct mem_run *run = r->suite_data;
+	size_t block = (size_t)r->point->block_bytes;
+	snprintf(buf, len, "%s%s", block_ops(run, block)->name, use_nt(run, block) ? "-nt" : "");
+}
+
+/* Point i of a thread count: block i; a slice in the caches names no peak. */
+static int tp_point_enum(void *data, unsigned nthreads, size_t i, struct peak_bench_point *pt)
+{
+	const struct mem_run *run = data;
+	if (i >= run->blocks.n)
+		return 0;
+	size_t block = (size_t)run->blocks.v[i], nf, nr, bb;
+	geometry(run->size_bytes, nthreads, block, &nf, &nr, &bb);
+	pt->block_bytes = block;
+	pt->has_block = true;
+	pt->start_iters = block >= 65536 ? 1 : 65536 / block;
+	pt->peak_not_applicable = cached(run, nthreads, bb);
+	return 1;
+}
+
+/* The block's slices (and random orders), mapped once for all its tests. */
+static int tp_point_setup(void *data, const struct peak_bench_point *pt, struct peak_team *team,
+			  void **state, struct peak_bench_err *e)
+{
+	struct mem_run *run = data;
+	size_t block = (size_t)pt->block_bytes;
+	struct tp_point *p = calloc(1, sizeof(*p));
+	if (!p)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	*p = (struct tp_point){.run = run,
+			       .nthreads = pt->threads,
+			       .block_bytes = block,
+			       .need_orders = want_random(run),
+			       .ops = block_ops(run, block),
+			       .nt = use_nt(run, block),
+			       .pages = run->hugepages == MEM_HP_OFF ? MEM_PAGES_4K : MEM_PAGES_THP};
+	geometry(run->size_bytes, p->nthreads, block, &p->n_full, &p->n_rw, &p->buf_bytes);
+	p->grown = (uint64_t)p->buf_bytes * p->nthreads > run->size_bytes;
+	if (p->n_full > UINT32_MAX) {
+		peak_bench_fail(e, PEAK_EXIT_USAGE,
+				"--block: %zu blocks per thread is too many (at most 2^32)",
+				p->n_full);
+		free(p);
+		return -1;
+	}
+	p->th = calloc(p->nthreads, sizeof(*p->th));
+	if (!p->th) {
+		free(p);
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	}
+	if (phase(team, p, TP_SETUP) != 0) {
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "setup: %s", thread_why(p));
+		(void)phase(team, p, TP_TEARDOWN);
+		free(p->th);
+		free(p);
+		return -1;
+	}
+	*state = p;
+	return 0;
+}
+
+static void tp_point_teardown(void *data, const struct peak_bench_point *pt,
+			      struct peak_team *team, void *state)
+{
+	struct tp_point *p = state;
+	(void)data;
+	(void)pt;
+	(void)phase(team, p, TP_TEARDOWN);
+	free(p->th);
+	free(p);
+}
+
+static double tp_work(const struct peak_bench_run *r)
+{
+	const struct tp_point *p = r->point_state;
+	return (double)p->block_bytes * (p->kind == TP_RW ? 2.0 : 1.0);
+}
+
+/* Rows MB/s, one iteration = one visit per thread (a block read, written, or both for
+ * read+write). */
 int mem_throughput_run(struct mem_run *run)
 {
-	int rc = 0;
 	if (mem_throughput_need(run) == 0)
 		return 0;
-	double *samples = calloc(run->common.reps, sizeof(*samples));
-	if (!samples)
-		return mem_fail(run, PEAK_EXIT_FAIL, "out of memory");
-	for (size_t i = 0; i < run->common.threads.n && rc == 0; i++) {
-		unsigned n = (unsigned)run->common.threads.v[i];
-		char err[160] = "";
-		struct peak_team *team = peak_team_create(n, true, err, sizeof(err));
-		if (!team) {
-			rc = mem_fail(run, PEAK_EXIT_FAIL, "--threads %u: %s", n, err);
-			break;
-		}
-		for (size_t j = 0; j < run->blocks.n && rc == 0; j++)
-			rc = run_block(run, team, n, (size_t)run->blocks.v[j], samples);
-		peak_team_destroy(team);
+	struct peak_bench_kernel k[sizeof(test_ids) / sizeof(test_ids[0])];
+	size_t nk = 0;
+	for (size_t i = 0; i < sizeof(test_ids) / sizeof(test_ids[0]); i++) {
+		enum mem_test t = test_ids[i];
+		if (!run->want[t])
+			continue;
+		k[nk++] = (struct peak_bench_kernel){
+		    .name = mem_test_names[t],
+		    .test = mem_test_names[t],
+		    .metric = "throughput",
+		    .unit = "MB/s",
+		    .scale = 1000.0, /* bytes/ns = GB/s; x 1000 = MB/s (decimal, as STREAM counts) */
+		    .setup = tp_setup,
+		    .run = tp_run,
+		    .verify = tp_verify,
+		    .peak = tp_peak,
+		    .row = tp_row,
+		    .data = (void *)&test_ids[i],
+		    .variant_at = tp_variant,
+		    .work_at = tp_work,
+		};
 	}
-	free(samples);
-	return rc;
+	const struct peak_bench_suite s = {.name = "memory",
+					   .kernels = k,
+					   .nkernels = nk,
+					   .point = tp_point_enum,
+					   .data = run,
+					   .pin = true,
+					   .max_iters = UINT64_C(1) << 40,
+					   .point_setup = tp_point_setup,
+					   .point_teardown = tp_point_teardown};
+	/* membench keeps its own progress line (a terminal only), as before */
+	struct peak_common_opts c = run->common;
+	c.quiet = true;
+	const struct peak_bench_cfg cfg = {.common = &c};
+	return peak_bench_sweep(&s, &cfg, &run->out, NULL, &run->err);
 }

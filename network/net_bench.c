@@ -1,8 +1,9 @@
 /* netbench's client point loop on the harness: see net_bench.h. A kernel's session is one
  * repetition of a test against the server (net_client_run on r->team); the harness owns the
- * support check, warm-up call, repetitions, steal window and standard flags, the kernel's
- * row hook writes the point's rows (main row first, then per-connection throughput, loss,
- * transactions, client and server CPU). */
+ * support check, warm-up call, repetitions, steal window, standard flags and the main row's
+ * recording; the kernel's row hook rebuilds the main row (throughput with its theoretical
+ * source, or latency summarised from every round trip) and extra_rows writes the rows after
+ * it (per-connection throughput, transactions, loss, client and server CPU). */
 #include "net_bench.h"
 
 #include <stdio.h>
@@ -26,11 +27,12 @@ static const struct net_bench_point *bpoint(const struct peak_bench_run *r)
 int net_bench_point(void *suite_data, unsigned threads, size_t i, struct peak_bench_point *p)
 {
 	struct net_bench *nb = suite_data;
+	size_t first = nb->count ? nb->first : 0, n = nb->count ? nb->count : nb->npoints;
 	(void)threads;
-	if (i >= nb->npoints)
+	if (i >= n)
 		return 0;
-	p->data = &nb->points[i];
-	p->block_bytes = nb->points[i].size;
+	p->data = &nb->points[first + i];
+	p->block_bytes = nb->points[first + i].size;
 	p->has_block = true;
 	return 1;
 }
@@ -145,7 +147,7 @@ static bool has_flag(const char *flags, const char *name)
 	return false;
 }
 
-/* The point's rows: the harness's steal and oversubscribed go on every row of the point
+/* The point's main row: the harness's steal and oversubscribed go on every row of the point
  * (in netbench's order), the main row is rebuilt with the suite's flags (theoretical
  * source, bytes, retransmits, GSO) and, for latency, the histogram's summary. */
 static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
@@ -155,14 +157,24 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 	struct sess *ss = r->state;
 	char *f = ss->pt.flags;
 	size_t fl = sizeof ss->pt.flags;
+	(void)out;
+	(void)e;
 	f[0] = '\0';
 	if (has_flag(res->flags, "steal"))
 		snprintf(f, fl, "steal");
 	if (has_flag(res->flags, "oversubscribed"))
 		snprintf(f + strlen(f), fl - strlen(f), "%soversubscribed", f[0] ? ";" : "");
-	if (out == NULL)
-		return 0;
-	if (net_point_emit(&ss->pt, out, &nb->th, ss->p.total_bytes != 0, res) != 0)
+	net_point_main(&ss->pt, &nb->th, ss->p.total_bytes != 0, res);
+	return 0;
+}
+
+/* The rows after the main row. */
+static int rest(struct peak_bench_run *r, const struct peak_result *main,
+		struct peak_output *out, struct peak_bench_err *e)
+{
+	const struct sess *ss = r->state;
+	(void)main;
+	if (net_point_rest(&ss->pt, out) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing results failed");
 	return 0;
 }
@@ -181,7 +193,7 @@ static void teardown(struct peak_bench_run *r)
 	{                                                                                          \
 		.name = t, .test = t, .variant = proto, .metric = met, .unit = u,                  \
 		.supported = supported, .setup = setup, .verify = verify, .teardown = teardown,    \
-		.row = row, .measure = measure                                                     \
+		.row = row, .measure = measure, .extra_rows = rest                                 \
 	}
 
 const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT] = {
@@ -191,46 +203,30 @@ const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT] = {
     [NET_TEST_UDP_LATENCY] = NET_KERNEL("udp_latency", "udp", "latency", "us"),
 };
 
-/* One point on its own team of p->threads connection threads; an unsupported point's row is
- * recorded here, a measured point's rows by the kernel's row hook. */
-static int one_point(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,
-		     const struct peak_bench_point *p, const struct peak_common_opts *c,
-		     struct peak_output *out, double *samples, struct peak_bench_err *e)
-{
-	char err[256];
-	struct peak_team *team = peak_team_create(p->threads, s->pin, err, sizeof err);
-	if (team == NULL)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
-	struct peak_result res;
-	struct peak_bench_run run;
-	int rc = peak_bench_point_run(s, k, p, team, c, out, &res, samples, &run, e);
-	if (rc == 1)
-		rc = peak_output_record(out, &res) == 0
-			 ? 0
-			 : peak_bench_fail(e, PEAK_EXIT_FAIL, "writing results failed");
-	peak_team_destroy(team);
-	return rc < 0 ? -1 : 0;
-}
-
-/* netbench's order, test then size then connections (the harness's sweep goes thread count
- * first): each point on its own team of that many connection threads. */
+/* netbench's order, test then size then connections: one harness sweep per run of points of
+ * one test (that test's kernel alone), points outermost and each connection count on its
+ * own team (threads_inner). netbench prints its own progress (setup), not the harness's. */
 int net_bench_sweep(const struct peak_bench_suite *s, const struct peak_common_opts *c,
 		    struct peak_output *out, struct peak_bench_err *e)
 {
-	double *samples = calloc(c->reps ? c->reps : 1, sizeof *samples);
-	if (samples == NULL)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	struct net_bench *nb = s->data;
+	struct peak_common_opts q = *c;
+	q.quiet = true;
+	const struct peak_bench_cfg cfg = {.common = &q};
 	int rc = 0;
-	for (size_t i = 0; rc == 0; i++) {
-		struct peak_bench_point p = {0};
-		if (s->point(s->data, 0, i, &p) != 1)
-			break;
-		const struct net_bench_point *bp = p.data;
-		for (size_t t = 0; rc == 0 && t < c->threads.n; t++) {
-			p.threads = (unsigned)c->threads.v[t];
-			rc = one_point(s, &s->kernels[bp->test], &p, c, out, samples, e);
-		}
+	for (size_t first = 0; first < nb->npoints && rc == 0;) {
+		size_t n = 1;
+		while (first + n < nb->npoints && nb->points[first + n].test == nb->points[first].test)
+			n++;
+		struct peak_bench_suite one = *s;
+		one.kernels = &s->kernels[nb->points[first].test];
+		one.nkernels = 1;
+		one.threads_inner = true;
+		nb->first = first;
+		nb->count = n;
+		rc = peak_bench_sweep(&one, &cfg, out, NULL, e);
+		first += n;
 	}
-	free(samples);
+	nb->first = nb->count = 0;
 	return rc;
 }

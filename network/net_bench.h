@@ -31,15 +31,17 @@ struct net_bench {
 	bool quiet;
 	size_t npoints;
 	struct net_bench_point points[NET_BENCH_MAX_POINTS];
+	size_t first, count; /* the enumerator's window (one test's points); count 0: all */
 };
 
 /* The kernel table, indexed by enum net_test. */
 extern const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT];
 
-/* Point enumerator: the i-th (test, size) of nb's points. */
+/* Point enumerator: the i-th (test, size) of nb's points (of its window when set). */
 int net_bench_point(void *suite_data, unsigned threads, size_t i, struct peak_bench_point *p);
 
-/* Every point at every thread count of c, rows to out. 0, or -1 with e set. */
+/* Every point at every thread count of c, rows to out, in netbench's order (test, size,
+ * connections): peak_bench_sweep per test. 0, or -1 with e set. */
 int net_bench_sweep(const struct peak_bench_suite *s, const struct peak_common_opts *c,
 		    struct peak_output *out, struct peak_bench_err *e);
 

@@ -144,12 +144,11 @@ static int emit(struct peak_output *out, struct peak_result *r, const double *sa
 	return peak_output_record(out, r);
 }
 
-static int emit_throughput(const struct net_point *pt, struct peak_output *out,
-			   const struct net_theory *th, bool bytes_mode, const char *proto,
-			   struct peak_result *main)
+/* Throughput's main row: receivers' Gbit/s per repetition, the theoretical and its source,
+ * bytes, retransmits, GSO. */
+static void main_throughput(const struct net_point *pt, const struct net_theory *th,
+			    bool bytes_mode, const char *proto, struct peak_result *main)
 {
-	struct peak_result r;
-	int rc = 0;
 	base_row(main, pt, proto, "throughput", "Gbit/s");
 	main->theoretical = th->gbps;
 	char src[48];
@@ -161,21 +160,13 @@ static int emit_throughput(const struct net_point *pt, struct peak_output *out,
 		flagf(main, "retrans=%.0f", (double)pt->retrans);
 	if (pt->gso)
 		peak_result_flag(main, "udp_gso");
-	rc |= emit(out, main, pt->gbps, pt->done);
-	for (uint32_t i = 0; pt->nconns > 1 && i < pt->nconns; i++) {
-		char variant[32];
-		snprintf(variant, sizeof variant, "%s/conn%u", proto, (unsigned)i);
-		base_row(&r, pt, variant, "throughput_conn", "Gbit/s");
-		rc |= emit(out, &r, pt->conn_gbps + (size_t)i * pt->reps, pt->done);
-	}
-	return rc;
+	peak_result_set_samples(main, pt->gbps, pt->done);
+	peak_result_finish(main);
 }
 
-static int emit_latency(const struct net_point *pt, struct peak_output *out, const char *proto,
-			struct peak_result *main)
+static void main_latency(const struct net_point *pt, const char *proto, struct peak_result *main)
 {
 	const struct peak_hist *h = pt->hist;
-	struct peak_result r;
 	base_row(main, pt, proto, "latency", "us");
 	/* n counts round trips of all repetitions: min, max and percentiles are those of
 	 * single messages (sockperf, netperf); no per-repetition samples are attached. */
@@ -201,22 +192,35 @@ static int emit_latency(const struct net_point *pt, struct peak_output *out, con
 		main->p999 = (double)peak_hist_percentile(h, 99.9) / 1e3;
 		flagf(main, "p99.99=%.3fus", (double)peak_hist_percentile(h, 99.99) / 1e3);
 	}
-	int rc = emit(out, main, NULL, 0);
-	base_row(&r, pt, proto, "transaction_rate", "trans/s");
-	rc |= emit(out, &r, pt->tps, pt->done);
-	return rc;
+	peak_result_finish(main);
 }
 
-int net_point_emit(const struct net_point *pt, struct peak_output *out, const struct net_theory *th,
-		   bool bytes_mode, struct peak_result *main)
+void net_point_main(const struct net_point *pt, const struct net_theory *th, bool bytes_mode,
+		    struct peak_result *main)
+{
+	const char *proto = net_proto_for(pt->test)->name;
+	if (net_test_is_latency(pt->test))
+		main_latency(pt, proto, main);
+	else
+		main_throughput(pt, th, bytes_mode, proto, main);
+}
+
+int net_point_rest(const struct net_point *pt, struct peak_output *out)
 {
 	const char *proto = net_proto_for(pt->test)->name;
 	struct peak_result r;
-	int rc;
-	if (net_test_is_latency(pt->test))
-		rc = emit_latency(pt, out, proto, main);
-	else
-		rc = emit_throughput(pt, out, th, bytes_mode, proto, main);
+	int rc = 0;
+	if (net_test_is_latency(pt->test)) {
+		base_row(&r, pt, proto, "transaction_rate", "trans/s");
+		rc |= emit(out, &r, pt->tps, pt->done);
+	}
+	for (uint32_t i = 0; !net_test_is_latency(pt->test) && pt->nconns > 1 && i < pt->nconns;
+	     i++) {
+		char variant[32];
+		snprintf(variant, sizeof variant, "%s/conn%u", proto, (unsigned)i);
+		base_row(&r, pt, variant, "throughput_conn", "Gbit/s");
+		rc |= emit(out, &r, pt->conn_gbps + (size_t)i * pt->reps, pt->done);
+	}
 	if (net_test_is_udp(pt->test)) {
 		base_row(&r, pt, proto, "loss", "%");
 		flagf(&r, "lost=%.0f", (double)pt->lost);
@@ -231,3 +235,4 @@ int net_point_emit(const struct net_point *pt, struct peak_output *out, const st
 	rc |= emit(out, &r, pt->cpu_rcv, pt->done);
 	return rc ? -1 : 0;
 }
+

@@ -46,10 +46,12 @@ int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns, ui
 		   unsigned reps);
 /* Account one repetition (rep_hist already holds its round trips). */
 void net_point_add(struct net_point *pt, const struct net_rep *rep);
-/* Hand the point's rows to out, the main row (throughput or latency) first; main is left
- * holding that row (its samples point into pt). Returns 0 or -1 when writing failed. */
-int net_point_emit(const struct net_point *pt, struct peak_output *out, const struct net_theory *th,
-		   bool bytes_mode, struct peak_result *main);
+/* The point's rows: main rebuilt as the main row (throughput or latency, summarised and
+ * finished, not recorded; its samples point into pt), then net_point_rest hands the rows
+ * after it to out (0, or -1 when writing failed). */
+void net_point_main(const struct net_point *pt, const struct net_theory *th, bool bytes_mode,
+		    struct peak_result *main);
+int net_point_rest(const struct net_point *pt, struct peak_output *out);
 void net_point_free(struct net_point *pt);
 
 #endif
