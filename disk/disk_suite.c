@@ -289,6 +289,8 @@ int disk_suite_sweep(struct disk_suite *s, enum disk_test test, struct peak_outp
 	    .point = point,
 	    .data = s,
 	    .pin = false, /* I/O threads sleep in the kernel, and fio does not pin either */
+	    /* diskbench's rows have always come per block, then thread count */
+	    .threads_inner = true,
 	};
 	/* diskbench prints its own progress line per point (with the MB/s, as fio does). */
 	struct peak_common_opts c = s->o->common;

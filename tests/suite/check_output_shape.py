@@ -7,7 +7,7 @@ binary at commit e4daef8, before the harness, and raw/<name>.json what each wrot
 mkfix.py). This runs the same commands with the binaries of BUILD (one repetition: the shape
 does not depend on it), trims their output the same way, and checks, per binary:
 - the rows: the same keys (suite, test, variant, threads, block, metric, unit), in the same
-  order (diskbench's order changed on purpose, see ORDER_CHANGED);
+  order (ORDER_CHANGED would list a binary whose order changed on purpose, and why);
 - the flags of each row by name, except those that depend on the machine or the moment
   (MOMENT_FLAGS) and those the issue added (NEW_FLAGS);
 - the context: every key the recorded run had is still there.
@@ -33,9 +33,8 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
                 "udp_gso"}                                  # this kernel's UDP segmentation offload
 # Flags the harness added on purpose (docs/design.md, "The harness").
 NEW_FLAGS = set()
-# Binaries whose row order changed on purpose, and why.
-ORDER_CHANGED = {"disk-diskbench": "the harness walks thread counts, then points (one team per "
-                                   "thread count); diskbench walked blocks, then thread counts"}
+# Binaries whose row order changed on purpose (name: why); none today.
+ORDER_CHANGED = {}
 # Binaries whose rows name this machine's ISAs, CPU count or interfaces: compared only on a
 # machine like the recorded one (2 CPUs with AVX-512); peakinfo's flags describe the machine
 # (its micro-architecture, clock, interfaces) and are not compared.
