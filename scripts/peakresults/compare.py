@@ -5,7 +5,8 @@ its 95% confidence interval (Welch's t over the repetitions' samples), and a ver
 - "not comparable": the machines differ (schema.MACHINE_KEYS) or either row is flagged
   noisy (steal, contended, oversubscribed, bimodal);
 - "faster" / "slower": the interval lies wholly on one side of zero (for latencies lower
-  is better, so a drop is "faster");
+  is better, so a drop is "faster"); a CPU use row (a cost that follows the throughput
+  beside it) is "more CPU" / "less CPU" instead, never a regression;
 - "no change beyond noise": the interval holds zero, or a row has too few samples to
   have an interval and its change is within the tolerance;
 - "not judged": a row without repetition samples on a side (one repetition, or a row such
@@ -108,5 +109,7 @@ def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float)
         return RowChange(key, om, nm, change, None, "not judged", note)
     if ci_pct[0] <= 0.0 <= ci_pct[1]:
         return RowChange(key, om, nm, change, ci_pct, "no change beyond noise")
+    if schema.is_cpu_use(ro):
+        return RowChange(key, om, nm, change, ci_pct, "more CPU" if diff > 0 else "less CPU")
     better = (diff < 0) if lower_better else (diff > 0)
     return RowChange(key, om, nm, change, ci_pct, "faster" if better else "slower")

@@ -49,7 +49,8 @@ def markdown(cmp: Comparison, old: str, new: str, tolerance: float) -> str:
         out.append(f"**{len(regs)} regression(s) beyond {tolerance:g}%.**\n")
     out.append("## Rows\n\n| row | OLD | NEW | change % | 95% interval % | verdict | note |\n"
                "| --- | ---: | ---: | ---: | --- | --- | --- |")
-    order = {"slower": 0, "faster": 1, "not judged": 2, "not comparable": 3, "no change beyond noise": 4}
+    order = {"slower": 0, "faster": 1, "more CPU": 2, "less CPU": 2, "not judged": 3, "not comparable": 4,
+             "no change beyond noise": 5}
     for r in sorted(cmp.rows, key=lambda r: (order.get(r.verdict, 9), -abs(r.change_pct))):
         out.append(f"| {_name(r.key)} | {r.old_mean:.4g} | {r.new_mean:.4g} | {r.change_pct:+.1f} | "
                    f"{_ci(r.ci_pct)} | {r.verdict} | {r.note} |")

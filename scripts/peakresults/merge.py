@@ -93,6 +93,8 @@ def merge(out: str) -> Merged:
             ctx, rows = step_rows(raw, step, out, m.problems)
             rec = m.suites.setdefault(suite, {"context": ctx, "results": []})
             rec["results"].extend(rows)
+            # a later step's own keys (linpack's openblas.*) join the suite's context
+            rec["context"].update((k, v) for k, v in ctx.items() if k not in rec["context"])
         if suite in m.suites and not m.suites[suite]["results"]:
             del m.suites[suite]
     for step in (n for n in names if n.startswith("levels-")):
@@ -107,4 +109,8 @@ def merge(out: str) -> Merged:
             # The placement fingerprint at the end of the run joins the start's.
             m.context["c2c.end_round_trip_ns"] = last.get("c2c.round_trip_ns")
             m.context["c2c.moved"] = last.get("c2c.moved")
+    # Which OpenBLAS kernel the run's BLAS figures came from (linpack's openblas_get_config)
+    # is a fact of the run, reported with the machine.
+    if m.context and "cpu" in m.suites:
+        m.context.update((k, v) for k, v in m.suites["cpu"]["context"].items() if k.startswith("openblas."))
     return m

@@ -42,6 +42,9 @@ def machine(c: dict, peaks: list[dict]) -> list[str]:
                 f"| OS | {_v(c, 'os.kernel')}, hypervisor {_v(c, 'hypervisor')}, clocksource {_v(c, 'clocksource')}, "
                 f"governor {_v(c, 'governor')}, THP {_v(c, 'thp')} |",
                 f"| Build | {_v(c, 'build.compiler')} {_v(c, 'build.cflags')} ({_v(c, 'build.type')}), git {_v(c, 'git.revision')} |",
+                (f"| BLAS | OpenBLAS kernel {_v(c, 'openblas.corename')} ({_v(c, 'openblas.config')}), "
+                 f"OPENBLAS_CORETYPE {_v(c, 'openblas.coretype_env')} |" if "openblas.corename" in c
+                 else "| BLAS | not read: linpack did not run |"),
                 f"| Taken | {_v(c, 'timestamp')} |"]
         if "c2c.end_round_trip_ns" in c:
             moved = ("**the host moved the vCPUs during the run** (a pair changed by over 1.5x): figures taken "

@@ -27,6 +27,12 @@ LOWER_IS_BETTER_METRICS = frozenset({"latency", "loss", "retransmits"})
 def lower_is_better(row: dict) -> bool:
     return row.get("unit") in LOWER_IS_BETTER_UNITS or row.get("metric") in LOWER_IS_BETTER_METRICS
 
+
+def is_cpu_use(row: dict) -> bool:
+    """A CPU use row (netbench's cpu_sender, cpu_receiver... in %): what a transfer cost, not
+    a speed; it rises with the throughput beside it, so neither direction is better."""
+    return str(row.get("metric", "")).startswith("cpu_") and row.get("unit") == "%"
+
 # Flags that make a row's figure unfit for comparison: the machine was not itself.
 NOISY_FLAGS = frozenset({"steal", "contended", "oversubscribed", "bimodal"})
 

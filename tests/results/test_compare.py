@@ -151,6 +151,20 @@ class Compare(unittest.TestCase):
         chase = [r for r in cmp.rows if r.key[2] == "chase"][0]
         self.assertEqual(chase.verdict, "faster")
 
+    def test_cpu_use_is_a_cost_not_a_speed(self):
+        # netbench's CPU use follows the throughput beside it: a drop is "less CPU", a rise
+        # "more CPU", and neither is a regression
+        rows = ROWS + [row("tcp_throughput", "tcp", 2, "cpu_receiver", "%", [150.0, 152.0, 151.0])]
+        old = os.path.join(self.tmp.name, "old-cpu")
+        write_run(old, rows, CONTEXT)
+        for factor, verdict in ((0.4, "less CPU"), (1.5, "more CPU")):
+            new = os.path.join(self.tmp.name, f"new-cpu-{factor}")
+            write_run(new, slower(rows, "tcp", 2, factor), CONTEXT)
+            cmp = compare(load_run(old), load_run(new), 5.0)
+            use = [r for r in cmp.rows if r.key[5] == "cpu_receiver"][0]
+            self.assertEqual(use.verdict, verdict)
+            self.assertEqual(cmp.regressions(5.0), [])
+
     def test_other_cpu_not_comparable_said_first(self):
         new = os.path.join(self.tmp.name, "new")
         other = dict(CONTEXT, **{"cpu.model": "Intel Xeon Platinum 8259CL", "cpu.family": 6})

@@ -290,6 +290,11 @@ class Fixture(unittest.TestCase):
                   "udp_latency (udp): transactions per second"):
             self.assertIn(f"| {w} | 1 |", self.app)
 
+    def test_openblas_kernel_reported(self):
+        # linpack's openblas_get_config: the run's context and the report's machine table
+        self.assertIn("| BLAS | OpenBLAS kernel Cooperlake (OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY "
+                      "Cooperlake MAX_THREADS=64), OPENBLAS_CORETYPE (unset) |", self.md)
+
     def test_pa1_layout_leads(self):
         self.assertLess(self.md.index("| Block size (variant) | 1 thread | 2 threads |"),
                         self.md.index("## Reference tools"))
