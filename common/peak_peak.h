@@ -8,14 +8,9 @@
 #include <stddef.h>
 
 #include "peak_context.h"
+#include "peak_isa.h"
 #include "peak_sysinfo.h"
-
-enum peak_source {
-	PEAK_SRC_UNKNOWN = 0,
-	PEAK_SRC_MEASURED,
-	PEAK_SRC_TABLE,   /* micro-architecture table, cpuid, SMBIOS, sysfs */
-	PEAK_SRC_CONFIG,  /* peaks.conf or --set */
-};
+#include "peak_uarch.h"
 
 const char *peak_source_name(enum peak_source src);
 
@@ -24,76 +19,6 @@ struct peak_value {
 	enum peak_source source;
 	char note[96];
 };
-
-enum peak_isa { PEAK_ISA_SCALAR, PEAK_ISA_SSE, PEAK_ISA_AVX, PEAK_ISA_AVX2, PEAK_ISA_AVX512, PEAK_ISA_COUNT };
-enum peak_precision { PEAK_PREC_SP, PEAK_PREC_DP, PEAK_PREC_COUNT };
-
-const char *peak_isa_name(enum peak_isa isa);
-/* Parse "scalar", "sse", "avx", "avx2", "avx512"; returns -1 when unknown. */
-int peak_isa_parse(const char *name);
-/* Vector width in bits (64 for scalar: one lane of a double). */
-unsigned peak_isa_bits(enum peak_isa isa);
-/* The one ISA-support check. Features an instruction sequence needs, as a bit mask; each
- * user names what its instructions use (an AVX2 integer kernel needs AVX2, not FMA). */
-enum peak_feature {
-	PEAK_FEAT_SSE2 = 1u << 0,
-	PEAK_FEAT_SSE41 = 1u << 1, /* pmulld */
-	PEAK_FEAT_AVX = 1u << 2,
-	PEAK_FEAT_AVX2 = 1u << 3,
-	PEAK_FEAT_FMA = 1u << 4, /* FMA3 on ymm state: vfmadd231sd/pd */
-	PEAK_FEAT_AVX512F = 1u << 5,
-	PEAK_FEAT_AVX512DQ = 1u << 6, /* vpmullq */
-};
-struct peak_isa_flags;
-/* True when flags f (CPU and OS state, as peak_isa_detect or /proc/cpuinfo give them) hold
- * every feature of need; else false and reason names the first one missing: "avx2 not
- * reported by this CPU", "avx512f not enabled by the OS (XCR0)" (when warnings carries
- * the OS note) or "fma unknown: no ISA flags found" (warnings says the flags are unknown).
- * warnings may be NULL. */
-bool peak_features_ok(const struct peak_isa_flags *f, const char *warnings, unsigned need,
-		      char *reason, size_t reason_len);
-/* peak_features_ok for this process (flags detected once). */
-bool peak_cpu_can_run(unsigned need, char *reason, size_t reason_len);
-/* The features an ISA's own instructions need: sse2, avx, avx2, avx512f (none for scalar). */
-unsigned peak_isa_features(enum peak_isa isa);
-/* True when this CPU (and OS) can run the ISA's peak kernels; reason says why not. AVX2's
- * peak is FMA's (peak_cpu_flops_per_cycle), so AVX2 here also needs FMA. */
-bool peak_isa_supported(const struct peak_sysinfo *si, enum peak_isa isa, char *reason,
-			size_t reason_len);
-
-/* Micro-architecture facts the CPU peak needs (from a table keyed by vendor/family/model). */
-struct peak_uarch {
-	char name[32];          /* "skylake-server", "zen3", "measured", "unknown" */
-	enum peak_source source;
-	unsigned fma_units;     /* FMA pipes per core for the widest vector (1 or 2) */
-	unsigned fma512_units;  /* FMA pipes for 512-bit ops (0: no AVX-512) */
-	unsigned vec_int_add_units;    /* vector integer adds per cycle (128/256-bit) */
-	unsigned vec512_int_add_units; /* for 512-bit */
-	unsigned int_alu_units; /* scalar integer ALUs (adds per cycle) */
-	unsigned vec_int_mul_units;    /* vector 32-bit integer multiplies per cycle */
-	unsigned imul_units;    /* scalar imul r64 per cycle (1 on every sourced core) */
-	unsigned fp_add_latency;  /* cycles of a scalar or xmm FP add (frequency chains); 0 unknown */
-	unsigned fp_add256_latency; /* the same for vaddpd ymm; 0 unknown */
-	unsigned fp_add512_latency; /* the same for vaddpd zmm; 0 unknown or no AVX-512 */
-	unsigned imul_latency;    /* cycles of imul r64, r64 */
-	unsigned pipe_bits;       /* width of one vector pipe: 128 on Zen 1 (256-bit ops take two
-				   * passes), 256 elsewhere; wider ops run at pipe_bits/width */
-	unsigned addmul_ops;      /* FP adds + muls per cycle in a 1:1 mix without FMA (scalar,
-				   * SSE, AVX), at pipe width: Skylake 2, Alder Lake 3, Zen 4 */
-	unsigned addmul512_ops;   /* the same for 512-bit ops (0: no AVX-512) */
-	char note[320];           /* measured: the per-cycle figures behind the units */
-};
-/* Every count above that is 0 (where the ISA exists) is unknown: the peaks that need it
- * are unknown, never a guess. */
-
-/* The micro-architecture entry for this CPU (vendor, family, model, stepping), or, when
- * the table lacks it, the "unknown" entry (source PEAK_SRC_UNKNOWN, every count 0);
- * peak_machine_init then measures it (peak_uarch_probe.h). */
-void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u);
-/* The table entry of that name (as peaks.conf's cpu.uarch gives it); false if none. */
-bool peak_uarch_by_name(const char *name, struct peak_uarch *u);
-/* True for a table entry's name or "measured": what cpu.uarch accepts. */
-bool peak_uarch_name_known(const char *name);
 
 /* Peaks configuration: key=value overrides from peaks.conf and --set. */
 #define PEAK_CONFIG_MAX 32

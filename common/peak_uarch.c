@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "peak_peak.h"
+#include "peak_sysinfo.h"
+#include "peak_uarch.h"
 
 /* The micro-architecture table. Figures are per core, from the vendors' optimization
  * manuals and published instruction tables (Agner Fog, uops.info); widths per cycle are

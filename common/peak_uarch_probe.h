@@ -7,8 +7,9 @@
 
 #include <stdbool.h>
 
-#include "peak_peak.h"
+#include "peak_isa.h"
 #include "peak_sysinfo.h"
+#include "peak_uarch.h"
 
 /* What the probe measured. Throughputs are instructions per cycle, latencies cycles;
  * NAN where not measured (the ISA is missing or the run failed). */

@@ -1,0 +1,51 @@
+/* The micro-architecture facts a CPU peak needs (units per cycle, latencies), where each
+ * came from, and the table of the CPUs the sources cover (peak_uarch.c). */
+#ifndef PEAK_UARCH_H
+#define PEAK_UARCH_H
+
+#include <stdbool.h>
+
+struct peak_sysinfo;
+
+enum peak_source {
+	PEAK_SRC_UNKNOWN = 0,
+	PEAK_SRC_MEASURED,
+	PEAK_SRC_TABLE,   /* micro-architecture table, cpuid, SMBIOS, sysfs */
+	PEAK_SRC_CONFIG,  /* peaks.conf or --set */
+};
+
+/* Micro-architecture facts the CPU peak needs (from a table keyed by vendor/family/model). */
+struct peak_uarch {
+	char name[32];          /* "skylake-server", "zen3", "measured", "unknown" */
+	enum peak_source source;
+	unsigned fma_units;     /* FMA pipes per core for the widest vector (1 or 2) */
+	unsigned fma512_units;  /* FMA pipes for 512-bit ops (0: no AVX-512) */
+	unsigned vec_int_add_units;    /* vector integer adds per cycle (128/256-bit) */
+	unsigned vec512_int_add_units; /* for 512-bit */
+	unsigned int_alu_units; /* scalar integer ALUs (adds per cycle) */
+	unsigned vec_int_mul_units;    /* vector 32-bit integer multiplies per cycle */
+	unsigned imul_units;    /* scalar imul r64 per cycle (1 on every sourced core) */
+	unsigned fp_add_latency;  /* cycles of a scalar or xmm FP add (frequency chains); 0 unknown */
+	unsigned fp_add256_latency; /* the same for vaddpd ymm; 0 unknown */
+	unsigned fp_add512_latency; /* the same for vaddpd zmm; 0 unknown or no AVX-512 */
+	unsigned imul_latency;    /* cycles of imul r64, r64 */
+	unsigned pipe_bits;       /* width of one vector pipe: 128 on Zen 1 (256-bit ops take two
+				   * passes), 256 elsewhere; wider ops run at pipe_bits/width */
+	unsigned addmul_ops;      /* FP adds + muls per cycle in a 1:1 mix without FMA (scalar,
+				   * SSE, AVX), at pipe width: Skylake 2, Alder Lake 3, Zen 4 */
+	unsigned addmul512_ops;   /* the same for 512-bit ops (0: no AVX-512) */
+	char note[320];           /* measured: the per-cycle figures behind the units */
+};
+/* Every count above that is 0 (where the ISA exists) is unknown: the peaks that need it
+ * are unknown, never a guess. */
+
+/* The micro-architecture entry for this CPU (vendor, family, model, stepping), or, when
+ * the table lacks it, the "unknown" entry (source PEAK_SRC_UNKNOWN, every count 0);
+ * peak_machine_init then measures it (peak_uarch_probe.h). */
+void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u);
+/* The table entry of that name (as peaks.conf's cpu.uarch gives it); false if none. */
+bool peak_uarch_by_name(const char *name, struct peak_uarch *u);
+/* True for a table entry's name or "measured": what cpu.uarch accepts. */
+bool peak_uarch_name_known(const char *name);
+
+#endif
