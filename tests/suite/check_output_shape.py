@@ -9,7 +9,7 @@ does not depend on it), trims their output the same way, and checks, per binary:
 - the rows: the same keys (suite, test, variant, threads, block, metric, unit), in the same
   order (ORDER_CHANGED would list a binary whose order changed on purpose, and why);
 - the flags of each row by name, except those that depend on the machine or the moment
-  (MOMENT_FLAGS) and those the issue added (NEW_FLAGS);
+  (MOMENT_FLAGS);
 - the context: every key the recorded run had is still there.
 A binary that is not built (an optional feature) is skipped with the reason; the ISA-named
 rows of peakinfo, cpubench and membench are compared only on a machine like the recorded one.
@@ -31,8 +31,6 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
                 "cached", "small_arrays", "level", "thp_partial",  # this machine's caches and pages
                 "time_based", "iodepth_capped", "buffer_pages",   # this disk's speed, the hugetlb pool
                 "udp_gso"}                                  # this kernel's UDP segmentation offload
-# Flags the harness added on purpose (docs/design.md, "The harness").
-NEW_FLAGS = set()
 # Binaries whose row order changed on purpose (name: why); none today.
 ORDER_CHANGED = {}
 # Binaries whose rows name this machine's ISAs, CPU count or interfaces: compared only on a
@@ -68,7 +66,7 @@ def trim(name: str, rows: list) -> list:
 
 
 def flag_names(row: dict) -> set:
-    return {f.split("=", 1)[0] for f in (row.get("flags") or "").split(";") if f} - MOMENT_FLAGS - NEW_FLAGS
+    return {f.split("=", 1)[0] for f in (row.get("flags") or "").split(";") if f} - MOMENT_FLAGS
 
 
 def cpu_flags() -> set:
