@@ -1,5 +1,5 @@
 /* The harness: one point loop for every suite (google/benchmark's State loop and
- * likwid-bench's kernel table, see /work/shared/ARCHITECTURE.md).
+ * likwid-bench's kernel table, see ../shared/ARCHITECTURE.md beside the repository).
  *
  * A suite declares a table of kernels (struct peak_bench_kernel) and a point enumerator
  * (struct peak_bench_suite.point); the harness owns, per thread count, the thread team, and
