@@ -21,6 +21,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "results"))
+from trim import trim_rows  # noqa: E402  (the fixture's own trimming: one definition)
+
 KEY = ("suite", "test", "variant", "threads", "block_bytes", "metric", "unit")
 BIN_DIR = {"cpubench": "cpu", "linpack": "cpu", "membench": "memory", "diskbench": "disk",
            "netbench": "network", "dpdkbench": "dpdk", "peakinfo": "peakinfo"}
@@ -47,24 +51,6 @@ RECORDED_CPUS = 2
 OPTIONAL_ROWS = {"disk-diskbench": ("uring", "this build has no io_uring engine (liburing)")}
 
 
-def trim(name: str, rows: list) -> list:
-    """mkfix.py's trimming, applied to a new run's rows."""
-    if name.startswith("disk-"):
-        rows = [r for r in rows if r["test"] in ("seq_read", "seq_write", "rand_read")]
-    if name.startswith("memory-"):
-        keep, lat = [], {}
-        for r in rows:
-            if r["test"] == "latency":
-                lat[r["variant"]] = lat.get(r["variant"], 0) + 1
-                if lat[r["variant"]] > 6:
-                    continue
-            elif r["variant"] == "avx512" and r["test"] not in ("seq_read", "rand_read"):
-                continue
-            keep.append(r)
-        rows = keep
-    return rows
-
-
 def flag_names(row: dict) -> set:
     return {f.split("=", 1)[0] for f in (row.get("flags") or "").split(";") if f} - MOMENT_FLAGS
 
@@ -83,7 +69,7 @@ def cpu_flags() -> set:
 def compare(name: str, old: dict, new: dict) -> list:
     """Differences between the recorded and the new output of one binary, one line each."""
     errs = []
-    orows, nrows = old.get("results", []), trim(name, new.get("results", []))
+    orows, nrows = old.get("results", []), trim_rows(name, new.get("results", []))
     prefix, why = OPTIONAL_ROWS.get(name, (None, ""))
     if prefix and not any(str(r["variant"]).startswith(prefix) for r in nrows):
         print(f"skip {name}: its {prefix}* rows: {why}")
