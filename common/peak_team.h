@@ -42,15 +42,27 @@ unsigned peak_team_allowed_cpus(void);
 void *peak_team_alloc_local(size_t bytes);
 void peak_team_free_local(void *ptr, size_t bytes);
 
-/* The page kind a buffer got, weakest first. THP_REQUESTED: the mapping was advised for
- * transparent huge pages but /proc/self/smaps did not confirm that all of it got them. */
-enum peak_pages { PEAK_PAGES_SMALL, PEAK_PAGES_THP_REQUESTED, PEAK_PAGES_THP, PEAK_PAGES_HUGETLB };
+/* The page kind a buffer got, weakest first. SCATTERED: small pages first-touched out of
+ * order (PEAK_PAGES_SCATTER). THP_REQUESTED: the mapping was advised for transparent huge
+ * pages but /proc/self/smaps did not confirm that all of it got them. */
+enum peak_pages {
+	PEAK_PAGES_SCATTERED,
+	PEAK_PAGES_SMALL,
+	PEAK_PAGES_THP_REQUESTED,
+	PEAK_PAGES_THP,
+	PEAK_PAGES_HUGETLB
+};
 
 /* What peak_team_alloc_pages tries, in this order; with neither, small pages (4 KiB). */
 #define PEAK_PAGES_TRY_HUGETLB 1u /* from the hugetlb pool, when it has room */
 #define PEAK_PAGES_TRY_THP     2u /* transparent huge pages: 2 MiB-aligned, MADV_HUGEPAGE */
 #define PEAK_PAGES_HUGE        (PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_TRY_THP)
 #define PEAK_PAGES_REQUIRED    4u /* fail rather than fall back to small pages */
+/* Small pages first-touched in a strided order, so that no two neighbouring pages are
+ * physically adjacent: each 4 KiB page is a DMA segment of its own, as in a malloc'd
+ * buffer whose pages the kernel handed out in no order (fio's, docs/disk.md), instead of
+ * whatever contiguity the kernel's free lists happen to give in order. Only with small. */
+#define PEAK_PAGES_SCATTER 8u
 
 /* A buffer from peak_team_alloc_pages; give it back with peak_team_free_pages only. */
 struct peak_mem {
@@ -69,7 +81,7 @@ int peak_team_alloc_pages(struct peak_mem *m, size_t bytes, unsigned flags, char
 			  size_t why_len);
 /* Unmap as it was mapped. Returns 0, or -1 with errno from munmap. */
 int peak_team_free_pages(struct peak_mem *m);
-/* "hugetlb", "thp", "thp-requested" or "small". */
+/* "hugetlb", "thp", "thp-requested", "small" or "scattered". */
 const char *peak_pages_name(enum peak_pages pages);
 
 /* The hugetlb pool of the default huge page size, from /proc/meminfo. */

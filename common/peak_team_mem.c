@@ -1,8 +1,8 @@
 /* Buffers for the thread team: NUMA-local, first-touched memory, on small pages or, when
  * asked, on huge pages (hugetlb from the pool, else transparent huge pages). */
 #define _GNU_SOURCE
-#include "peak_team.h"
 #include "peak_sysinfo.h"
+#include "peak_team.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +38,38 @@ static void touch(void *p, size_t bytes)
 	size_t step = small_page_bytes();
 	for (size_t off = 0; off < bytes; off += step)
 		((volatile char *)p)[off] = 0;
+}
+
+/* First touch page by page in the order k * stride mod n, with stride near 0.618 n,
+ * coprime with n and neither 1 nor n - 1. Pages the kernel hands out in a run (ascending
+ * or descending frame numbers) then land stride^-1 frames apart from their virtual
+ * neighbour, never one apart, so no two of them merge into one DMA segment. */
+static size_t gcd(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static size_t scatter_stride(size_t n)
+{
+	for (size_t i = 0; n >= 5 && i < n - 3; i++) {
+		size_t s = 2 + (n * 618 / 1000 - 2 + i) % (n - 3); /* 2 .. n-2, from 0.618 n on */
+		if (gcd(s, n) == 1)
+			return s;
+	}
+	return 1; /* 3, 4 or 6 pages have no such stride: in order */
+}
+
+static void touch_scattered(void *p, size_t bytes)
+{
+	size_t step = small_page_bytes(), n = (bytes + step - 1) / step;
+	size_t stride = scatter_stride(n);
+	for (size_t k = 0; k < n; k++)
+		((volatile char *)p)[k * stride % n * step] = 0;
 }
 
 /* Small pages on the caller's node (libnuma when available), not yet touched. */
@@ -81,6 +113,8 @@ const char *peak_pages_name(enum peak_pages pages)
 		return "thp";
 	case PEAK_PAGES_THP_REQUESTED:
 		return "thp-requested";
+	case PEAK_PAGES_SCATTERED:
+		return "scattered";
 	case PEAK_PAGES_SMALL:
 		break;
 	}
@@ -283,7 +317,7 @@ int peak_team_alloc_pages(struct peak_mem *m, size_t bytes, unsigned flags, char
 	if ((flags & PEAK_PAGES_REQUIRED) &&
 	    (flags & (PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_TRY_THP)))
 		return -1;
-	m->pages = PEAK_PAGES_SMALL;
+	m->pages = (flags & PEAK_PAGES_SCATTER) ? PEAK_PAGES_SCATTERED : PEAK_PAGES_SMALL;
 	m->map_bytes = bytes;
 	m->ptr = map_small(bytes, &m->numa);
 	if (!m->ptr) {
@@ -293,7 +327,10 @@ int peak_team_alloc_pages(struct peak_mem *m, size_t bytes, unsigned flags, char
 	/* Small means small: where THP is "always", the kernel would otherwise back a large
 	 * mapping with huge pages behind the caller's back. EINVAL: a kernel without THP. */
 	(void)madvise(m->ptr, bytes, MADV_NOHUGEPAGE);
-	touch(m->ptr, bytes);
+	if (m->pages == PEAK_PAGES_SCATTERED)
+		touch_scattered(m->ptr, bytes);
+	else
+		touch(m->ptr, bytes);
 	return 0;
 }
 
@@ -302,7 +339,7 @@ int peak_team_free_pages(struct peak_mem *m)
 	int rc = 0;
 	if (!m->ptr)
 		return 0;
-	if (m->pages == PEAK_PAGES_SMALL && m->numa)
+	if (m->numa)
 		numa_free(m->ptr, m->bytes);
 	else
 		rc = munmap(m->ptr, m->map_bytes);

@@ -15,13 +15,15 @@ static const char *const test_choices[] = {"seq_rw",	 "seq_read",   "seq_write",
 static const char *const engine_choices[] = {"psync", "uring", NULL};
 static const char *const direct_choices[] = {"auto", "on", "off", NULL};
 /* --buffer-pages: what each choice asks peak_team_alloc_pages for. */
-static const char *const pages_choices[] = {"auto", "huge", "hugetlb", "thp", "small", NULL};
+static const char *const pages_choices[] = {"auto",  "huge",      "hugetlb", "thp",
+					    "small", "scattered", NULL};
 static const unsigned pages_flags[] = {
     PEAK_PAGES_HUGE,
     PEAK_PAGES_HUGE | PEAK_PAGES_REQUIRED,
     PEAK_PAGES_TRY_HUGETLB | PEAK_PAGES_REQUIRED,
     PEAK_PAGES_TRY_THP | PEAK_PAGES_REQUIRED,
     0,
+    PEAK_PAGES_SCATTER,
 };
 
 void disk_opts_defaults(struct disk_opts *o)
@@ -61,7 +63,8 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	     PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
 	    {"buffer-pages", "KIND",
 	     "I/O buffer pages: auto (huge when available), huge (hugetlb or THP, required), "
-	     "hugetlb, thp or small (4KiB)",
+	     "hugetlb, thp, small (4KiB) or scattered (4KiB, no two physically adjacent: "
+	     "a DMA segment per page, as a malloc'd buffer)",
 	     PEAK_OPT_CHOICE, &o->buffer_pages, 0, 0, pages_choices, NULL},
 	    {"data-period", "SIZE",
 	     "the data written repeats every SIZE bytes, 4KiB..64MiB (default: 64MiB or the "

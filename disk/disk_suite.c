@@ -28,10 +28,11 @@ bool disk_suite_block_direct_ok(const struct disk_file *f, uint64_t block)
 	return f->direct_ok && block % f->dio_align == 0;
 }
 
-/* "hugetlb", "thp", "thp-requested", "small", or "mixed" when a point's buffers differ. */
+/* "hugetlb", "thp", "thp-requested", "small", "scattered", or "mixed" when a point's
+ * buffers differ. */
 static const char *pages_seen_name(unsigned seen)
 {
-	for (unsigned k = PEAK_PAGES_SMALL; k <= PEAK_PAGES_HUGETLB; k++)
+	for (unsigned k = PEAK_PAGES_SCATTERED; k <= PEAK_PAGES_HUGETLB; k++)
 		if (seen == 1u << k)
 			return peak_pages_name((enum peak_pages)k);
 	return seen ? "mixed" : "none";

@@ -2,7 +2,7 @@
 # diskbench --buffer-pages at tiny sizes: every row says which pages its I/O buffers were
 # on, the kind asked for is the kind recorded, and a required kind that cannot be had is
 # exit 3 with the reason (and no file left behind).
-# Usage: disk_pages.sh auto|huge|hugetlb|thp|small|refused DISKBENCH WORKDIR
+# Usage: disk_pages.sh auto|huge|hugetlb|thp|small|scattered|refused DISKBENCH WORKDIR
 # Exit 0 pass, 1 fail, 77 skipped (with the reason on stdout).
 set -u
 case_name=$1
@@ -60,6 +60,11 @@ small)
 	run small
 	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
 	check_rows "small"
+	;;
+scattered)
+	run scattered
+	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
+	check_rows "scattered"
 	;;
 hugetlb)
 	[ "$(hugetlb_available)" -ge 8 ] || skip "fewer than 8 hugetlb pages available (vm.nr_hugepages)"
