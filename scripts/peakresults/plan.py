@@ -384,11 +384,11 @@ def baseline_steps(o, want, disk_dir) -> list:
     return steps
 
 
-ROUNDS = {"full": 3, "quick": 2, "tiny": 1}
-# Short jobs whose single figures swing most between rounds on a VM (memory bandwidth
-# modes, wake-up latency, the disk) take 5 rounds in the full protocol: the median of 5
-# ratios is not moved by one round in the other mode.
-SHORT_JOB_ROUNDS = 5
+# Rounds per paired job. On a VM single figures swing between rounds (memory bandwidth
+# modes, wake-up latency, the disk): the median of 5 ratios is not moved by one or two
+# rounds in the other mode. hpcc took 3 until the fifth session, when its rounds' ratios
+# spread 0.75-1.44 (docs/benchmarks.md).
+ROUNDS = {"full": 5, "quick": 2, "tiny": 1}
 
 
 class PairJob:
@@ -399,15 +399,13 @@ class PairJob:
     the like-for-like one "best_key", "best_job", "best_cause"}]; ours: [(part, argv)];
     best: [(part, argv)] run after ours in each round; tool: the baseline script's argv."""
 
-    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10, ours_est=5,
-                 full_rounds=ROUNDS["full"]):
+    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10, ours_est=5):
         self.id, self.tool, self.suite, self.tool_argv = jid, tool, suite, tool_argv
         self.tool_job, self.figures, self.ours, self.best = tool_job, figures, ours, list(best)
         self.est, self.ours_est = est, ours_est  # seconds of a tool run, of one of ours
-        self.full_rounds = full_rounds
 
     def rounds(self, o) -> int:
-        return self.full_rounds if mode_of(o) == "full" else ROUNDS[mode_of(o)]
+        return ROUNDS[mode_of(o)]
 
     def doc(self) -> dict:
         return {"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures}
@@ -530,8 +528,7 @@ def pair_jobs(o, want, disk_dir) -> list:
                                                                           ",".join(tests)),
                                 f"likwid-bench -t {','.join(tests)} -w S0:{size // 1000}kB:{tmax} "
                                 f"(copy_mem: S0:{size * 2 // 3 // 1000}kB, membench's two arrays)", figs, ours,
-                                est=3 * len(tests), ours_est=int(float(secs) * 2 + 2),
-                                full_rounds=SHORT_JOB_ROUNDS))
+                                est=3 * len(tests), ours_est=int(float(secs) * 2 + 2)))
     if ("cpu" in want or "memory" in want) and have_tool(o, "hpcc"):
         n = {"full": 4000, "quick": 2000, "tiny": 500}[mode]
         from peakresults.tools.likwid import membench_array_bytes
@@ -558,7 +555,12 @@ def pair_jobs(o, want, disk_dir) -> list:
         huge = hugetlb_room(o, 41)
         fsize = {"full": "1GiB", "quick": "256MiB", "tiny": "16MiB"}[mode]
         runtime = {"full": "3", "quick": "1", "tiny": "1"}[mode]
-        pages = "hugetlb" if huge else "small"
+        # Without a hugetlb pool fio's buffer comes from malloc: 4 KiB pages the kernel hands
+        # out in no order, 251-257 DMA segments per 1 MiB (docs/benchmarks.md, fifth
+        # session); diskbench's scattered pages are that, every time. Its in-order small
+        # pages are as contiguous as the free lists happen to be (9-67 segments), a 2x on
+        # this VM's 1 MiB reads. Our best, beside: huge pages where the kernel gives them.
+        pages = "hugetlb" if huge else "scattered"
         # two parts, so that each test runs only the blocks and engines it is paired on
         base = ["diskbench", "--dir", disk_dir, "--file-size", fsize, "--runtime", f"{float(runtime) / 3:.3g}",
                 "--threads", "1", "--buffer-pages", pages] + reps[:3]
@@ -572,9 +574,21 @@ def pair_jobs(o, want, disk_dir) -> list:
         # diskbench's warm-up before each point's repetitions: up to --min-time of I/O
         # (its default 0.2 s); fio ramps up as long before it counts
         ramp_ms = round(float(o.min_time or "0.2") * 1000)
-        figs = [{"key": key("disk", "seq_read", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob, "cause": ""},
+        rkey = key("disk", "seq_read", "psync", 1, 1 << 20, "throughput", "MB/s")
+        best_seq = [a if a != "scattered" else "auto" for a in seq]
+        # Measured (docs/benchmarks.md, fifth session): on 4 KiB pages the 1 MiB transfers'
+        # speed follows their DMA segments, which no option of fio's sets.
+        small_cause = "" if huge else (
+            "both on 4 KiB pages, whose physical order sets the DMA segments of a 1 MiB transfer: "
+            "diskbench's scattered buffer has 256 every time, fio's malloc buffer as many as the kernel's "
+            "free lists gave (measured 244-257, once 32)")
+        figs = [dict({"key": rkey, "ours_job": sjob, "cause": small_cause},
+                     **({} if huge else {"best_key": rkey, "best_job": " ".join(map(str, best_seq)),
+                                         "best_cause": "diskbench's best takes huge pages where the kernel gives "
+                                                       "them (--buffer-pages auto): a 1 MiB transfer is one DMA "
+                                                       "segment, fio's malloc buffer 256"})),
                 {"key": key("disk", "seq_write", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob,
-                 "cause": ""},
+                 "cause": small_cause},
                 {"key": key("disk", "rand_read", "psync", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""},
                 {"key": key("disk", "rand_read", "uring-qd32", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""}]
         jobs.append(PairJob("fio", "fio", "disk", script("fio", "--threads", "1", "--dir", disk_dir, "--tests",
@@ -584,8 +598,9 @@ def pair_jobs(o, want, disk_dir) -> list:
                             f"fio --direct=1 --numjobs=1 --size={fsize} --runtime={runtime} "
                             f"--mem={'shmhuge' if huge else 'malloc'} --scramble_buffers=0 --ramp_time={ramp_ms}ms "
                             f"(seq 1M psync, rand 4k psync and io_uring qd32)",
-                            figs, [("seq", seq), ("rand", rand)], est=int(float(runtime) * 4 + 4),
-                            ours_est=int(float(runtime) * 2 * 4 / 3 + 3), full_rounds=SHORT_JOB_ROUNDS))
+                            figs, [("seq", seq), ("rand", rand)], [] if huge else [("seq", best_seq)],
+                            est=int(float(runtime) * 4 + 4),
+                            ours_est=int(float(runtime) * 2 * 4 / 3 + 3)))
     if "network" in want and have_tool(o, "iperf3"):
         # iperf3 3.12 runs every stream in one thread and sends UDP without GSO: the
         # like-for-like rows are netbench at one thread, and --no-gso for UDP (both unpaced,
@@ -618,7 +633,7 @@ def pair_jobs(o, want, disk_dir) -> list:
                                    "--seconds", secs, "--cpu", cpu0),
                             f"iperf3 -c 127.0.0.1 -P 1 -t {secs} -O 1 -A {cpu0}: -l 64K (TCP), -u -b 0 -l 1472 (UDP)",
                             figs, [("tcp", tcp), ("udp", udp)], best, est=2 * int(secs) + 5,
-                            ours_est=int(float(secs) * 4 + 2), full_rounds=SHORT_JOB_ROUNDS))
+                            ours_est=int(float(secs) * 4 + 2)))
     if "network" in want and have_tool(o, "sockperf"):
         argv = ["netbench", "loopback", "--test", "tcp_latency", "--msg-size", "16B", "--time", secs,
                 "--threads", "1"] + reps
@@ -628,8 +643,7 @@ def pair_jobs(o, want, disk_dir) -> list:
                             f"taskset -c {cpu0} sockperf ping-pong --tcp -m 16 -t {secs} --full-rtt",
                             [{"key": key("network", "tcp_latency", "tcp", 1, 16, "latency", "us"),
                               "ours_job": " ".join(map(str, argv)), "cause": ""}],
-                            [("", argv)], est=int(secs) + 2, ours_est=int(float(secs) * 4 + 2),
-                            full_rounds=SHORT_JOB_ROUNDS))
+                            [("", argv)], est=int(secs) + 2, ours_est=int(float(secs) * 4 + 2)))
     return jobs
 
 

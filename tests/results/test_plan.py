@@ -148,7 +148,7 @@ class PairedRounds(unittest.TestCase):
             os.environ.update(env)
 
     def test_rounds_alternate(self):
-        # sockperf is a short job: 5 rounds in the full protocol (hpcc keeps 3)
+        # 5 rounds in the full protocol, 2 quick, 1 tiny
         for mode, n in (("--tiny", 1), ("--quick", 2), (None, 5)):
             _, jobs, steps = self.pairs(*([mode] if mode else []))
             sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf ")]
@@ -163,7 +163,7 @@ class PairedRounds(unittest.TestCase):
         names = [s.name for s in steps]
         self.assertLess(names.index("sockperf"), names.index("sockperf r1 ours"))
         self.assertLess(names.index("sockperf r5 ours"), names.index("cpubench pass 2"))
-        self.assertEqual(len([s for s in steps if s.name.startswith("hpcc r") and s.name.endswith("hpcc")]), 3)
+        self.assertEqual(len([s for s in steps if s.name.startswith("hpcc r") and s.name.endswith("hpcc")]), 5)
 
     def test_same_job_memory(self):
         # fixture CPU: AVX-512 (Cascade Lake), 2 CPUs; full mode: 1 GiB working set
@@ -221,7 +221,7 @@ class PairedRounds(unittest.TestCase):
 
     def test_same_job_disk_pages(self):
         with tempfile.TemporaryDirectory() as d:
-            for free, pages, mem in (("64", "hugetlb", "shmhuge"), ("0", "small", "malloc")):
+            for free, pages, mem in (("64", "hugetlb", "shmhuge"), ("0", "scattered", "malloc")):
                 mi = os.path.join(d, "meminfo")
                 with open(mi, "w") as f:
                     f.write(f"HugePages_Free: {free}\nHugePages_Rsvd: 0\nHugepagesize: 2048 kB\n")
@@ -229,6 +229,18 @@ class PairedRounds(unittest.TestCase):
                 fj = {j.id: j for j in jobs}["fio"]
                 argv = fj.ours[0][1]
                 self.assertEqual(argv[argv.index("--buffer-pages") + 1], pages)
+                self.assertEqual(dict(fj.ours)["rand"][dict(fj.ours)["rand"].index("--buffer-pages") + 1], pages)
+                # fio's malloc buffer is scattered 4 KiB pages: ours the same, our best beside
+                # on the huge pages the kernel gives (auto); with hugetlb both have the best
+                best = fj.figures[0].get("best_job", "").split()
+                if pages == "hugetlb":
+                    self.assertEqual((fj.best, best), ([], []))
+                else:
+                    self.assertEqual(fj.figures[0]["best_key"], fj.figures[0]["key"])
+                    self.assertEqual(best[best.index("--buffer-pages") + 1], "auto")
+                    self.assertEqual([p for p, _ in fj.best], ["seq"])
+                    self.assertEqual(fj.best[0][1], best)
+                    self.assertIn("DMA segment", fj.figures[0]["best_cause"])
                 self.assertEqual(fj.tool_argv[fj.tool_argv.index("--mem") + 1], mem)
                 self.assertEqual(argv[argv.index("--file-size") + 1], "256MiB")
                 # fio ramps up as long as diskbench warms up (--min-time 0.05 in --quick)
