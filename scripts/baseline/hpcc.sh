@@ -3,7 +3,8 @@
 #
 # Mapping (from hpccoutf.txt's summary section):
 #   HPL_Tflops x 1000              -> cpu linpack dgesv (GFLOPS), threads = OpenBLAS threads
-#   SingleSTREAM_Copy/Scale/Add/Triad x 1000 (GB/s -> MB/s, decimal)
+#   StarSTREAM's table (one process: the same job as SingleSTREAM, whose times inherit
+#   StarSTREAM's in hpcc's stream.c; tools/hpcc.py), bytes / average and best time
 #                                   -> memory stream copy-<isa>/.../triad-<isa>, 1 thread
 # hpcc's STREAM has no non-temporal stores: its rows are the reference for membench's
 # STREAM with --nt off (the paired job runs that), not for its default -nt rows.

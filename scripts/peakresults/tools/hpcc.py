@@ -1,9 +1,16 @@
 """hpcc's hpccoutf.txt summary -> cpu linpack and memory stream rows. HPL_Tflops x 1000 =
-GFLOPS (cpu linpack dgesv; threads = OpenBLAS threads x MPI processes); SingleSTREAM
-for membench stream <kernel>-<isa> at one thread, arrays of STREAM_VectorSize doubles.
+GFLOPS (cpu linpack dgesv; threads = OpenBLAS threads x MPI processes); STREAM for membench
+stream <kernel>-<isa> at one thread, arrays of STREAM_VectorSize doubles.
 STREAM's reported rate is its best pass (min time); membench's figure is a mean, so the
 row's mean is STREAM's bytes / its average time over the timed passes (printed to 0.1 ms:
-about 2% on a 5 ms pass), its max the best rate, its min the rate of the slowest pass. hpcc's STREAM stores are ordinary (no non-temporal stores):
+about 2% on a 5 ms pass), its max the best rate, its min the rate of the slowest pass.
+Which call: hpcc runs STREAM twice in one process, StarSTREAM (every process) then
+SingleSTREAM (one process), and its stream.c keeps the average, min and max times in static
+arrays that the second call does not reset: SingleSTREAM's "Avg time" is its own mean plus
+StarSTREAM's average / 9, and its min and max span both calls (an average above the max
+shows it). So with one MPI process, where StarSTREAM is the same single-process job, the
+rows come from StarSTREAM's table; with more, from SingleSTREAM's best pass only
+(flag best_pass_only). hpcc's STREAM stores are ordinary (no non-temporal stores):
 the reference for membench --nt off, not for its default (-nt) rows at these sizes.
 scripts/baseline/hpcc.sh appends peakbench_blas_threads=T to the file."""
 import re
@@ -88,10 +95,10 @@ def vector_isa(path: str | None = None) -> tuple:
     return isa_of_disassembly(out), "hpcc's STREAM Triad loop not found in its disassembly: ISA of its widest registers"
 
 
-def _single_stream_times(text: str) -> tuple:
-    """{kernel: (avg, min, max) seconds} of the SingleSTREAM section, and the number of timed
-    passes (STREAM runs each kernel NTIMES and drops the first)."""
-    m = re.search(r"^Begin of SingleSTREAM section\.?$(.*?)^End of SingleSTREAM section", text, re.M | re.S)
+def _stream_times(text: str, section: str) -> tuple:
+    """{kernel: (avg, min, max) seconds} of a STREAM section (StarSTREAM, SingleSTREAM), and
+    the number of timed passes (STREAM runs each kernel NTIMES and drops the first)."""
+    m = re.search(rf"^Begin of {section} section\.?$(.*?)^End of {section} section", text, re.M | re.S)
     if not m:
         return {}, 1
     times = {k: (float(a), float(lo), float(hi)) for k, a, lo, hi in
@@ -128,9 +135,11 @@ def parse(path: str, ctx: dict) -> tuple:
     # A paired job names membench's array (ctx stream_bytes): hpcc's own stays in config.
     arr = int(ctx["stream_bytes"]) if ctx.get("stream_bytes") else own
     sthreads = int(float(kv.get("STREAM_Threads", "1") or 1)) or 1
-    times, passes = _single_stream_times(text)
+    # one process: StarSTREAM, the first call, whose times no earlier call has touched
+    section = "StarSTREAM" if procs == 1 else "SingleSTREAM"
+    times, passes = _stream_times(text, section) if procs == 1 else ({}, 1)
     for k in ("Copy", "Scale", "Add", "Triad"):
-        v = float(kv.get(f"SingleSTREAM_{k}", "0") or 0)
+        v = float(kv.get(f"{section}_{k}", "0") or 0)
         if v <= 0:
             continue
         stats, mean = {"max": v * 1000}, v * 1000
@@ -140,7 +149,7 @@ def parse(path: str, ctx: dict) -> tuple:
             mean = nbytes / t[0] / 1e6
             stats.update(min=nbytes / t[2] / 1e6, n=passes)
         rows.append(row(TOOL, ver, ("memory", "stream", f"{k.lower()}-{isa}", sthreads, arr, "throughput", "MB/s"),
-                        mean, job=f"hpcc SingleSTREAM {k}, arrays of {own} bytes",
+                        mean, job=f"hpcc {section} {k}, arrays of {own} bytes",
                         config=f"array_bytes={own};nt_stores=0;single_process",
                         flags="" if t else "best_pass_only", **stats))
     if not rows:
