@@ -386,8 +386,8 @@ def baseline_steps(o, want, disk_dir) -> list:
 
 # Rounds per paired job. On a VM single figures swing between rounds (memory bandwidth
 # modes, wake-up latency, the disk): the median of 5 ratios is not moved by one or two
-# rounds in the other mode. hpcc took 3 until the fifth session, when its rounds' ratios
-# spread 0.75-1.44 (docs/benchmarks.md).
+# rounds in the other mode. hpcc took 3 until the fifth session (its three rounds had
+# spread 0.75-1.44 in the fourth's full run, docs/benchmarks.md).
 ROUNDS = {"full": 5, "quick": 2, "tiny": 1}
 
 
@@ -556,8 +556,8 @@ def pair_jobs(o, want, disk_dir) -> list:
         fsize = {"full": "1GiB", "quick": "256MiB", "tiny": "16MiB"}[mode]
         runtime = {"full": "3", "quick": "1", "tiny": "1"}[mode]
         # Without a hugetlb pool fio's buffer comes from malloc: 4 KiB pages the kernel hands
-        # out in no order, 251-257 DMA segments per 1 MiB (docs/benchmarks.md, fifth
-        # session); diskbench's scattered pages are that, every time. Its in-order small
+        # out in no order, mostly 244-257 DMA segments per 1 MiB (docs/benchmarks.md, fifth
+        # session); diskbench's scattered pages are 256, every time. Its in-order small
         # pages are as contiguous as the free lists happen to be (9-67 segments), a 2x on
         # this VM's 1 MiB reads. Our best, beside: huge pages where the kernel gives them.
         pages = "hugetlb" if huge else "scattered"
@@ -586,7 +586,7 @@ def pair_jobs(o, want, disk_dir) -> list:
                      **({} if huge else {"best_key": rkey, "best_job": " ".join(map(str, best_seq)),
                                          "best_cause": "diskbench's best takes huge pages where the kernel gives "
                                                        "them (--buffer-pages auto): a 1 MiB transfer is one DMA "
-                                                       "segment, fio's malloc buffer 256"})),
+                                                       "segment, fio's malloc buffer about 250"})),
                 {"key": key("disk", "seq_write", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob,
                  "cause": small_cause},
                 {"key": key("disk", "rand_read", "psync", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""},
