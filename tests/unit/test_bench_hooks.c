@@ -26,6 +26,14 @@ static int t_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 	return 0;
 }
 
+/* Before each sweep: an empty trace and zeroed call counters (pfail_at is the test's). */
+static void trace_reset(void)
+{
+	trace[0] = '\0';
+	psetups = pteardowns = pseen = 0;
+	verifies = verify_fail_at = 0;
+}
+
 static void tr(const char *tok)
 {
 	strncat(trace, tok, sizeof trace - strlen(trace) - 1);
@@ -136,9 +144,7 @@ static int run_traced(enum peak_bench_order order, unsigned threads, const char 
 		      struct peak_bench_stats *st, struct peak_bench_err *e, char *csv,
 		      size_t csv_len)
 {
-	verifies = verify_fail_at = 0;
-	trace[0] = '\0';
-	psetups = pteardowns = pseen = 0;
+	trace_reset();
 	const struct peak_bench_suite s = {.name = "fake",
 					   .kernels = traced,
 					   .nkernels = 3,
@@ -221,10 +227,8 @@ static void test_round_robin_failure_tears_all_down(void **state)
 	(void)state;
 	struct peak_bench_stats st;
 	struct peak_bench_err e = {0};
-	verifies = verify_fail_at = 0;
 	/* verify calls: Wa Wb Wc a0 b0 -> the 5th (b's first repetition) fails */
-	trace[0] = '\0';
-	psetups = pteardowns = 0;
+	trace_reset();
 	const struct peak_bench_suite s = {.name = "fake",
 					   .kernels = traced,
 					   .nkernels = 3,
@@ -302,8 +306,7 @@ static void test_extra_rows_follow_the_row(void **state)
 {
 	(void)state;
 	for (int order = PEAK_BENCH_ORDER_KERNEL; order <= PEAK_BENCH_ORDER_ROUND_ROBIN; order++) {
-		verifies = verify_fail_at = 0;
-		trace[0] = '\0';
+		trace_reset();
 		const struct peak_bench_suite s = {.name = "fake",
 						   .kernels = with_extra,
 						   .nkernels = 2,
@@ -338,9 +341,7 @@ static void test_extra_rows_follow_the_row(void **state)
 static void test_threads_inner_order(void **state)
 {
 	(void)state;
-	verifies = verify_fail_at = 0;
-	trace[0] = '\0';
-	psetups = pteardowns = 0;
+	trace_reset();
 	const struct peak_bench_suite s = {.name = "fake",
 					   .kernels = traced,
 					   .nkernels = 3,
