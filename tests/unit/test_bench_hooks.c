@@ -140,20 +140,27 @@ static void t_teardown(struct peak_bench_run *r)
 static const struct peak_bench_kernel traced[] = {TRACE_KERNEL("a"), TRACE_KERNEL("b"),
 						  TRACE_KERNEL("c")};
 
+/* The traced kernels over one_or_two's points with the traced point hooks, uncalibrated;
+ * each test sets what it is about (the order, threads_inner, other kernels). */
+static struct peak_bench_suite traced_suite(void)
+{
+	return (struct peak_bench_suite){.name = "fake",
+					 .kernels = traced,
+					 .nkernels = 3,
+					 .point = one_or_two,
+					 .no_calibrate = true,
+					 .point_setup = p_setup,
+					 .point_teardown = p_teardown};
+}
+
 static int run_traced(enum peak_bench_order order, unsigned threads, const char *only,
 		      struct peak_bench_stats *st, struct peak_bench_err *e, char *csv,
 		      size_t csv_len)
 {
 	trace_reset();
-	const struct peak_bench_suite s = {.name = "fake",
-					   .kernels = traced,
-					   .nkernels = 3,
-					   .point = one_or_two,
-					   .no_calibrate = true,
-					   .start_iters = 2,
-					   .point_setup = p_setup,
-					   .point_teardown = p_teardown,
-					   .order = order};
+	struct peak_bench_suite s = traced_suite();
+	s.start_iters = 2;
+	s.order = order;
 	struct peak_common_opts c;
 	common(&c, 2);
 	c.threads.n = 1;
@@ -229,14 +236,8 @@ static void test_round_robin_failure_tears_all_down(void **state)
 	struct peak_bench_err e = {0};
 	/* verify calls: Wa Wb Wc a0 b0 -> the 5th (b's first repetition) fails */
 	trace_reset();
-	const struct peak_bench_suite s = {.name = "fake",
-					   .kernels = traced,
-					   .nkernels = 3,
-					   .point = one_or_two,
-					   .no_calibrate = true,
-					   .point_setup = p_setup,
-					   .point_teardown = p_teardown,
-					   .order = PEAK_BENCH_ORDER_ROUND_ROBIN};
+	struct peak_bench_suite s = traced_suite();
+	s.order = PEAK_BENCH_ORDER_ROUND_ROBIN;
 	struct peak_common_opts c;
 	common(&c, 2);
 	struct peak_output o;
@@ -307,14 +308,10 @@ static void test_extra_rows_follow_the_row(void **state)
 	(void)state;
 	for (int order = PEAK_BENCH_ORDER_KERNEL; order <= PEAK_BENCH_ORDER_ROUND_ROBIN; order++) {
 		trace_reset();
-		const struct peak_bench_suite s = {.name = "fake",
-						   .kernels = with_extra,
-						   .nkernels = 2,
-						   .point = one_or_two,
-						   .no_calibrate = true,
-						   .point_setup = p_setup,
-						   .point_teardown = p_teardown,
-						   .order = (enum peak_bench_order)order};
+		struct peak_bench_suite s = traced_suite();
+		s.kernels = with_extra;
+		s.nkernels = 2;
+		s.order = (enum peak_bench_order)order;
 		struct peak_common_opts c;
 		common(&c, 2);
 		struct peak_output o;
@@ -342,14 +339,8 @@ static void test_threads_inner_order(void **state)
 {
 	(void)state;
 	trace_reset();
-	const struct peak_bench_suite s = {.name = "fake",
-					   .kernels = traced,
-					   .nkernels = 3,
-					   .point = one_or_two,
-					   .no_calibrate = true,
-					   .point_setup = p_setup,
-					   .point_teardown = p_teardown,
-					   .threads_inner = true};
+	struct peak_bench_suite s = traced_suite();
+	s.threads_inner = true;
 	struct peak_common_opts c;
 	common(&c, 2);
 	c.threads.n = 2;
