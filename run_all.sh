@@ -26,6 +26,7 @@ done
 # The last field is the plan program's exit status.
 read_plan() {
 	local f=() i=0 k
+	BUFFER_DIR=""
 	mapfile -d '' -t f < <("${PLAN[@]}" --nul "$@"; printf 'rc=%s\0' "$?")
 	[ "${f[-1]}" = rc=0 ] || exit "${f[-1]#rc=}"
 	unset 'f[-1]'
@@ -33,6 +34,7 @@ read_plan() {
 		k=${f[i]%%=*}
 		case $k in
 		out) OUT=${f[i]#*=} ;; build_dir) BUILD_DIR=${f[i]#*=} ;; disk_dir) DISK_DIR=${f[i]#*=} ;;
+		buffer_dir) BUFFER_DIR=${f[i]#*=} ;;
 		build) BUILD=${f[i]#*=} ;; total_est) TOTAL_EST=${f[i]#*=} ;;
 		esac
 		i=$((i + 1))
@@ -146,8 +148,10 @@ mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
 # paired jobs' definitions (raw/pairs/<id>/job.json, read by scripts/peakresults/pairs.py).
 read_plan "$@" --out "$OUT" --write-pairs
 # Interrupted: say so, and remove the disk test folder when it is ours (diskbench and fio
-# remove their own files on SIGINT/SIGTERM).
-trap 'echo "run_all.sh: interrupted; partial results in $OUT" >&2; [ -n "$DISK_DIR" ] || rm -rf "$OUT/disk-tmp"; exit 130' INT TERM
+# remove their own files on SIGINT/SIGTERM) and the paired disk job's shared buffers
+# (BUFFER_DIR: diskbench --buffer-dir, on tmpfs, left for fio between rounds).
+remove_buffers() { [ -z "$BUFFER_DIR" ] || rm -rf "$BUFFER_DIR"; }
+trap 'echo "run_all.sh: interrupted; partial results in $OUT" >&2; [ -n "$DISK_DIR" ] || rm -rf "$OUT/disk-tmp"; remove_buffers; exit 130' INT TERM
 : >"$OUT/status.tsv"
 {
 	echo "# peakbench run_all.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) in $ROOT"
@@ -196,6 +200,7 @@ for ((i = 0; i < N; i++)); do
 	DONE_EST=$((DONE_EST + STEP_EST[i])) BUSY=$((BUSY + secs))
 done
 rm -rf "$OUT/disk-tmp"
+remove_buffers
 
 el=$(($(now_s) - START_S))
 if [ "$FAILED" -gt 0 ]; then

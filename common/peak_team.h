@@ -42,10 +42,12 @@ unsigned peak_team_allowed_cpus(void);
 void *peak_team_alloc_local(size_t bytes);
 void peak_team_free_local(void *ptr, size_t bytes);
 
-/* The page kind a buffer got, weakest first. SCATTERED: small pages first-touched out of
- * order (PEAK_PAGES_SCATTER). THP_REQUESTED: the mapping was advised for transparent huge
+/* The page kind a buffer got, weakest first. SHARED: a file's pages mapped shared
+ * (peak_team_map_shared), whatever kind the file has. SCATTERED: small pages first-touched
+ * out of order (PEAK_PAGES_SCATTER). THP_REQUESTED: the mapping was advised for transparent huge
  * pages but /proc/self/smaps did not confirm that all of it got them. */
 enum peak_pages {
+	PEAK_PAGES_SHARED,
 	PEAK_PAGES_SCATTERED,
 	PEAK_PAGES_SMALL,
 	PEAK_PAGES_THP_REQUESTED,
@@ -79,9 +81,14 @@ struct peak_mem {
  * (bytes 0, out of memory, or a required kind not available: the reason is in why). */
 int peak_team_alloc_pages(struct peak_mem *m, size_t bytes, unsigned flags, char *why,
 			  size_t why_len);
+/* bytes of the open file fd from offset (a multiple of the page size; the file must hold
+ * offset + bytes), mapped shared and first-touched in order. Another process that maps the
+ * same range of the same file (fio --mem=mmapshared:FILE) does its I/O to and from the
+ * very same physical pages, whatever their layout. Returns 0, or -1 with errno. */
+int peak_team_map_shared(struct peak_mem *m, int fd, uint64_t offset, size_t bytes);
 /* Unmap as it was mapped. Returns 0, or -1 with errno from munmap. */
 int peak_team_free_pages(struct peak_mem *m);
-/* "hugetlb", "thp", "thp-requested", "small" or "scattered". */
+/* "hugetlb", "thp", "thp-requested", "small", "scattered" or "shared". */
 const char *peak_pages_name(enum peak_pages pages);
 
 /* The hugetlb pool of the default huge page size, from /proc/meminfo. */

@@ -115,6 +115,8 @@ const char *peak_pages_name(enum peak_pages pages)
 		return "thp-requested";
 	case PEAK_PAGES_SCATTERED:
 		return "scattered";
+	case PEAK_PAGES_SHARED:
+		return "shared";
 	case PEAK_PAGES_SMALL:
 		break;
 	}
@@ -331,6 +333,28 @@ int peak_team_alloc_pages(struct peak_mem *m, size_t bytes, unsigned flags, char
 		touch_scattered(m->ptr, bytes);
 	else
 		touch(m->ptr, bytes);
+	return 0;
+}
+
+int peak_team_map_shared(struct peak_mem *m, int fd, uint64_t offset, size_t bytes)
+{
+	memset(m, 0, sizeof(*m));
+	if (bytes == 0 || offset % small_page_bytes()) {
+		errno = EINVAL;
+		return -1;
+	}
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+	if (p == MAP_FAILED)
+		return -1;
+	m->ptr = p;
+	m->bytes = m->map_bytes = bytes;
+	m->pages = PEAK_PAGES_SHARED;
+	/* Write faults that keep the file's bytes: the pages are allocated now (in order
+	 * where the file has holes), and whatever the other process left there stays. */
+	for (size_t off = 0; off < bytes; off += small_page_bytes()) {
+		volatile char *c = (volatile char *)p + off;
+		*c = *c;
+	}
 	return 0;
 }
 

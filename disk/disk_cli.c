@@ -66,6 +66,11 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	     "hugetlb, thp, small (4KiB) or scattered (4KiB, no two physically adjacent: "
 	     "a DMA segment per page, as a malloc'd buffer)",
 	     PEAK_OPT_CHOICE, &o->buffer_pages, 0, 0, pages_choices, NULL},
+	    {"buffer-dir", "DIR",
+	     "I/O buffers on DIR/read.buf and DIR/write.buf, mapped shared (DIR on tmpfs, "
+	     "made by diskbench if absent, left in place): fio --mem=mmapshared:DIR/read.buf "
+	     "(reads) and DIR/write.buf (writes) then does its I/O from the same pages",
+	     PEAK_OPT_STRING, &o->buffer_dir, 0, 0, NULL, NULL},
 	    {"data-period", "SIZE",
 	     "the data written repeats every SIZE bytes, 4KiB..64MiB (default: 64MiB or the "
 	     "file); one block's size is fio's --scramble_buffers=0",
@@ -101,6 +106,12 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	if (o->data_period % 4096) {
 		fprintf(stderr, "diskbench: --data-period: %llu is not a multiple of 4KiB\n",
 			(unsigned long long)o->data_period);
+		return PEAK_EXIT_USAGE;
+	}
+	if (o->buffer_dir && strcmp(o->buffer_pages, "auto") != 0) {
+		fprintf(stderr, "diskbench: --buffer-dir and --buffer-pages %s: give one (the "
+				"buffer directory's pages are its files')\n",
+			o->buffer_pages);
 		return PEAK_EXIT_USAGE;
 	}
 	if (o->blocks.n == 0) { /* the PA1 sizes that fit in the file */

@@ -2,6 +2,7 @@
  * timed repetitions with fdatasync for writes, per-I/O latency histograms. */
 #define _GNU_SOURCE
 #include "disk_job.h"
+#include "disk_buffer_dir.h"
 #include "disk_layout.h"
 
 #include <errno.h>
@@ -146,8 +147,14 @@ static int thread_setup(void *arg, unsigned idx, unsigned n)
 	(void)n;
 
 	t->slot_bytes = slot_bytes_for(pt->block_bytes);
-	if (peak_team_alloc_pages(&t->mem, t->slot_bytes * d, pt->buffer_pages, t->why,
-				  sizeof(t->why)) != 0) {
+	if (pt->read_buffer_fd >= 0) {
+		if (peak_team_map_shared(&t->mem, pt->read_buffer_fd,
+					 (uint64_t)idx * t->slot_bytes * d, t->slot_bytes * d) != 0) {
+			t->err = -errno;
+			return 1;
+		}
+	} else if (peak_team_alloc_pages(&t->mem, t->slot_bytes * d, pt->buffer_pages, t->why,
+					 sizeof(t->why)) != 0) {
 		t->err = (pt->buffer_pages & PEAK_PAGES_REQUIRED) ? ERR_PAGES : -ENOMEM;
 		return 1;
 	}
@@ -579,6 +586,15 @@ int disk_job_open(struct disk_job **jp, const struct disk_point *pt, struct disk
 	if (disk_file_set_direct(f, pt->direct) != 0) {
 		peak_bench_fail(e, PEAK_EXIT_UNSUPPORTED, "cannot %s O_DIRECT on %s: %s",
 				pt->direct ? "set" : "clear", f->dir_path, strerror(errno));
+		goto fail;
+	}
+	/* --buffer-dir: read.buf holds every thread's buffers, one after the other */
+	if (pt->read_buffer_fd >= 0 &&
+	    disk_buffer_dir_reserve(pt->read_buffer_fd,
+				    (uint64_t)pt->threads * run->depth *
+					slot_bytes_for(pt->block_bytes)) != 0) {
+		peak_bench_fail(e, PEAK_EXIT_FAIL, "--buffer-dir: growing %s: %s",
+				DISK_BUFFER_DIR_READ, strerror(errno));
 		goto fail;
 	}
 	if (peak_team_run(team, thread_setup, run, NULL, NULL) != 0) {

@@ -50,6 +50,9 @@ struct disk_point {
 	uint64_t seed;         /* random offsets */
 	bool verify_writes;    /* --verify: poison the file first, then check what was written */
 	unsigned buffer_pages; /* PEAK_PAGES_* flags for the read buffers */
+	/* --buffer-dir's read.buf (or -1): thread i's read buffers are its bytes from
+	 * i * disk_point_buffer_bytes(), mapped shared, instead of buffer_pages */
+	int read_buffer_fd;
 	unsigned submit_batch; /* queued I/Os per submit call (fio's iodepth_batch_submit);
 				  0 or 1: each I/O is submitted as it is queued */
 };

@@ -2,7 +2,10 @@
 #define _GNU_SOURCE
 #include "disk_pattern.h"
 
+#include "disk_buffer_dir.h"
+
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,8 +19,8 @@ static uint64_t splitmix64(uint64_t *state)
 }
 
 int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes,
-		      uint64_t span_bytes, uint64_t max_period, unsigned page_flags, char *why,
-		      size_t why_len)
+		      uint64_t span_bytes, uint64_t max_period, unsigned page_flags,
+		      int shared_fd, char *why, size_t why_len)
 {
 	uint64_t period = (file_bytes + 4095) & ~4095ull;
 
@@ -30,8 +33,16 @@ int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes
 		period = 4096;
 	span_bytes = (span_bytes + 4095) & ~4095ull;
 	size_t len = (size_t)(period + span_bytes);
-	if (peak_team_alloc_pages(&p->mem, len, page_flags, why, why_len) != 0)
+	if (shared_fd >= 0) {
+		if (disk_buffer_dir_reserve(shared_fd, len) != 0 ||
+		    peak_team_map_shared(&p->mem, shared_fd, 0, len) != 0) {
+			if (why && why_len)
+				snprintf(why, why_len, "--buffer-dir: %s", strerror(errno));
+			return -1;
+		}
+	} else if (peak_team_alloc_pages(&p->mem, len, page_flags, why, why_len) != 0) {
 		return -1;
+	}
 	p->buf = p->mem.ptr;
 	p->len = len;
 	p->period = (size_t)period;

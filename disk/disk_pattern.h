@@ -22,13 +22,14 @@ struct disk_pattern {
 #define DISK_PATTERN_MAX_PERIOD (64ull << 20)
 
 /* Build the pattern for a file of file_bytes read or written in pieces of at most
- * span_bytes, on the pages page_flags ask for (PEAK_PAGES_*). The data repeats every
- * min(file_bytes, max_period) bytes (max_period 0: DISK_PATTERN_MAX_PERIOD; a multiple of
- * 4096). Returns 0, or -1 (out of memory, or a required page kind not available: the
- * reason is in why). */
+ * span_bytes, on the pages page_flags ask for (PEAK_PAGES_*), or with shared_fd >= 0 on
+ * that file's pages from offset 0, mapped shared (--buffer-dir's write.buf, grown to fit).
+ * The data repeats every min(file_bytes, max_period) bytes (max_period 0:
+ * DISK_PATTERN_MAX_PERIOD; a multiple of 4096). Returns 0, or -1 (out of memory, or a
+ * required page kind not available: the reason is in why). */
 int disk_pattern_init(struct disk_pattern *p, uint64_t seed, uint64_t file_bytes,
-		      uint64_t span_bytes, uint64_t max_period, unsigned page_flags, char *why,
-		      size_t why_len);
+		      uint64_t span_bytes, uint64_t max_period, unsigned page_flags,
+		      int shared_fd, char *why, size_t why_len);
 void disk_pattern_free(struct disk_pattern *p);
 
 /* The bytes the file holds at offset (valid for up to span_bytes). */

@@ -28,11 +28,11 @@ bool disk_suite_block_direct_ok(const struct disk_file *f, uint64_t block)
 	return f->direct_ok && block % f->dio_align == 0;
 }
 
-/* "hugetlb", "thp", "thp-requested", "small", "scattered", or "mixed" when a point's
- * buffers differ. */
+/* "hugetlb", "thp", "thp-requested", "small", "scattered", "shared", or "mixed" when a
+ * point's buffers differ. */
 static const char *pages_seen_name(unsigned seen)
 {
-	for (unsigned k = PEAK_PAGES_SCATTERED; k <= PEAK_PAGES_HUGETLB; k++)
+	for (unsigned k = PEAK_PAGES_SHARED; k <= PEAK_PAGES_HUGETLB; k++)
 		if (seen == 1u << k)
 			return peak_pages_name((enum peak_pages)k);
 	return seen ? "mixed" : "none";
@@ -98,6 +98,7 @@ static int setup(struct peak_bench_run *r, struct peak_bench_err *e)
 	    .seed = s->seed++,
 	    .verify_writes = o->verify,
 	    .buffer_pages = disk_opts_page_flags(o),
+	    .read_buffer_fd = s->read_buffer_fd,
 	    .submit_batch = (unsigned)o->iodepth_batch,
 	};
 	struct disk_point *pt = &st->pt;

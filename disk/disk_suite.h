@@ -21,6 +21,7 @@ struct disk_suite {
 	const struct disk_opts *o;
 	struct disk_file *file;
 	const struct disk_pattern *pat;
+	int read_buffer_fd; /* --buffer-dir's read.buf, or -1 */
 	const struct peak_machine *m; /* the disk's rated MB/s and IOPS (peaks.conf) */
 	enum disk_test test;          /* the test of the current sweep */
 	uint64_t seed;                /* random offsets of the next point */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "disk_buffer_dir.h"
 #include "disk_cli.h"
 #include "disk_engine.h"
 #include "disk_file.h"
@@ -22,6 +23,7 @@ struct bench {
 	struct disk_opts o;
 	struct disk_file file;
 	struct disk_pattern pat;
+	struct disk_buffer_dir bufdir; /* --buffer-dir's files, or both fds -1 */
 	struct peak_sysinfo si;
 	struct peak_machine m;
 	struct peak_context ctx;
@@ -92,7 +94,9 @@ static void add_context(struct bench *b)
 	peak_context_set_bool(&b->ctx, "disk.o_direct", f->direct_ok);
 	peak_context_set_num(&b->ctx, "disk.dio_align_bytes", f->dio_align);
 	peak_context_set_str(&b->ctx, "disk.direct_mode", b->o.direct);
-	peak_context_set_str(&b->ctx, "disk.buffer_pages", b->o.buffer_pages);
+	peak_context_set_str(&b->ctx, "disk.buffer_pages", b->o.buffer_dir ? "shared" : b->o.buffer_pages);
+	if (b->o.buffer_dir)
+		peak_context_set_str(&b->ctx, "disk.buffer_dir", b->bufdir.path);
 	peak_context_set_num(&b->ctx, "disk.data_period_bytes", (double)b->pat.period);
 	peak_context_set_num(&b->ctx, "disk.iodepth", (double)b->o.iodepth);
 	peak_context_set_num(&b->ctx, "disk.iodepth_batch", (double)b->o.iodepth_batch);
@@ -114,6 +118,9 @@ static int prepare(struct bench *b, struct peak_bench_err *e)
 	uint64_t span = 4u << 20;
 
 	f->keep = b->o.keep;
+	if (b->o.buffer_dir && disk_buffer_dir_open(&b->bufdir, b->o.buffer_dir, e) != 0)
+		return -1;
+	b->suite.read_buffer_fd = b->bufdir.read_fd;
 	if (disk_file_open_dir(f, b->o.dir, e) != 0 || disk_file_create(f, b->o.file_size, e) != 0)
 		return -1;
 	if (!f->direct_ok && strcmp(b->o.direct, "on") == 0)
@@ -154,8 +161,11 @@ static int prepare(struct bench *b, struct peak_bench_err *e)
 		    strstr(b->o.tests.v[i], "write") || strcmp(b->o.tests.v[i], "seq_rw") == 0;
 	unsigned flags = writes ? disk_opts_page_flags(&b->o) : 0;
 	char why[256];
-	if (disk_pattern_init(&b->pat, seed, f->size_bytes, span, b->o.data_period, flags, why,
-			      sizeof(why)) != 0) {
+	if (disk_pattern_init(&b->pat, seed, f->size_bytes, span, b->o.data_period, flags,
+			      writes ? b->bufdir.write_fd : -1, why, sizeof(why)) != 0) {
+		if (writes && b->bufdir.write_fd >= 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "the data pattern (the write buffer): %s",
+					       why);
 		if (flags & PEAK_PAGES_REQUIRED)
 			return peak_bench_fail(e, PEAK_EXIT_UNSUPPORTED,
 					       "--buffer-pages %s: the data pattern (the write "
@@ -204,6 +214,8 @@ int main(int argc, char **argv)
 
 	disk_opts_defaults(&b.o);
 	disk_file_init(&b.file);
+	b.bufdir.read_fd = b.bufdir.write_fd = -1;
+	b.suite.read_buffer_fd = -1;
 	if ((rc = disk_opts_parse(&b.o, argc, argv)) >= 0)
 		return rc;
 	if (pick_engines(&b, &e) != 0 || peak_bench_config(&cfg, &e) != 0)
@@ -237,6 +249,7 @@ int main(int argc, char **argv)
 	/* The file goes first: nothing after this point can leave it behind. */
 	disk_file_cleanup(&b.file);
 	disk_pattern_free(&b.pat);
+	disk_buffer_dir_close(&b.bufdir);
 	written &= peak_output_close(&out, &b.ctx) == 0;
 	if (!written)
 		peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing the results failed");

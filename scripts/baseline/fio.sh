@@ -20,6 +20,11 @@
 # at least 40 + threads huge pages are free and unreserved (what diskbench's buffers and
 # fio's take), else its default --mem=malloc; stderr says which, and every row's flags
 # say mem=shmhuge;buffer_pages=hugetlb or mem=malloc.
+# A paired job with --buffer-dir DIR (diskbench's --buffer-dir, disk/disk_buffer_dir.h)
+# does its I/O from diskbench's very pages: every read job maps DIR/read.buf and every
+# write job DIR/write.buf (--mem=mmapshared:FILE, MAP_SHARED from offset 0, where
+# diskbench's first thread reads into and its write data begins); rows say
+# buffer_pages=shared.
 set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
@@ -82,6 +87,23 @@ if [ -n "$BL_MEM" ]; then
 	echo "fio.sh: --mem=$mem, as the paired diskbench job's buffers" >&2
 fi
 
+# The shared buffer files: diskbench made them in its round before (fio would create a
+# missing one empty, and fault on it). fio keeps a file that existed before it ran.
+rmem=() wmem=()
+if [ -n "$BL_BUFFER_DIR" ]; then
+	for f in read.buf write.buf; do
+		sz=$(stat -c %s "$BL_BUFFER_DIR/$f" 2>/dev/null || echo 0)
+		if [ "$BL_PLAN" = 0 ] && [ "$sz" -lt 1048576 ]; then
+			echo "fio.sh: --buffer-dir $BL_BUFFER_DIR: no $f of 1 MiB or more (diskbench --buffer-dir makes it)" >&2
+			skip_all "no shared buffer file $BL_BUFFER_DIR/$f (diskbench --buffer-dir makes it)"
+			bl_finish fio
+			exit 1
+		fi
+	done
+	rmem=(--mem="mmapshared:$BL_BUFFER_DIR/read.buf") wmem=(--mem="mmapshared:$BL_BUFFER_DIR/write.buf")
+	echo "fio.sh: reads into $BL_BUFFER_DIR/read.buf, writes from $BL_BUFFER_DIR/write.buf (--mem=mmapshared), the paired diskbench job's pages" >&2
+fi
+
 # A paired job whose diskbench writes one repeated block (--data-period = block): fio
 # writes its buffer unchanged, not scrambled before every write (fio's default).
 [ "$BL_SAME_DATA" = 0 ] || echo "fio.sh: --scramble_buffers=0, as the paired diskbench job's --data-period 1MiB" >&2
@@ -93,6 +115,13 @@ fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
 args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
 	--group_reporting --randrepeat=0 --norandommap --mem="$mem")
 [ "$BL_SAME_DATA" = 0 ] || args+=(--scramble_buffers=0)
+# A paired job: fio's jobs on the CPU diskbench's team pins its first thread to. On a VM
+# whose disk interrupts all go to one vCPU, where the thread waiting for them runs changes
+# a 4 KiB read's latency (a cross-CPU wake-up or none).
+if [ -n "$BL_CPU" ]; then
+	args+=(--cpus_allowed="$BL_CPU")
+	echo "fio.sh: --cpus_allowed=$BL_CPU, the CPU of the paired diskbench job's thread" >&2
+fi
 # A paired job: diskbench warms each point up (up to --min-time of I/O, default 0.2 s)
 # before its timed repetitions, so the timed fio jobs ramp up as long (--ramp_time), and
 # neither side's figure takes in the first moments after the previous job's writes.
@@ -107,19 +136,19 @@ for t in $threads; do
 	[ "$per" -ge 1 ] || per=1
 	common=(--numjobs="$t" --size="${per}M" --offset_increment="${per}M" --stonewall)
 	bl_want seq_write && args+=(--name="seq_write.psync.$t.1048576" --rw=write --bs=1M --ioengine=psync
-		--end_fsync=1 --overwrite=1 "${common[@]}" "${timed[@]}")
+		--end_fsync=1 --overwrite=1 "${wmem[@]}" "${common[@]}" "${timed[@]}")
 	# The first write into new blocks: a file of its own per thread count, which fio sets
 	# up (preallocated, unwritten) before its first job (fio #1891); one pass. These jobs
 	# run last and leave their files to cleanup: fio's --unlink=1 removed the file the
 	# other jobs share as well.
 	bl_want seq_write_new && new_jobs+=(--name="seq_write_new.psync.$t.1048576" --filename="$file.new$t"
-		--rw=write --bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${common[@]}")
-	bl_want seq_read && args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${common[@]}" "${timed[@]}")
+		--rw=write --bs=1M --ioengine=psync --end_fsync=1 --time_based=0 "${wmem[@]}" "${common[@]}")
+	bl_want seq_read && args+=(--name="seq_read.psync.$t.1048576" --rw=read --bs=1M --ioengine=psync "${rmem[@]}" "${common[@]}" "${timed[@]}")
 	bl_want rand_read || continue
-	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${common[@]}" "${timed[@]}")
+	args+=(--name="rand_read.psync.$t.4096" --rw=randread --bs=4k --ioengine=psync "${rmem[@]}" "${common[@]}" "${timed[@]}")
 	if [ "$uring" = 1 ]; then
 		args+=(--name="rand_read.io_uring.$t.4096" --rw=randread --bs=4k --ioengine=io_uring
-			--iodepth=32 "${common[@]}" "${timed[@]}")
+			--iodepth=32 "${rmem[@]}" "${common[@]}" "${timed[@]}")
 	fi
 done
 args+=("${new_jobs[@]}")

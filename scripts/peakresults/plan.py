@@ -451,6 +451,36 @@ def hugetlb_room(o, pages: int) -> bool:
         int(vals.get("HugePages_Free:", 0)) - int(vals.get("HugePages_Rsvd:", 0)) >= pages
 
 
+def thp_available(o) -> bool:
+    """Transparent huge pages on request ("always" or "madvise"): diskbench's --buffer-pages
+    auto gets them without a hugetlb pool."""
+    try:
+        with open(os.path.join(o.sysroot or "/", "sys/kernel/mm/transparent_hugepage/enabled")) as f:
+            return "[never]" not in f.read()
+    except OSError:
+        return False
+
+
+SHM = "/dev/shm"
+
+
+def shared_buffer_dir(o) -> str:
+    """Where the paired diskbench job and fio share their I/O buffers (diskbench's
+    --buffer-dir: a directory of its own on tmpfs, named after the results folder so that
+    every read of the plan gives the same one; run_all.sh removes it), or "" when /dev/shm
+    is not a writable tmpfs."""
+    try:
+        with open(os.path.join(o.sysroot or "/", "proc/mounts")) as f:
+            tmpfs = any(ln.split()[1:3] == [SHM, "tmpfs"] for ln in f if len(ln.split()) >= 3)
+    except OSError:
+        tmpfs = False
+    if not tmpfs or (not o.sysroot or o.sysroot == "/") and not os.access(SHM, os.W_OK | os.X_OK):
+        return ""
+    import hashlib
+    tag = hashlib.sha1(os.path.abspath(o.out).encode()).hexdigest()[:12]
+    return f"{SHM}/peakbench-buffers.{os.getuid()}.{tag}"
+
+
 def heap_pages_args(o) -> list:
     """membench's --hugepages for a job paired with a tool whose arrays come from malloc
     (hpcc, likwid-bench): such memory is backed by transparent huge pages only when THP is
@@ -553,17 +583,21 @@ def pair_jobs(o, want, disk_dir) -> list:
                             ours_est={"full": 8, "quick": 4, "tiny": 2}[mode]))
     if "disk" in want and have_tool(o, "fio"):
         huge = hugetlb_room(o, 41)
+        shared = "" if huge else shared_buffer_dir(o)
         fsize = {"full": "1GiB", "quick": "256MiB", "tiny": "16MiB"}[mode]
         runtime = {"full": "3", "quick": "1", "tiny": "1"}[mode]
-        # Without a hugetlb pool fio's buffer comes from malloc: 4 KiB pages the kernel hands
-        # out in no order, mostly 244-257 DMA segments per 1 MiB (docs/benchmarks.md, fifth
-        # session); diskbench's scattered pages are 256, every time. Its in-order small
-        # pages are as contiguous as the free lists happen to be (9-67 segments), a 2x on
-        # this VM's 1 MiB reads. Our best, beside: huge pages where the kernel gives them.
-        pages = "hugetlb" if huge else "scattered"
+        # A 1 MiB transfer's speed on a VM disk follows its buffer's DMA segments: on 4 KiB
+        # pages, as many as the pages' physical order makes (docs/benchmarks.md, fifth
+        # session: 9-67 in one process, 244-257 in another, a 2x). The same job is the same
+        # pages: huge pages from the hugetlb pool on both sides when it has room, else
+        # diskbench's --buffer-dir files on tmpfs, which fio maps too (--mem=mmapshared), so
+        # both tools do their I/O from the very same physical pages. Without /dev/shm:
+        # scattered 4 KiB pages, the layout fio's malloc buffer mostly has, with the cause.
+        pages = ["--buffer-pages", "hugetlb"] if huge else ["--buffer-dir", shared] if shared else \
+            ["--buffer-pages", "scattered"]
         # two parts, so that each test runs only the blocks and engines it is paired on
         base = ["diskbench", "--dir", disk_dir, "--file-size", fsize, "--runtime", f"{float(runtime) / 3:.3g}",
-                "--threads", "1", "--buffer-pages", pages] + reps[:3]
+                "--threads", "1"] + pages + reps[:3]
         # --data-period 1MiB with fio's --scramble_buffers=0: both write one unchanging
         # megabyte, the same data (docs/benchmarks/disk.md: distinct vs repeated data is
         # worth about 10% on a VM disk, and fio's default scrambles its buffer per write).
@@ -575,30 +609,36 @@ def pair_jobs(o, want, disk_dir) -> list:
         # (its default 0.2 s); fio ramps up as long before it counts
         ramp_ms = round(float(o.min_time or "0.2") * 1000)
         rkey = key("disk", "seq_read", "psync", 1, 1 << 20, "throughput", "MB/s")
-        best_seq = [a if a != "scattered" else "auto" for a in seq]
-        # Measured (docs/benchmarks.md, fifth session): on 4 KiB pages the 1 MiB transfers'
-        # speed follows their DMA segments, which no option of fio's sets.
-        small_cause = "" if huge else (
+        # Our best beside, where the kernel gives huge pages the pairing did not use (THP):
+        # a 1 MiB transfer in one DMA segment.
+        with_best = not huge and thp_available(o)
+        best_seq = seq[:seq.index(pages[0])] + ["--buffer-pages", "auto"] + seq[seq.index(pages[0]) + 2:]
+        small_cause = "" if huge or shared else (
             "both on 4 KiB pages, whose physical order sets the DMA segments of a 1 MiB transfer: "
             "diskbench's scattered buffer has 256 every time, fio's malloc buffer as many as the kernel's "
             "free lists gave (measured 244-257, once 32)")
         figs = [dict({"key": rkey, "ours_job": sjob, "cause": small_cause},
-                     **({} if huge else {"best_key": rkey, "best_job": " ".join(map(str, best_seq)),
-                                         "best_cause": "diskbench's best takes huge pages where the kernel gives "
-                                                       "them (--buffer-pages auto): a 1 MiB transfer is one DMA "
-                                                       "segment, fio's malloc buffer about 250"})),
+                     **({} if not with_best else {
+                         "best_key": rkey, "best_job": " ".join(map(str, best_seq)),
+                         "best_cause": "diskbench's best takes the transparent huge pages the kernel gives "
+                                       "(--buffer-pages auto): a 1 MiB transfer is one DMA segment, on fio's "
+                                       "4 KiB pages up to 256"})),
                 {"key": key("disk", "seq_write", "psync", 1, 1 << 20, "throughput", "MB/s"), "ours_job": sjob,
                  "cause": small_cause},
                 {"key": key("disk", "rand_read", "psync", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""},
                 {"key": key("disk", "rand_read", "uring-qd32", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""}]
+        mem = ["--mem", "shmhuge"] if huge else ["--buffer-dir", shared] if shared else ["--mem", "malloc"]
+        fio_mem = "shmhuge" if huge else f"mmapshared:{shared}/{{read,write}}.buf" if shared else "malloc"
+        # fio's job on the CPU where diskbench's team pins its thread: this VM's disk
+        # interrupts all go to one vCPU, and a 4 KiB read waits for one
+        cpu0 = str(first_cpu())
         jobs.append(PairJob("fio", "fio", "disk", script("fio", "--threads", "1", "--dir", disk_dir, "--tests",
-                                                          "seq_write,seq_read,rand_read",
-                                                          "--mem", "shmhuge" if huge else "malloc", "--same-data",
-                                                          "--ramp-ms", str(ramp_ms)),
-                            f"fio --direct=1 --numjobs=1 --size={fsize} --runtime={runtime} "
-                            f"--mem={'shmhuge' if huge else 'malloc'} --scramble_buffers=0 --ramp_time={ramp_ms}ms "
+                                                          "seq_write,seq_read,rand_read", *mem, "--same-data",
+                                                          "--ramp-ms", str(ramp_ms), "--cpu", cpu0),
+                            f"fio --direct=1 --numjobs=1 --cpus_allowed={cpu0} --size={fsize} --runtime={runtime} "
+                            f"--mem={fio_mem} --scramble_buffers=0 --ramp_time={ramp_ms}ms "
                             f"(seq 1M psync, rand 4k psync and io_uring qd32)",
-                            figs, [("seq", seq), ("rand", rand)], [] if huge else [("seq", best_seq)],
+                            figs, [("seq", seq), ("rand", rand)], [("seq", best_seq)] if with_best else [],
                             est=int(float(runtime) * 4 + 4),
                             ours_est=int(float(runtime) * 2 * 4 / 3 + 3)))
     if "network" in want and have_tool(o, "iperf3"):
@@ -659,7 +699,10 @@ def cluster_step(o) -> Step:
 
 
 def settings(o, steps) -> dict:
+    # the paired disk job's shared buffers (diskbench --buffer-dir): run_all.sh removes them
+    bufdirs = {s.argv[i + 1] for s in steps for i, a in enumerate(s.argv[:-1]) if a == "--buffer-dir"}
     return {"out": o.out, "build_dir": o.build_dir, "disk_dir": o.disk_dir or "",
+            "buffer_dir": " ".join(sorted(bufdirs)),
             "build": "0" if o.no_build else "1", "threads": o.threads, "reps": str(o.reps),
             "quick": "1" if o.quick else "0", "peer": o.peer or "",
             "steps": str(len(steps)), "total_est": str(sum(s.est for s in steps))}

@@ -162,7 +162,7 @@ static void test_pattern_verify(void **state)
 	uint64_t size = 3u << 20, bad = 0, fsum = 0, wsum = 1;
 	void *scratch = NULL;
 
-	assert_int_equal(disk_pattern_init(&p, 42, size, 1 << 20, 0, 0, NULL, 0), 0);
+	assert_int_equal(disk_pattern_init(&p, 42, size, 1 << 20, 0, 0, -1, NULL, 0), 0);
 	/* Offset-keyed: the same bytes whatever piece size reads them. */
 	assert_true(disk_pattern_matches(&p, 4096, disk_pattern_at(&p, 4096), 8192));
 	assert_false(disk_pattern_matches(&p, 0, disk_pattern_at(&p, 4096), 4096));

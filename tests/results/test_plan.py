@@ -136,12 +136,13 @@ class PlanSteps(unittest.TestCase):
 class PairedRounds(unittest.TestCase):
     """Issue 13: the same job on both sides, in alternating rounds (3 full, 2 quick, 1 tiny)."""
 
-    def pairs(self, *args, have="likwid,hpcc,fio,iperf3,sockperf", meminfo=None):
+    def pairs(self, *args, have="likwid,hpcc,fio,iperf3,sockperf", meminfo=None, sysroot=SYSROOT):
         env = dict(os.environ)
         if meminfo:
             os.environ["PEAKBENCH_MEMINFO"] = meminfo
+        base = [sysroot if a == SYSROOT else a for a in BASE[:-1]]
         try:
-            o = plan.parse_options(list(args) + BASE[:-1] + [have])
+            o = plan.parse_options(list(args) + base + [have])
             return o, plan.pair_jobs(o, set(o.suites), "/d"), plan.build_plan(o)
         finally:
             os.environ.clear()
@@ -220,28 +221,53 @@ class PairedRounds(unittest.TestCase):
             self.assertEqual(plan.heap_pages_args(o), ["--hugepages", "off"])  # no THP at all
 
     def test_same_job_disk_pages(self):
+        # The same pages on both sides: the hugetlb pool when it has room; else diskbench's
+        # --buffer-dir files on /dev/shm, which fio maps (--mem=mmapshared); else (no tmpfs
+        # /dev/shm) scattered 4 KiB pages against fio's malloc, with the measured cause.
         with tempfile.TemporaryDirectory() as d:
-            for free, pages, mem in (("64", "hugetlb", "shmhuge"), ("0", "scattered", "malloc")):
-                mi = os.path.join(d, "meminfo")
+            mi = os.path.join(d, "meminfo")
+            noshm = os.path.join(d, "root")  # a sysroot without /dev/shm on tmpfs
+            os.makedirs(os.path.join(noshm, "sys/kernel/mm/transparent_hugepage"))
+            for free, root, pages, mem in (("64", None, "hugetlb", "shmhuge"), ("0", None, "shared", None),
+                                           ("0", noshm, "scattered", "malloc")):
                 with open(mi, "w") as f:
                     f.write(f"HugePages_Free: {free}\nHugePages_Rsvd: 0\nHugepagesize: 2048 kB\n")
-                _, jobs, _ = self.pairs("--quick", meminfo=mi)
+                o, jobs, steps = self.pairs("--quick", meminfo=mi, sysroot=root or SYSROOT)
                 fj = {j.id: j for j in jobs}["fio"]
-                argv = fj.ours[0][1]
-                self.assertEqual(argv[argv.index("--buffer-pages") + 1], pages)
-                self.assertEqual(dict(fj.ours)["rand"][dict(fj.ours)["rand"].index("--buffer-pages") + 1], pages)
-                # fio's malloc buffer is scattered 4 KiB pages: ours the same, our best beside
-                # on the huge pages the kernel gives (auto); with hugetlb both have the best
+                parts = dict(fj.ours)
+                for part in ("seq", "rand"):
+                    argv = parts[part]
+                    if pages == "shared":
+                        self.assertNotIn("--buffer-pages", argv)
+                        bufdir = argv[argv.index("--buffer-dir") + 1]
+                    else:
+                        self.assertNotIn("--buffer-dir", argv)
+                        self.assertEqual(argv[argv.index("--buffer-pages") + 1], pages)
+                if pages == "shared":
+                    # one directory on /dev/shm, named after the results folder; fio is given it
+                    self.assertTrue(bufdir.startswith(f"/dev/shm/peakbench-buffers.{os.getuid()}."), bufdir)
+                    self.assertEqual(fj.tool_argv[fj.tool_argv.index("--buffer-dir") + 1], bufdir)
+                    self.assertNotIn("--mem", fj.tool_argv)
+                    self.assertEqual(plan.shared_buffer_dir(o), bufdir)
+                    self.assertEqual(plan.settings(o, steps)["buffer_dir"], bufdir)  # run_all.sh removes it
+                    self.assertEqual([f["cause"] for f in fj.figures], ["", "", "", ""])
+                else:
+                    self.assertEqual(fj.tool_argv[fj.tool_argv.index("--mem") + 1], mem)
+                    self.assertEqual(plan.settings(o, steps)["buffer_dir"], "")
+                    self.assertEqual(bool(fj.figures[0]["cause"]), pages == "scattered")
+                # our best beside on the huge pages the kernel gives (auto) where the pairing
+                # did not use them and THP is on (the fixture: madvise; the bare root: none)
                 best = fj.figures[0].get("best_job", "").split()
-                if pages == "hugetlb":
+                if pages != "shared":
                     self.assertEqual((fj.best, best), ([], []))
                 else:
                     self.assertEqual(fj.figures[0]["best_key"], fj.figures[0]["key"])
                     self.assertEqual(best[best.index("--buffer-pages") + 1], "auto")
+                    self.assertNotIn("--buffer-dir", best)
                     self.assertEqual([p for p, _ in fj.best], ["seq"])
                     self.assertEqual(fj.best[0][1], best)
                     self.assertIn("DMA segment", fj.figures[0]["best_cause"])
-                self.assertEqual(fj.tool_argv[fj.tool_argv.index("--mem") + 1], mem)
+                argv = parts["seq"]
                 self.assertEqual(argv[argv.index("--file-size") + 1], "256MiB")
                 # fio ramps up as long as diskbench warms up (--min-time 0.05 in --quick)
                 self.assertEqual(fj.tool_argv[fj.tool_argv.index("--ramp-ms") + 1], "50")
@@ -249,6 +275,8 @@ class PairedRounds(unittest.TestCase):
                 # The same data: one repeated megabyte on both sides.
                 self.assertEqual(argv[argv.index("--data-period") + 1], "1MiB")
                 self.assertIn("--same-data", fj.tool_argv)
+                # fio's jobs where diskbench's team pins its thread
+                self.assertEqual(fj.tool_argv[fj.tool_argv.index("--cpu") + 1], str(min(os.sched_getaffinity(0))))
 
     def test_network_like_for_like_and_best(self):
         _, jobs, _ = self.pairs("--quick")

@@ -55,6 +55,20 @@ done
 echo "$p" | grep -q -- '--scramble_buffers' && fail "fio --plan: --scramble_buffers without --same-data"
 p=$("$bl/fio.sh" --plan --mode quick --threads 1 --tests seq_write --mem malloc --same-data 2>/dev/null) || fail "fio.sh --plan --same-data"
 echo "$p" | grep -q -- '--scramble_buffers=0' || fail "fio --same-data: no --scramble_buffers=0"
+# diskbench's --buffer-dir: every read job maps its read.buf, every write job its
+# write.buf, shared (fio --mem=mmapshared:FILE), each job its own --mem after its --name
+p=$("$bl/fio.sh" --plan --mode quick --threads 1 --buffer-dir /dev/shm/pb-x 2>/dev/null) || fail "fio.sh --plan --buffer-dir"
+for j in seq_write seq_write_new seq_read rand_read.psync rand_read.io_uring; do
+	f="read"
+	case $j in *write*) f="write" ;; esac
+	echo "$p" | tr ' ' '\n' | awk -v j="--name=$j." '
+		index($0, j) == 1 { on = 1; next } /^--name=/ { on = 0 } on && /^--mem=/ { print }' |
+		grep -qx -- "--mem=mmapshared:/dev/shm/pb-x/$f.buf" || fail "fio --buffer-dir: job $j does not map $f.buf: $p"
+done
+"$bl/fio.sh" --plan --buffer-dir 2>/dev/null && fail "fio --buffer-dir without a value accepted"
+echo "$p" | grep -q -- '--cpus_allowed' && fail "fio: pinned without --cpu"
+p=$("$bl/fio.sh" --plan --mode tiny --threads 1 --cpu 1 2>/dev/null) || fail "fio.sh --plan --cpu"
+echo "$p" | grep -q -- '--cpus_allowed=1' || fail "fio --cpu 1: jobs not on CPU 1: $p"
 ok "fio: the same job as diskbench"
 
 # likwid-bench: the widest ISA of the CPU, membench's working set of the mode

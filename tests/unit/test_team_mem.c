@@ -4,7 +4,10 @@
  * one /proc/meminfo reader) on fixture files. */
 #define _GNU_SOURCE
 #include "peak_cmocka.h"
+#include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "peak_sysinfo.h"
 #include "peak_team.h"
@@ -236,6 +239,41 @@ static void test_scattered(void **state)
 	assert_int_equal(peak_team_free_pages(&m), 0);
 }
 
+/* A file's pages mapped shared: two mappings of one range (two processes, in diskbench
+ * and fio) are the same memory, the first touch keeps what the file held, and the pages
+ * are the same frames where the kernel shows them. */
+static void test_shared(void **state)
+{
+	(void)state;
+	struct peak_mem a, b;
+	enum { PAGES = 4 };
+	uint64_t fa[PAGES], fb[PAGES];
+	int fd = memfd_create("peak-test-shared", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (PAGES + 1) * 4096), 0);
+	assert_int_equal(pwrite(fd, "kept", 4, 4096), 4);
+	assert_int_equal(peak_team_map_shared(&a, fd, 4096, PAGES * 4096u), 0);
+	assert_int_equal(a.pages, PEAK_PAGES_SHARED);
+	assert_int_equal(a.bytes, PAGES * 4096u);
+	assert_memory_equal(a.ptr, "kept", 4);
+	assert_int_equal(peak_team_map_shared(&b, fd, 4096, PAGES * 4096u), 0);
+	assert_ptr_not_equal(a.ptr, b.ptr);
+	memset(a.ptr, 0x5a, PAGES * 4096u);
+	for (size_t i = 0; i < PAGES * 4096u; i += 4095)
+		assert_int_equal(((unsigned char *)b.ptr)[i], 0x5a);
+	if (frames_of(a.ptr, PAGES, fa) == 0 && frames_of(b.ptr, PAGES, fb) == 0 && fa[0] != 0)
+		assert_memory_equal(fa, fb, sizeof(fa));
+	assert_int_equal(peak_team_free_pages(&a), 0);
+	assert_int_equal(peak_team_free_pages(&b), 0);
+	/* an offset inside a page, or nothing to map: refused */
+	assert_int_equal(peak_team_map_shared(&a, fd, 100, 4096), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(peak_team_map_shared(&a, fd, 0, 0), -1);
+	assert_null(a.ptr);
+	close(fd);
+	assert_int_equal(peak_team_map_shared(&a, fd, 0, 4096), -1); /* a closed fd */
+}
+
 static void test_huge_falls_back(void **state)
 {
 	(void)state;
@@ -323,6 +361,7 @@ static void test_names(void **state)
 	(void)state;
 	assert_string_equal(peak_pages_name(PEAK_PAGES_SMALL), "small");
 	assert_string_equal(peak_pages_name(PEAK_PAGES_SCATTERED), "scattered");
+	assert_string_equal(peak_pages_name(PEAK_PAGES_SHARED), "shared");
 	assert_string_equal(peak_pages_name(PEAK_PAGES_THP_REQUESTED), "thp-requested");
 	assert_string_equal(peak_pages_name(PEAK_PAGES_THP), "thp");
 	assert_string_equal(peak_pages_name(PEAK_PAGES_HUGETLB), "hugetlb");
@@ -336,6 +375,7 @@ int main(void)
 	    cmocka_unit_test(test_huge_falls_back), cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_thp_available),   cmocka_unit_test(test_meminfo_fixture),
 	    cmocka_unit_test(test_pool_matches_meminfo), cmocka_unit_test(test_scattered),
+	    cmocka_unit_test(test_shared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

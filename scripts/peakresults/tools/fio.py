@@ -35,6 +35,8 @@ def parse(path: str, ctx: dict) -> tuple:
         config = f"mem={mem};direct={opts.get('direct', '0')};runtime_ms={io.get('runtime')}"
         if "huge" in mem:
             config += ";buffer_pages=hugetlb"
+        elif mem.startswith("mmapshared:"):  # diskbench's --buffer-dir files: the same pages
+            config += ";buffer_pages=shared"
         job = _job(j, gopt)
 
         def add(metric, unit, v, **st):
