@@ -78,6 +78,10 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	    {"runtime", "SECONDS",
 	     "time-based: every repetition lasts this long (default: one pass)", PEAK_OPT_DOUBLE,
 	     &o->runtime_s, 0.001, 86400, NULL, NULL},
+	    {"cpus", "LIST",
+	     "run only on these CPUs, e.g. 0 or 0,2 (fio's --cpus_allowed; default: wherever "
+	     "the scheduler puts the I/O threads)",
+	     PEAK_OPT_UINT_LIST, &o->cpus, 0, 4095, NULL, NULL},
 	    {"keep", NULL, "leave the test file in place at the end", PEAK_OPT_FLAG, &o->keep, 0, 0,
 	     NULL, NULL},
 	    {"verify", NULL, "check every byte written and read against the pattern (slower)",

@@ -25,6 +25,7 @@ struct disk_opts {
 	double runtime_s;
 	bool keep;
 	bool verify;
+	struct peak_list cpus; /* --cpus: where the process may run (n 0: anywhere allowed) */
 };
 
 /* Defaults: every test, the PA1 block sizes (chosen in disk_opts_parse), depth 32. */

@@ -2,6 +2,7 @@
  * with O_DIRECT (or dropped page cache) and fdatasync-inclusive write timings. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,14 @@ static void add_context(struct bench *b)
 		peak_context_set_str(&b->ctx, "disk.buffer_dir", b->bufdir.path);
 	peak_context_set_num(&b->ctx, "disk.data_period_bytes", (double)b->pat.period);
 	peak_context_set_num(&b->ctx, "disk.iodepth", (double)b->o.iodepth);
+	if (b->o.cpus.n) {
+		size_t used = 0;
+		buf[0] = '\0';
+		for (size_t i = 0; i < b->o.cpus.n && used < sizeof(buf); i++)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%llu", i ? "," : "",
+						 (unsigned long long)b->o.cpus.v[i]);
+		peak_context_set_str(&b->ctx, "disk.cpus", buf);
+	}
 	peak_context_set_num(&b->ctx, "disk.iodepth_batch", (double)b->o.iodepth_batch);
 	peak_context_set_bool(&b->ctx, "disk.verify", b->o.verify);
 	snprintf(buf, sizeof(buf), "%s", b->o.runtime_s > 0 ? "time" : "pass");
@@ -109,6 +118,30 @@ static void add_context(struct bench *b)
 		peak_context_warn(&b->ctx, "disk_on_tmpfs");
 	if (!f->direct_ok)
 		peak_context_warn(&b->ctx, "no_o_direct");
+}
+
+/* --cpus: the process, and so every I/O thread it starts, runs only there. Threads are
+ * not pinned one to a CPU (fio's --cpus_allowed does not either): they sleep in the
+ * kernel, and on a VM whose disk interrupts all go to one vCPU, which CPU a thread waiting
+ * for a 4 KiB read runs on changes its latency, so two tools compared run on the same. */
+static int restrict_cpus(const struct disk_opts *o, struct peak_bench_err *e)
+{
+	cpu_set_t allowed, want;
+	if (o->cpus.n == 0)
+		return 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--cpus: %s", strerror(errno));
+	CPU_ZERO(&want);
+	for (size_t i = 0; i < o->cpus.n; i++) {
+		unsigned cpu = (unsigned)o->cpus.v[i];
+		if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed))
+			return peak_bench_fail(e, PEAK_EXIT_USAGE,
+					       "--cpus: CPU %u is not one this process may run on", cpu);
+		CPU_SET(cpu, &want);
+	}
+	if (sched_setaffinity(0, sizeof(want), &want) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--cpus: %s", strerror(errno));
+	return 0;
 }
 
 /* Create the file, lay it out, check what the filesystem offers. */
@@ -218,7 +251,8 @@ int main(int argc, char **argv)
 	b.suite.read_buffer_fd = -1;
 	if ((rc = disk_opts_parse(&b.o, argc, argv)) >= 0)
 		return rc;
-	if (pick_engines(&b, &e) != 0 || peak_bench_config(&cfg, &e) != 0)
+	if (restrict_cpus(&b.o, &e) != 0 || pick_engines(&b, &e) != 0 ||
+	    peak_bench_config(&cfg, &e) != 0)
 		return peak_bench_exit(&e, "diskbench");
 	if (disk_signals_install() != 0) {
 		peak_bench_fail(&e, PEAK_EXIT_FAIL, "cannot install signal handlers: %s",

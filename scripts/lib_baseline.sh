@@ -12,8 +12,8 @@
 #       --mem shmhuge|malloc or --buffer-dir DIR, diskbench's --buffer-dir, whose files fio
 #       maps (--mem=mmapshared:DIR/read.buf, write.buf), and --ramp-ms MS, the paired
 #       diskbench job's warm-up; fio's, iperf3's and sockperf's --cpu N, the CPU their jobs or
-#       client are pinned to, as peakbench's team pins its first thread): one paired round's
-#       job (run_all.sh's paired rounds).
+#       client run on, where the paired peakbench job runs): one paired round's job
+#       (run_all.sh's paired rounds).
 #   TOOL.sh --parse FILE...
 #       converts captured outputs of the tool into rows, one JSON a line.
 # Exit status: 0 (a missing tool is a skipped row, not an error), 1 when the tool failed.

@@ -115,7 +115,7 @@ fio --enghelp 2>/dev/null | grep -qw io_uring && uring=1
 args=(--output-format=json --filename="$file" --direct=1 --time_based --runtime="$runtime"
 	--group_reporting --randrepeat=0 --norandommap --mem="$mem")
 [ "$BL_SAME_DATA" = 0 ] || args+=(--scramble_buffers=0)
-# A paired job: fio's jobs on the CPU diskbench's team pins its first thread to. On a VM
+# A paired job: fio's jobs on the CPU the paired diskbench runs on (its --cpus). On a VM
 # whose disk interrupts all go to one vCPU, where the thread waiting for them runs changes
 # a 4 KiB read's latency (a cross-CPU wake-up or none).
 if [ -n "$BL_CPU" ]; then

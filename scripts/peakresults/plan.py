@@ -595,9 +595,14 @@ def pair_jobs(o, want, disk_dir) -> list:
         # scattered 4 KiB pages, the layout fio's malloc buffer mostly has, with the cause.
         pages = ["--buffer-pages", "hugetlb"] if huge else ["--buffer-dir", shared] if shared else \
             ["--buffer-pages", "scattered"]
+        # Both on one CPU (diskbench --cpus, fio --cpus_allowed): each left to the scheduler,
+        # the I/O thread lands near the disk's interrupts or not (a VM's virtio queue
+        # interrupts often all go to one vCPU), measured 10-11k against 14-17k 4 KiB reads
+        # a second on this VM, for either tool (docs/benchmarks.md, sixth session).
+        cpu0 = str(first_cpu())
         # two parts, so that each test runs only the blocks and engines it is paired on
         base = ["diskbench", "--dir", disk_dir, "--file-size", fsize, "--runtime", f"{float(runtime) / 3:.3g}",
-                "--threads", "1"] + pages + reps[:3]
+                "--threads", "1", "--cpus", cpu0] + pages + reps[:3]
         # --data-period 1MiB with fio's --scramble_buffers=0: both write one unchanging
         # megabyte, the same data (docs/benchmarks/disk.md: distinct vs repeated data is
         # worth about 10% on a VM disk, and fio's default scrambles its buffer per write).
@@ -629,9 +634,6 @@ def pair_jobs(o, want, disk_dir) -> list:
                 {"key": key("disk", "rand_read", "uring-qd32", 1, 4096, "iops", "IOPS"), "ours_job": rjob, "cause": ""}]
         mem = ["--mem", "shmhuge"] if huge else ["--buffer-dir", shared] if shared else ["--mem", "malloc"]
         fio_mem = "shmhuge" if huge else f"mmapshared:{shared}/{{read,write}}.buf" if shared else "malloc"
-        # fio's job on the CPU where diskbench's team pins its thread: this VM's disk
-        # interrupts all go to one vCPU, and a 4 KiB read waits for one
-        cpu0 = str(first_cpu())
         jobs.append(PairJob("fio", "fio", "disk", script("fio", "--threads", "1", "--dir", disk_dir, "--tests",
                                                           "seq_write,seq_read,rand_read", *mem, "--same-data",
                                                           "--ramp-ms", str(ramp_ms), "--cpu", cpu0),

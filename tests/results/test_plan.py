@@ -275,8 +275,11 @@ class PairedRounds(unittest.TestCase):
                 # The same data: one repeated megabyte on both sides.
                 self.assertEqual(argv[argv.index("--data-period") + 1], "1MiB")
                 self.assertIn("--same-data", fj.tool_argv)
-                # fio's jobs where diskbench's team pins its thread
-                self.assertEqual(fj.tool_argv[fj.tool_argv.index("--cpu") + 1], str(min(os.sched_getaffinity(0))))
+                # both tools on one CPU
+                cpu = str(min(os.sched_getaffinity(0)))
+                self.assertEqual(fj.tool_argv[fj.tool_argv.index("--cpu") + 1], cpu)
+                self.assertEqual(argv[argv.index("--cpus") + 1], cpu)
+                self.assertEqual(parts["rand"][parts["rand"].index("--cpus") + 1], cpu)
 
     def test_network_like_for_like_and_best(self):
         _, jobs, _ = self.pairs("--quick")
