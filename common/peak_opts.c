@@ -205,6 +205,22 @@ int peak_parse_size_list(const char *s, struct peak_list *out, char *err, size_t
 	return parse_list(s, out, peak_parse_size, err, err_len);
 }
 
+const char *peak_format_list(const struct peak_list *l, char *buf, size_t buf_len)
+{
+	size_t used = 0;
+	if (buf_len == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->n && used < buf_len; i++) {
+		int w = snprintf(buf + used, buf_len - used, "%s%llu", i ? "," : "",
+				 (unsigned long long)l->v[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	return buf;
+}
+
 const char *peak_format_size(uint64_t bytes, char *buf, size_t buf_len)
 {
 	static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -115,6 +115,9 @@ int peak_parse_size(const char *s, uint64_t *out, char *err, size_t err_len);
 int peak_parse_u64_list(const char *s, struct peak_list *out, char *err, size_t err_len);
 int peak_parse_size_list(const char *s, struct peak_list *out, char *err, size_t err_len);
 
+/* "0,2,3": a list as it was given (the context's record of a --cpus). */
+const char *peak_format_list(const struct peak_list *l, char *buf, size_t buf_len);
+
 /* "8KiB" style label for a byte count (exact binary units when they divide, else bytes). */
 const char *peak_format_size(uint64_t bytes, char *buf, size_t buf_len);
 

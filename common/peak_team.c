@@ -13,6 +13,26 @@
 
 #include "peak_time.h"
 
+int peak_team_confine(const uint64_t *cpus, size_t n, long *bad)
+{
+	cpu_set_t allowed, want;
+	*bad = -1;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return -1;
+	CPU_ZERO(&want);
+	for (size_t i = 0; i < n; i++) {
+		if (cpus[i] >= CPU_SETSIZE || !CPU_ISSET((size_t)cpus[i], &allowed)) {
+			*bad = (long)cpus[i];
+			errno = EINVAL;
+			return -1;
+		}
+		CPU_SET((size_t)cpus[i], &want);
+	}
+	if (n == 0)
+		return 0;
+	return sched_setaffinity(0, sizeof(want), &want);
+}
+
 struct worker {
 	struct peak_team *team;
 	unsigned index;

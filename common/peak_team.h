@@ -17,6 +17,11 @@ typedef int (*peak_team_fn)(void *arg, unsigned thread_index, unsigned nthreads)
  * Returns NULL with a message in err when threads cannot be created. */
 struct peak_team *peak_team_create(unsigned nthreads, bool pin, char *err, size_t err_len);
 
+/* Confine the calling thread, and the threads it starts afterwards, to cpus[0..n) (a
+ * --cpus option: fio's --cpus_allowed, iperf3's -A). Returns 0; -1 with errno EINVAL and
+ * *bad set when a CPU is one this thread may not run on; -1 with errno from the kernel. */
+int peak_team_confine(const uint64_t *cpus, size_t n, long *bad);
+
 /* Run fn on every worker, all released from one barrier.
  * team_ns (may be NULL): latest finish - earliest start over the team.
  * thread_ns (may be NULL, else nthreads entries): each worker's own elapsed time.

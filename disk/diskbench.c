@@ -2,7 +2,6 @@
  * with O_DIRECT (or dropped page cache) and fdatasync-inclusive write timings. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "peak_exit.h"
 #include "peak_report.h"
 #include "peak_sysinfo.h"
+#include "peak_team.h"
 
 struct bench {
 	struct disk_opts o;
@@ -100,14 +100,9 @@ static void add_context(struct bench *b)
 		peak_context_set_str(&b->ctx, "disk.buffer_dir", b->bufdir.path);
 	peak_context_set_num(&b->ctx, "disk.data_period_bytes", (double)b->pat.period);
 	peak_context_set_num(&b->ctx, "disk.iodepth", (double)b->o.iodepth);
-	if (b->o.cpus.n) {
-		size_t used = 0;
-		buf[0] = '\0';
-		for (size_t i = 0; i < b->o.cpus.n && used < sizeof(buf); i++)
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%llu", i ? "," : "",
-						 (unsigned long long)b->o.cpus.v[i]);
-		peak_context_set_str(&b->ctx, "disk.cpus", buf);
-	}
+	if (b->o.cpus.n)
+		peak_context_set_str(&b->ctx, "disk.cpus",
+				     peak_format_list(&b->o.cpus, buf, sizeof(buf)));
 	peak_context_set_num(&b->ctx, "disk.iodepth_batch", (double)b->o.iodepth_batch);
 	peak_context_set_bool(&b->ctx, "disk.verify", b->o.verify);
 	snprintf(buf, sizeof(buf), "%s", b->o.runtime_s > 0 ? "time" : "pass");
@@ -126,22 +121,13 @@ static void add_context(struct bench *b)
  * for a 4 KiB read runs on changes its latency, so two tools compared run on the same. */
 static int restrict_cpus(const struct disk_opts *o, struct peak_bench_err *e)
 {
-	cpu_set_t allowed, want;
-	if (o->cpus.n == 0)
+	long bad;
+	if (peak_team_confine(o->cpus.v, o->cpus.n, &bad) == 0)
 		return 0;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--cpus: %s", strerror(errno));
-	CPU_ZERO(&want);
-	for (size_t i = 0; i < o->cpus.n; i++) {
-		unsigned cpu = (unsigned)o->cpus.v[i];
-		if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed))
-			return peak_bench_fail(e, PEAK_EXIT_USAGE,
-					       "--cpus: CPU %u is not one this process may run on", cpu);
-		CPU_SET(cpu, &want);
-	}
-	if (sched_setaffinity(0, sizeof(want), &want) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "--cpus: %s", strerror(errno));
-	return 0;
+	if (bad >= 0)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--cpus: CPU %ld is not one this process may run on", bad);
+	return peak_bench_fail(e, PEAK_EXIT_FAIL, "--cpus: %s", strerror(errno));
 }
 
 /* Create the file, lay it out, check what the filesystem offers. */

@@ -2,8 +2,10 @@
  * netbench server (another host, or itself over loopback). One binary, three modes. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include "peak_bench.h"
 #include "peak_peak.h"
 #include "peak_sysinfo.h"
+#include "peak_team.h"
 
 #define DEFAULT_PORT      5301
 #define DEFAULT_BYTES     (1ull << 30)
@@ -48,6 +51,8 @@ struct nb_opts {
 	uint64_t send_batch;
 	double idle_s;
 	uint64_t max_sessions;
+	struct peak_list cpus;        /* --cpus: the client's threads (n 0: anywhere) */
+	struct peak_list server_cpus; /* loopback --server-cpus: its server's threads */
 };
 
 /* --rate: bits per second with an optional decimal k/M/G/T suffix (iperf3 style). */
@@ -166,7 +171,9 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 		"send-batch", "N",                                                                 \
 		    "UDP unpaced: datagrams per send call, 1..32 (default 32; 1 is iperf3's job)", \
 		    PEAK_OPT_UINT, &(o)->send_batch, 1, 32, NULL, NULL                              \
-	}
+	},                                                                                         \
+	{"cpus", "LIST", "the client's threads only on these CPUs (iperf3 -A; default: anywhere)", \
+	 PEAK_OPT_UINT_LIST, &(o)->cpus, 0, 4095, NULL, NULL}
 
 static void defaults(struct nb_opts *o)
 {
@@ -274,6 +281,12 @@ static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool 
 	peak_sysinfo_to_context(&si, &ctx);
 	char addr[64];
 	peak_context_set_str(&ctx, "netbench.mode", own_server ? "loopback" : "client");
+	char cpus[128];
+	if (o->cpus.n)
+		peak_context_set_str(&ctx, "netbench.cpus", peak_format_list(&o->cpus, cpus, sizeof cpus));
+	if (o->server_cpus.n)
+		peak_context_set_str(&ctx, "netbench.server_cpus",
+				     peak_format_list(&o->server_cpus, cpus, sizeof cpus));
 	peak_context_set_str(&ctx, "netbench.server",
 			     net_addr_text((struct sockaddr *)&ss, addr, sizeof addr));
 	peak_context_set_num(&ctx, "netbench.port", port);
@@ -316,7 +329,12 @@ static int parse_client(int argc, char **argv, bool loopback, struct nb_opts *o)
 	    {"port", "PORT", "server control port (default 5301)", PEAK_OPT_UINT, &o->port, 1,
 	     65535, NULL, NULL},
 	};
-	const struct peak_opt loop_opts[] = {OPT_CLIENT_COMMON(o)};
+	const struct peak_opt loop_opts[] = {
+	    OPT_CLIENT_COMMON(o),
+	    {"server-cpus", "LIST",
+	     "the server's threads only on these CPUs (iperf3 -A CLIENT,SERVER; default: anywhere)",
+	     PEAK_OPT_UINT_LIST, &o->server_cpus, 0, 4095, NULL, NULL},
+	};
 	const struct peak_cli cli = {
 	    .prog = loopback ? "netbench loopback" : "netbench client",
 	    .usage = loopback ? "[options]" : "--host HOST [options]",
@@ -335,6 +353,18 @@ static int parse_client(int argc, char **argv, bool loopback, struct nb_opts *o)
 	if (!loopback && (o->host == NULL || o->host[0] == '\0'))
 		return usage_error("client: --host is required (e.g. --host 192.0.2.1)");
 	return finish_client_opts(o);
+}
+
+/* --cpus / --server-cpus: the calling thread, and the threads it starts, only there. */
+static int confine(const struct peak_list *cpus, const char *flag, struct peak_bench_err *e)
+{
+	long bad;
+	if (peak_team_confine(cpus->v, cpus->n, &bad) == 0)
+		return 0;
+	if (bad >= 0)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "%s: CPU %ld is not one this process may run on", flag, bad);
+	return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: %s", flag, strerror(errno));
 }
 
 static void *server_thread(void *arg)
@@ -360,12 +390,29 @@ static int loopback_main(struct nb_opts *o, const struct peak_config *conf,
 		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: %s", err);
 		return peak_bench_exit(e, "netbench");
 	}
+	/* The server thread starts on --server-cpus (its session and receiver threads inherit
+	 * them), then this thread, the client's, goes back to its own mask and to --cpus. Both
+	 * lists are checked against the process's own mask first. */
+	cpu_set_t own;
 	pthread_t tid;
+	int bad = sched_getaffinity(0, sizeof own, &own) != 0
+		      ? peak_bench_fail(e, PEAK_EXIT_FAIL, "sched_getaffinity: %s", strerror(errno))
+		      : confine(&o->cpus, "--cpus", e);
+	if (bad == 0) {
+		(void)sched_setaffinity(0, sizeof own, &own);
+		bad = confine(&o->server_cpus, "--server-cpus", e);
+	}
+	if (bad != 0) {
+		net_server_destroy(srv);
+		return peak_bench_exit(e, "netbench");
+	}
 	if (pthread_create(&tid, NULL, server_thread, srv) != 0) {
 		net_server_destroy(srv);
 		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: cannot start its thread");
 		return peak_bench_exit(e, "netbench");
 	}
+	(void)sched_setaffinity(0, sizeof own, &own);
+	(void)confine(&o->cpus, "--cpus", e);
 	(void)client_main(o, "127.0.0.1", net_server_port(srv), true, conf, e);
 	net_server_stop(srv);
 	pthread_join(tid, NULL);
@@ -484,6 +531,8 @@ int main(int argc, char **argv)
 		return peak_bench_exit(&e, "netbench");
 	if (loopback)
 		return loopback_main(&o, &cfg, &e);
+	if (confine(&o.cpus, "--cpus", &e) != 0)
+		return peak_bench_exit(&e, "netbench");
 	(void)client_main(&o, o.host, (uint16_t)o.port, false, &cfg, &e);
 	return peak_bench_exit(&e, "netbench");
 }

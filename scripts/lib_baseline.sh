@@ -12,8 +12,8 @@
 #       --mem shmhuge|malloc or --buffer-dir DIR, diskbench's --buffer-dir, whose files fio
 #       maps (--mem=mmapshared:DIR/read.buf, write.buf), and --ramp-ms MS, the paired
 #       diskbench job's warm-up; fio's, iperf3's and sockperf's --cpu N, the CPU their jobs or
-#       client run on, where the paired peakbench job runs): one paired round's job
-#       (run_all.sh's paired rounds).
+#       client run on, and iperf3's and sockperf's --server-cpu N, their server's, where the
+#       paired peakbench job runs): one paired round's job (run_all.sh's paired rounds).
 #   TOOL.sh --parse FILE...
 #       converts captured outputs of the tool into rows, one JSON a line.
 # Exit status: 0 (a missing tool is a skipped row, not an error), 1 when the tool failed.
@@ -25,7 +25,7 @@ BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_PLAN=0 BL_FILE
 # A paired round's job (run_all.sh, scripts/peakresults/plan.py pair_jobs): only --tests,
 # --seconds per run, hpcc's --n, fio's --mem or --buffer-dir, --ramp-ms and --same-data; --json FILE for the rows; --ctx
 # for the parser.
-BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_BUFFER_DIR="" BL_SAME_DATA=0 BL_CTX=() BL_CPU="" BL_RAMP_MS=""
+BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_BUFFER_DIR="" BL_SAME_DATA=0 BL_CTX=() BL_CPU="" BL_SERVER_CPU="" BL_RAMP_MS=""
 
 BL_TOOLS_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peakresults/tools
 
@@ -54,7 +54,7 @@ bl_parse_args() {
 			BL_SAME_DATA=1
 			shift
 			;;
-		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --buffer-dir | --ctx | --cpu | --ramp-ms)
+		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --buffer-dir | --ctx | --cpu | --server-cpu | --ramp-ms)
 			if [ $# -lt 2 ] || [ -z "$2" ]; then bl_usage_error "$1 needs a value"; fi
 			case $1 in
 			--mode)
@@ -79,6 +79,8 @@ bl_parse_args() {
 				BL_RAMP_MS=$2 ;;
 			--cpu) [[ $2 =~ ^[0-9]+$ ]] || bl_usage_error "--cpu: '$2' is not a CPU number"
 				BL_CPU=$2 ;;
+			--server-cpu) [[ $2 =~ ^[0-9]+$ ]] || bl_usage_error "--server-cpu: '$2' is not a CPU number"
+				BL_SERVER_CPU=$2 ;;
 			esac
 			shift 2
 			;;

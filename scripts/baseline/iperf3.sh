@@ -67,7 +67,9 @@ for t in $threads; do
 			opts=(-u -b 0 -l 1472)
 		fi
 		[ "$BL_MODE" = tiny ] || opts+=(-O 1)
-		[ -z "$BL_CPU" ] || opts+=(-A "$BL_CPU")
+		# --cpu N [--server-cpu M]: -A N[,M], the client (and the server, for this test)
+		# where netbench's --cpus and --server-cpus put its own
+		[ -z "$BL_CPU" ] || opts+=(-A "$BL_CPU${BL_SERVER_CPU:+,$BL_SERVER_CPU}")
 		if bl_run $((secs + 31)) "$out" iperf3 -c 127.0.0.1 -p "$port" "${opts[@]}" -t "$secs" -P "$t" --json; then
 			continue
 		fi

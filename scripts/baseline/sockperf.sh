@@ -45,15 +45,18 @@ for proto in tcp udp; do
 	bl_want "${proto}_latency" || continue
 	popt=()
 	[ "$proto" = udp ] || popt=(--tcp)
+	# --server-cpu N: the server on CPU N, as netbench's --server-cpus
+	spin=()
+	[ -z "$BL_SERVER_CPU" ] || spin=(taskset -c "$BL_SERVER_CPU")
 	if [ "$BL_PLAN" = 1 ]; then
-		echo "sockperf server -i 127.0.0.1 -p $port ${popt[*]}"
+		echo "${spin[*]}${spin[*]:+ }sockperf server -i 127.0.0.1 -p $port ${popt[*]}"
 	else
-		sockperf server -i 127.0.0.1 -p "$port" "${popt[@]}" >"$BL_RAW/sockperf-server-$proto.log" 2>&1 &
+		"${spin[@]}" sockperf server -i 127.0.0.1 -p "$port" "${popt[@]}" >"$BL_RAW/sockperf-server-$proto.log" 2>&1 &
 		server=$!
 		sleep 0.5
 	fi
 	out="$BL_RAW/sockperf-$proto.txt"
-	# --cpu N: the client on CPU N, as netbench's first team thread (both servers float)
+	# --cpu N: the client on CPU N, as netbench's --cpus
 	pin=()
 	[ -z "$BL_CPU" ] || pin=(taskset -c "$BL_CPU")
 	if ! bl_run $((secs + 30)) "$out" "${pin[@]}" sockperf ping-pong -i 127.0.0.1 -p "$port" "${popt[@]}" -m 16 \

@@ -495,12 +495,15 @@ def heap_pages_args(o) -> list:
     return [] if always else ["--hugepages", "off"]
 
 
-def first_cpu() -> int:
-    """The first CPU this process may run on: where peak_team pins its first thread."""
+def pair_cpus() -> tuple:
+    """(client, server): the first two CPUs this process may run on (one twice on a
+    single CPU), where a paired network job puts both tools' client and server."""
     try:
-        return min(os.sched_getaffinity(0))
-    except (AttributeError, OSError, ValueError):
-        return 0
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = []
+    cpus = cpus or [0]
+    return cpus[0], cpus[1] if len(cpus) > 1 else cpus[0]
 
 
 def hpcc_vector_isa() -> tuple:
@@ -599,7 +602,7 @@ def pair_jobs(o, want, disk_dir) -> list:
         # the I/O thread lands near the disk's interrupts or not (a VM's virtio queue
         # interrupts often all go to one vCPU), measured 10-11k against 14-17k 4 KiB reads
         # a second on this VM, for either tool (docs/benchmarks.md, sixth session).
-        cpu0 = str(first_cpu())
+        cpu0 = str(pair_cpus()[0])
         # two parts, so that each test runs only the blocks and engines it is paired on
         base = ["diskbench", "--dir", disk_dir, "--file-size", fsize, "--runtime", f"{float(runtime) / 3:.3g}",
                 "--threads", "1", "--cpus", cpu0] + pages + reps[:3]
@@ -647,16 +650,19 @@ def pair_jobs(o, want, disk_dir) -> list:
         # iperf3 3.12 runs every stream in one thread and sends UDP without GSO: the
         # like-for-like rows are netbench at one thread, and --no-gso for UDP (both unpaced,
         # as iperf3 -b 0); our best configuration is beside them.
-        # netbench's team pins its first thread to the first CPU of the affinity mask and
-        # the server thread floats: the tool's client is pinned there too (--cpu).
-        cpu0 = str(first_cpu())
+        # Client and server on fixed CPUs, the same for both tools (netbench --cpus and
+        # --server-cpus, iperf3 -A C,S): left to the scheduler, where a loopback receiver
+        # wakes changed iperf3's TCP stream between 9 and 24 Gbit/s from round to round
+        # (docs/benchmarks.md, sixth session). Our best configuration is left unpinned.
+        cpu0, scpu = map(str, pair_cpus())
+        pin = ["--cpus", cpu0, "--server-cpus", scpu]
         tcp = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
-               "--threads", "1"] + reps
+               "--threads", "1"] + pin + reps
         tcp_best = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
                     "--threads", tmax] + reps
         # iperf3 3.12 sends one datagram per send(): --no-gso --send-batch 1 is that job
         udp = ["netbench", "loopback", "--test", "udp_throughput", "--datagram", "1472B", "--time", secs,
-               "--threads", "1", "--no-gso", "--send-batch", "1"] + reps
+               "--threads", "1", "--no-gso", "--send-batch", "1"] + pin + reps
         udp_best = ["netbench", "loopback", "--test", "udp_throughput", "--datagram", "1472B", "--time", secs,
                     "--threads", "1"] + reps
         tkey = key("network", "tcp_throughput", "tcp", 1, 65536, "throughput", "Gbit/s")
@@ -672,17 +678,20 @@ def pair_jobs(o, want, disk_dir) -> list:
         best = ([("tcp", tcp_best)] if tmax > 1 else []) + [("udp", udp_best)]
         jobs.append(PairJob("iperf3", "iperf3", "network",
                             script("iperf3", "--threads", "1", "--tests", "tcp_throughput,udp_throughput",
-                                   "--seconds", secs, "--cpu", cpu0),
-                            f"iperf3 -c 127.0.0.1 -P 1 -t {secs} -O 1 -A {cpu0}: -l 64K (TCP), -u -b 0 -l 1472 (UDP)",
+                                   "--seconds", secs, "--cpu", cpu0, "--server-cpu", scpu),
+                            f"iperf3 -c 127.0.0.1 -P 1 -t {secs} -O 1 -A {cpu0},{scpu}: -l 64K (TCP), "
+                            f"-u -b 0 -l 1472 (UDP)",
                             figs, [("tcp", tcp), ("udp", udp)], best, est=2 * int(secs) + 5,
                             ours_est=int(float(secs) * 4 + 2)))
     if "network" in want and have_tool(o, "sockperf"):
+        cpu0, scpu = map(str, pair_cpus())
         argv = ["netbench", "loopback", "--test", "tcp_latency", "--msg-size", "16B", "--time", secs,
-                "--threads", "1"] + reps
-        cpu0 = str(first_cpu())
+                "--threads", "1", "--cpus", cpu0, "--server-cpus", scpu] + reps
         jobs.append(PairJob("sockperf", "sockperf", "network", script("sockperf", "--tests", "tcp_latency",
-                                                                        "--seconds", secs, "--cpu", cpu0),
-                            f"taskset -c {cpu0} sockperf ping-pong --tcp -m 16 -t {secs} --full-rtt",
+                                                                        "--seconds", secs, "--cpu", cpu0,
+                                                                        "--server-cpu", scpu),
+                            f"taskset -c {cpu0} sockperf ping-pong --tcp -m 16 -t {secs} --full-rtt "
+                            f"(server: taskset -c {scpu})",
                             [{"key": key("network", "tcp_latency", "tcp", 1, 16, "latency", "us"),
                               "ours_job": " ".join(map(str, argv)), "cause": ""}],
                             [("", argv)], est=int(secs) + 2, ours_est=int(float(secs) * 4 + 2)))
