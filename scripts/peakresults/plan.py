@@ -684,7 +684,11 @@ def pair_jobs(o, want, disk_dir) -> list:
                             figs, [("tcp", tcp), ("udp", udp)], best, est=2 * int(secs) + 5,
                             ours_est=int(float(secs) * 4 + 2)))
     if "network" in want and have_tool(o, "sockperf"):
-        cpu0, scpu = map(str, pair_cpus())
+        # Client and server on one CPU for both tools: a ping-pong across two vCPUs waits
+        # for the host to wake the other vCPU each way, which gave 65-84 us round trips alone
+        # and 164-245 us under 1.2% steal, in rounds that swung 0.47-1.26; on one CPU it is
+        # a context switch, 14-16 us for either tool (docs/benchmarks.md, sixth session).
+        cpu0 = scpu = str(pair_cpus()[0])
         argv = ["netbench", "loopback", "--test", "tcp_latency", "--msg-size", "16B", "--time", secs,
                 "--threads", "1", "--cpus", cpu0, "--server-cpus", scpu] + reps
         jobs.append(PairJob("sockperf", "sockperf", "network", script("sockperf", "--tests", "tcp_latency",

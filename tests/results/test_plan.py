@@ -300,7 +300,9 @@ class PairedRounds(unittest.TestCase):
         allowed = sorted(os.sched_getaffinity(0))
         cpu, scpu = str(allowed[0]), str(allowed[1] if len(allowed) > 1 else allowed[0])
         sp = {j.id: j for j in jobs}["sockperf"]
-        for tool_argv, ours_argvs in ((ip.tool_argv, [ours, dict(ip.ours)["tcp"]]), (sp.tool_argv, [sp.ours[0][1]])):
+        # (the latency pair: both ends on the first CPU, a ping-pong without vCPU wake-ups)
+        for tool_argv, ours_argvs, scpu in ((ip.tool_argv, [ours, dict(ip.ours)["tcp"]], scpu),
+                                            (sp.tool_argv, [sp.ours[0][1]], cpu)):
             self.assertEqual(tool_argv[tool_argv.index("--cpu") + 1], cpu)
             self.assertEqual(tool_argv[tool_argv.index("--server-cpu") + 1], scpu)
             for a in ours_argvs:
