@@ -8,20 +8,11 @@
 set -u
 case_name=$1
 bin=$2
-work=$3/bufdir_$case_name
 
-fail() {
-	echo "FAIL (buffer-dir $case_name): $*"
-	exit 1
-}
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-
-rm -rf "$work"
-mkdir -p "$work/dir" || fail "cannot create $work/dir"
-dir=$work/dir
+TEST_NAME="buffer-dir $case_name"
+# shellcheck source=tests/disk/lib_case.sh
+. "$(dirname "$0")/lib_case.sh"
+new_work "$3/bufdir_$case_name"
 
 # A writable tmpfs for the buffers: /dev/shm where it is one.
 shm=""

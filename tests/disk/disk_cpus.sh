@@ -4,14 +4,11 @@
 # Usage: disk_cpus.sh DISKBENCH WORKDIR. Exit 0 pass, 1 fail, 77 skipped.
 set -u
 bin=$1
-work=$2/cpus
-fail() {
-	echo "FAIL (cpus): $*"
-	exit 1
-}
-rm -rf "$work"
-mkdir -p "$work/dir" || fail "cannot create $work/dir"
-command -v taskset >/dev/null 2>&1 || { echo "SKIP: no taskset (util-linux)"; exit 77; }
+TEST_NAME=cpus
+# shellcheck source=tests/disk/lib_case.sh
+. "$(dirname "$0")/lib_case.sh"
+new_work "$2/cpus"
+command -v taskset >/dev/null 2>&1 || skip "no taskset (util-linux)"
 first=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
 "$bin" --dir "$work/dir" --file-size 4MiB --reps 1 --min-time 0.01 --quiet --test rand_read \
 	--block 4KiB --engine psync --cpus "$first" --format json >"$work/out" 2>"$work/err" ||

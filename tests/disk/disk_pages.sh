@@ -7,20 +7,11 @@
 set -u
 case_name=$1
 bin=$2
-work=$3/pages_$case_name
 
-fail() {
-	echo "FAIL (pages $case_name): $*"
-	exit 1
-}
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-
-rm -rf "$work"
-mkdir -p "$work/dir" || fail "cannot create $work/dir"
-dir=$work/dir
+TEST_NAME="pages $case_name"
+# shellcheck source=tests/disk/lib_case.sh
+. "$(dirname "$0")/lib_case.sh"
+new_work "$3/pages_$case_name"
 
 # hugetlb pages a new mapping can still reserve (free - reserved), 0 without a pool.
 hugetlb_available() {

@@ -6,18 +6,13 @@
 set -u
 case_name=$1
 bin=$2
-work=$3/rows_$case_name
 fixtures=$4
 tiny="--file-size 4MiB --reps 2 --min-time 0.01 --quiet --engine psync"
 
-fail() {
-	echo "FAIL (rows $case_name): $*"
-	exit 1
-}
-
-rm -rf "$work"
-mkdir -p "$work/dir" || fail "cannot create $work/dir"
-dir=$work/dir
+TEST_NAME="rows $case_name"
+# shellcheck source=tests/disk/lib_case.sh
+. "$(dirname "$0")/lib_case.sh"
+new_work "$3/rows_$case_name"
 # No peaks.conf from the caller's directory or environment unless a case sets one.
 unset PEAKBENCH_CONF
 cd "$work" || fail "cannot cd to $work"

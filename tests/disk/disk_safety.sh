@@ -6,18 +6,13 @@
 set -u
 case_name=$1
 bin=$2
-work=$3/$case_name
 tiny="--file-size 4MiB --reps 1 --min-time 0.01 --quiet"
 
-fail() {
-	echo "FAIL ($case_name): $*"
-	exit 1
-}
-
 # A private, empty directory for this case.
-rm -rf "$work"
-mkdir -p "$work/dir" || fail "cannot create $work/dir"
-dir=$work/dir
+TEST_NAME="$case_name"
+# shellcheck source=tests/disk/lib_case.sh
+. "$(dirname "$0")/lib_case.sh"
+new_work "$3/$case_name"
 
 # Nothing but the listed names may be left in the directory.
 assert_only() {
