@@ -54,29 +54,6 @@ struct disk_run {
 	bool poisoned; /* the file was zeroed (--verify on a write test) */
 };
 
-const char *disk_test_name(enum disk_test t)
-{
-	static const char *const names[] = {"seq_rw",	  "seq_read",	"seq_write",
-					    "rand_read",  "rand_write", "seq_write_new"};
-	return names[t];
-}
-
-bool disk_test_writes(enum disk_test t)
-{
-	return t == DISK_SEQ_RW || t == DISK_SEQ_WRITE || t == DISK_RAND_WRITE ||
-	       t == DISK_SEQ_WRITE_NEW;
-}
-
-bool disk_test_reads(enum disk_test t)
-{
-	return t != DISK_SEQ_WRITE && t != DISK_RAND_WRITE && t != DISK_SEQ_WRITE_NEW;
-}
-
-bool disk_test_random(enum disk_test t)
-{
-	return t == DISK_RAND_READ || t == DISK_RAND_WRITE;
-}
-
 static size_t slot_bytes_for(uint64_t block_bytes)
 {
 	return (size_t)((block_bytes + 4095) & ~4095ull);

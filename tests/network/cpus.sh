@@ -1,15 +1,10 @@
 #!/bin/bash
 # netbench loopback --cpus / --server-cpus: the client's and the server's threads on the
 # CPUs given (read from /proc while a test runs), the context says which, and a CPU the
-# process may not use is exit 2 with one line. Usage: cpus.sh NETBENCH
+# process may not use is exit 2 with one line. Usage: cpus.sh NETBENCH SCHEMA_CHECK
 set -u
-NB=$1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+# shellcheck source=tests/network/lib.sh
+. "$(dirname "$0")/lib.sh"
 command -v taskset >/dev/null 2>&1 || { echo "SKIP: no taskset (util-linux)"; exit 77; }
 mapfile -t allowed < <(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)), sep="\n")' 2>/dev/null ||
 	taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | grep -v -- -)
