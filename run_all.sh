@@ -167,6 +167,19 @@ fi
 lock() { [ "$LOCKED" = 0 ] || flock 9; }
 unlock() { [ "$LOCKED" = 0 ] || flock -u 9; }
 
+# The VM placement fingerprint (peakinfo --placement, a few ms) before and after each side
+# of a paired round, in OUT/raw/<step>.placement: where the host put the vCPUs sets a
+# 2-thread memory or loopback figure (docs/methodology.md), and pairs.py compares only
+# the sides of a round that ran where the other did.
+PEAKINFO_BIN=$(find_bin peakinfo) || PEAKINFO_BIN=""
+placement() {
+	local fp
+	[ -n "$PEAKINFO_BIN" ] || return 0
+	fp=$("$PEAKINFO_BIN" --placement --format json --quiet 2>/dev/null |
+		sed -n 's/.*"c2c.round_trip_ns":[[:space:]]*"\([^"]*\)".*/\1/p')
+	printf '%s %s\n' "$1" "${fp:-unknown}" >>"$OUT/raw/$2.placement"
+}
+
 FAILED=0 DONE_EST=0 BUSY=0
 for ((i = 0; i < N; i++)); do
 	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" $((TOTAL_EST - DONE_EST)) "$BUSY"
@@ -176,8 +189,10 @@ for ((i = 0; i < N; i++)); do
 	case ${STEP_SUITE[i]}:${STEP_NAME[i]} in disk:* | *:fio | pair:fio\ *) mkdir -p "${DISK_DIR:-$OUT/disk-tmp}" ;; esac
 	t0=$(now_s)
 	LAST_REASON=""
+	[ "${STEP_SUITE[i]}" != pair ] || placement before "${STEP_OUTF[i]}"
 	run_step "$kind" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
 	rc=$?
+	[ "${STEP_SUITE[i]}" != pair ] || placement after "${STEP_OUTF[i]}"
 	# One loopback peak per run: netbench's rows take peakinfo's figure.
 	if [ "${STEP_OUTF[i]}" = peakinfo ] && [ "$rc" = 0 ]; then
 		PEAKBENCH_LOOPBACK_GBPS=$(loopback_peak "$OUT") && export PEAKBENCH_LOOPBACK_GBPS

@@ -42,6 +42,7 @@ struct peakinfo_opts {
 	const char *config_path;
 	const char *root;
 	const char *placement_since; /* --placement-since: only the fingerprint, compared */
+	bool placement;              /* --placement: only the fingerprint */
 };
 
 /* --placement-since: a fingerprint, or a peakinfo JSON file (a run's raw/peakinfo.json)
@@ -162,6 +163,10 @@ int main(int argc, char **argv)
 	     "only measure the VM placement fingerprint again and say whether it moved since "
 	     "FINGERPRINT (c2c.round_trip_ns of an earlier run, e.g. 0-1:88/98)",
 	     PEAK_OPT_CALLBACK, &o.placement_since, 0, 0, NULL, since_callback},
+	    {"placement", NULL,
+	     "only measure the VM placement fingerprint (c2c.round_trip_ns), in a few ms: "
+	     "run_all.sh takes one before and after each side of a paired round",
+	     PEAK_OPT_FLAG, &o.placement, 0, 0, NULL, NULL},
 	    {"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
 	     PEAK_OPT_STRING, &o.root, 0, 0, NULL, NULL},
 	};
@@ -195,15 +200,16 @@ int main(int argc, char **argv)
 
 	static struct peak_sysinfo si;
 	static struct peak_context ctx;
-	if (o.placement_since) { /* the end of a run: the fingerprint alone, no peaks */
-		char since[PEAK_CONTEXT_VALUE_LEN];
-		if (since_fingerprint(o.placement_since, since, sizeof since, err, sizeof err) !=
-		    0) {
+	if (o.placement_since || o.placement) { /* the fingerprint alone, no peaks */
+		char since[PEAK_CONTEXT_VALUE_LEN] = "";
+		if (o.placement_since &&
+		    since_fingerprint(o.placement_since, since, sizeof since, err, sizeof err) !=
+			0) {
 			peak_bench_fail(&e, PEAK_EXIT_UNSUPPORTED, "--placement-since: %s", err);
 			return peak_bench_exit(&e, "peakinfo");
 		}
 		peak_context_init(&ctx);
-		placement_to_context(&ctx, o.root != NULL, since);
+		placement_to_context(&ctx, o.root != NULL, since[0] ? since : NULL);
 		int prc = peak_output_begin(&out, &ctx);
 		if (peak_output_close(&out, &ctx) != 0 || prc != 0) {
 			peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing %s failed",

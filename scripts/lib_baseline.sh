@@ -8,12 +8,13 @@
 #       rows keyed by the peakbench row each is the reference for, a skipped entry with
 #       the reason for each test not run or failed; docs/results-schema.md, "Reference tools' rows").
 #       --plan prints the tool's command lines and runs nothing (tests of the same job).
-#       [--tests LIST] [--seconds S] [--json FILE] [--ctx K=V] (and hpcc's --n N; fio's
+#       [--tests LIST] [--seconds S] [--min-seconds S] [--json FILE] [--ctx K=V] (and hpcc's --n N; fio's
 #       --mem shmhuge|malloc or --buffer-dir DIR, diskbench's --buffer-dir, whose files fio
 #       maps (--mem=mmapshared:DIR/read.buf, write.buf), and --ramp-ms MS, the paired
 #       diskbench job's warm-up; fio's, iperf3's and sockperf's --cpu N, the CPU their jobs or
 #       client run on, and iperf3's and sockperf's --server-cpu N, their server's, where the
-#       paired peakbench job runs): one paired round's job (run_all.sh's paired rounds).
+#       paired peakbench job runs; likwid's --min-seconds S, likwid-bench -s, decimal): one
+#       paired round's job (run_all.sh's paired rounds).
 #   TOOL.sh --parse FILE...
 #       converts captured outputs of the tool into rows, one JSON a line.
 # Exit status: 0 (a missing tool is a skipped row, not an error), 1 when the tool failed.
@@ -23,9 +24,9 @@
 
 BL_MODE=full BL_THREADS=1,2,4,8 BL_RAW="" BL_DIR="" BL_PARSE=0 BL_PLAN=0 BL_FILES=() BL_OUTS=() BL_SKIPS=()
 # A paired round's job (run_all.sh, scripts/peakresults/plan.py pair_jobs): only --tests,
-# --seconds per run, hpcc's --n, fio's --mem or --buffer-dir, --ramp-ms and --same-data; --json FILE for the rows; --ctx
+# --seconds per run, likwid's --min-seconds, hpcc's --n, fio's --mem or --buffer-dir, --ramp-ms and --same-data; --json FILE for the rows; --ctx
 # for the parser.
-BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_N="" BL_MEM="" BL_BUFFER_DIR="" BL_SAME_DATA=0 BL_CTX=() BL_CPU="" BL_SERVER_CPU="" BL_RAMP_MS=""
+BL_TESTS="" BL_JSON="" BL_SECONDS="" BL_MIN_SECONDS="" BL_N="" BL_MEM="" BL_BUFFER_DIR="" BL_SAME_DATA=0 BL_CTX=() BL_CPU="" BL_SERVER_CPU="" BL_RAMP_MS=""
 
 BL_TOOLS_PY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peakresults/tools
 
@@ -54,7 +55,7 @@ bl_parse_args() {
 			BL_SAME_DATA=1
 			shift
 			;;
-		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --n | --mem | --buffer-dir | --ctx | --cpu | --server-cpu | --ramp-ms)
+		--mode | --threads | --raw | --dir | --tests | --json | --seconds | --min-seconds | --n | --mem | --buffer-dir | --ctx | --cpu | --server-cpu | --ramp-ms)
 			if [ $# -lt 2 ] || [ -z "$2" ]; then bl_usage_error "$1 needs a value"; fi
 			case $1 in
 			--mode)
@@ -70,6 +71,9 @@ bl_parse_args() {
 			--json) BL_JSON=$2 ;;
 			--seconds) [[ $2 =~ ^[1-9][0-9]*$ ]] || bl_usage_error "--seconds: '$2' is not a whole number of seconds"
 				BL_SECONDS=$2 ;;
+			--min-seconds) [[ $2 =~ ^[0-9]*\.?[0-9]+$ && ! $2 =~ ^[0.]+$ ]] ||
+				bl_usage_error "--min-seconds: '$2' is not a positive number of seconds"
+				BL_MIN_SECONDS=$2 ;;
 			--n) [[ $2 =~ ^[1-9][0-9]*$ ]] || bl_usage_error "--n: '$2' is not a matrix order"
 				BL_N=$2 ;;
 			--mem) case $2 in shmhuge | malloc) BL_MEM=$2 ;; *) bl_usage_error "--mem: '$2' is not shmhuge or malloc" ;; esac ;;

@@ -14,6 +14,8 @@
 # tiny), given to likwid-bench in kB (10^3 bytes): membench's three STREAM arrays for
 # stream_mem, two of them (2/3 of it) for copy_mem, so each array is membench's.
 # Thread counts above the CPUs are left out (likwid-bench pins one thread per hwthread).
+# --min-seconds S (a paired round): likwid-bench -s S, the shortest timed run (default 1 s;
+# the pair keeps each side's run within the few seconds the host leaves the vCPUs in place).
 set -u -o pipefail
 # shellcheck source=scripts/lib_baseline.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib_baseline.sh"
@@ -73,7 +75,7 @@ for t in $threads; do
 		*) ws="S0:$mem_ws:$t" ;;
 		esac
 		out="$BL_RAW/likwid-$test-$t.txt"
-		if ! bl_run 120 "$out" likwid-bench -t "$test" -w "$ws"; then
+		if ! bl_run 120 "$out" likwid-bench -t "$test" -w "$ws" ${BL_MIN_SECONDS:+-s "$BL_MIN_SECONDS"}; then
 			echo "likwid.sh: likwid-bench -t $test -w $ws failed: $(tail -n 1 "$out.err")" >&2
 			bl_skip "$TOOL" "$test" "$metric" "$unit" "failed: likwid-bench -t $test exited non-zero"
 			rc=1

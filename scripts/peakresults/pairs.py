@@ -13,9 +13,21 @@ run_all.sh writes, per paired job, OUT/raw/pairs/<job-id>/:
   r<k>-best[-part].json  round k, our best configuration's output
   r<k>-<side>[-part].err, or OUT/logs/pairs/<job-id>/ the same: a failed side of round k,
                   its last line the reason
+  r<k>-<side>[-part].placement  "before FP" and "after FP": the VM placement fingerprint
+                  (peakinfo --placement, c2c.round_trip_ns) run_all.sh took around that side
 The figure of a side is the mean of the row whose key is the figure's key, in any of the
 side's files. A round with a side missing or failed has no ratio; the statistics are over
 the complete rounds.
+
+Placement: a job whose figures span two CPUs (job.json "placement": "matched": two
+memory threads, a loopback client and server) runs as fast as where the host put the
+vCPUs (docs/benchmarks.md, seventh session: 2-thread copy 47 GB/s with the vCPUs 52 ns
+apart, 72 GB/s with them 300 ns apart, switching every few seconds). A round of such a job
+counts only when neither side saw the host move the vCPUs (its before and after
+fingerprints agree) and both ran in the same placement; the others are kept in the
+record, not in the statistics, and counted in the flag placement_moved=K. When no round
+qualifies, all complete rounds count, flagged placement_unmatched; without fingerprints
+(peakinfo not built), all count, unflagged.
 
 load_pairs(out_dir) -> list of records as docs/methodology.md describes."""
 import csv
@@ -70,8 +82,49 @@ def _figure(doc, key: dict):
     return None, "no row " + ":".join(str(v) for v in want)
 
 
+# Two fingerprints differ when a pair of CPUs' minimum round trip changed by more than
+# this factor either way (common/peak_c2c.h PEAK_C2C_MOVED_FACTOR, the same test).
+MOVED_FACTOR = 1.5
+
+
+def parse_fingerprint(text: str) -> dict | None:
+    """{(cpu_a, cpu_b): min_ns} of a c2c.round_trip_ns value ("0-1:52/53 0-2:..."); {} for
+    "none" (one CPU: nothing to move); None when unknown or unreadable."""
+    if text == "none":
+        return {}
+    out = {}
+    for part in (text or "").split():
+        m = re.fullmatch(r"([0-9]+)-([0-9]+):([0-9.]+)/([0-9.]+)", part)
+        if not m or float(m.group(3)) <= 0:
+            return None
+        out[(int(m.group(1)), int(m.group(2)))] = float(m.group(3))
+    return out or None
+
+
+def moved(a: dict, b: dict) -> bool:
+    """Whether any pair of CPUs in both fingerprints changed by more than MOVED_FACTOR."""
+    return any(max(a[p], b[p]) / min(a[p], b[p]) > MOVED_FACTOR for p in a.keys() & b.keys())
+
+
+def _placement(path: str) -> dict:
+    """{"before": fingerprint, "after": fingerprint} of a side's .placement file (parsed;
+    a missing or unreadable one leaves the key out)."""
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                when, _, fp = line.strip().partition(" ")
+                parsed = parse_fingerprint(fp)
+                if when in ("before", "after") and parsed is not None:
+                    out[when] = parsed
+    except OSError:
+        pass
+    return out
+
+
 def _side(d: str, k: int, side: str, key: dict):
-    """(figure, flags, error) of one side of round k."""
+    """(figure, flags, error, placement) of one side of round k; placement as _placement,
+    of the file the figure came from."""
     logs = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(d))), "logs", "pairs",
                         os.path.basename(d))
     names = sorted(n for n in os.listdir(d) if re.fullmatch(rf"r{k}-{side}(-[A-Za-z0-9_]+)?\.json", n))
@@ -79,11 +132,20 @@ def _side(d: str, k: int, side: str, key: dict):
     for n in names:
         v, extra = _figure(_read(os.path.join(d, n)), key)
         if v is not None:
-            return v, extra, ""
+            return v, extra, "", _placement(os.path.join(d, n[:-len(".json")] + ".placement"))
         why = extra
     errs = [os.path.join(x, n) for x in (d, logs) if os.path.isdir(x) for n in sorted(os.listdir(x))
             if re.fullmatch(rf"r{k}-{side}(-[A-Za-z0-9_]+)?\.err", n)]
-    return None, "", next((e for e in map(_last_line, errs) if e), why)
+    return None, "", next((e for e in map(_last_line, errs) if e), why), {}
+
+
+def same_placement(ours: dict, tool: dict) -> str:
+    """"same" when both sides' before and after fingerprints are known and none of the
+    four differs from another; "moved" when one does; "" when a fingerprint is missing."""
+    fps = [x.get(w) for x in (ours, tool) for w in ("before", "after")]
+    if any(fp is None for fp in fps):
+        return ""
+    return "moved" if any(moved(a, b) for i, a in enumerate(fps) for b in fps[i + 1:]) else "same"
 
 
 def _rounds(d: str) -> list:
@@ -103,16 +165,26 @@ def record(job: dict, d: str, kind: str) -> dict:
     rounds, flags = [], set()
     tool_version = job.get("tool_version", "")
     for k in _rounds(d):
-        o, oflags, oerr = _side(d, k, ours_side, ours_key)
-        t, _, terr = _side(d, k, "tool", key)
+        o, oflags, oerr, oplace = _side(d, k, ours_side, ours_key)
+        t, _, terr, tplace = _side(d, k, "tool", key)
         if not tool_version:
             tool_version = (_read(os.path.join(d, f"r{k}-tool.json")) or {}).get("tool_version", "")
         flags |= {f for f in schema.flags_of({"flags": oflags}) if f in schema.NOISY_FLAGS}
         ratio = o / t if o is not None and t not in (None, 0) else None
         error = "; ".join(e for e in (oerr and f"ours: {oerr}", terr and f"tool: {terr}") if e)
-        rounds.append({"round": k, "ours": o, "tool": t, "ratio": ratio, "error": error})
-    ratios = [r["ratio"] for r in rounds if r["ratio"] is not None]
-    failed = sum(1 for r in rounds if r["ratio"] is None)
+        rounds.append({"round": k, "ours": o, "tool": t, "ratio": ratio, "error": error,
+                       "placement": same_placement(oplace, tplace)})
+    complete = [r for r in rounds if r["ratio"] is not None]
+    failed = len(rounds) - len(complete)
+    if job.get("placement") == "matched" and any(r["placement"] for r in complete):
+        same = [r for r in complete if r["placement"] == "same"]
+        if same:
+            if len(same) < len(complete):
+                flags.add(f"placement_moved={len(complete) - len(same)}")
+            complete = same
+        else:
+            flags.add("placement_unmatched")
+    ratios = [r["ratio"] for r in complete]
     rm = median(ratios)
     out = {"tool": job.get("tool", ""), "tool_version": tool_version}
     out.update({k: key.get(k) for k in schema.KEY})
@@ -127,8 +199,8 @@ def record(job: dict, d: str, kind: str) -> dict:
                tool_job=job.get("tool_job", ""), rounds=rounds, n_pairs=len(ratios),
                ratio_median=rm, ratio_min=min(ratios) if ratios else None,
                ratio_max=max(ratios) if ratios else None,
-               ours_median=median([r["ours"] for r in rounds if r["ratio"] is not None]),
-               tool_median=median([r["tool"] for r in rounds if r["ratio"] is not None]),
+               ours_median=median([r["ours"] for r in complete]),
+               tool_median=median([r["tool"] for r in complete]),
                cause=cause, flags=";".join(sorted(flags)))
     return out
 
@@ -156,11 +228,13 @@ def load_pairs(out_dir: str) -> list:
 
 
 def write_pairs_csv(pairs: list, path: str) -> None:
-    """pairs.csv: one line per record, the rounds as ratios "r1=1.02|r2=0.98"."""
+    """pairs.csv: one line per record, the rounds as ratios "r1=1.02|r2=0.98", a round the
+    host moved the vCPUs in (left out of a placement-matched job's statistics) as
+    "r3=1.31(moved)"."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(PAIR_FIELDS + ("rounds",))
         for p in pairs:
             rounds = "|".join(f"r{r['round']}=" + (f"{r['ratio']:.4g}" if r["ratio"] is not None else "failed")
-                              for r in p["rounds"])
+                              + ("(moved)" if r.get("placement") == "moved" else "") for r in p["rounds"])
             w.writerow([("" if p.get(k) is None else p.get(k)) for k in PAIR_FIELDS] + [rounds])

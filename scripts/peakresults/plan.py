@@ -389,6 +389,10 @@ def baseline_steps(o, want, disk_dir) -> list:
 # rounds in the other mode. hpcc took 3 until the fifth session (its three rounds had
 # spread 0.75-1.44 in the fourth's full run, docs/benchmarks.md).
 ROUNDS = {"full": 5, "quick": 2, "tiny": 1}
+# A job whose figures span two CPUs runs as fast as where the host put the vCPUs, which
+# moves every few seconds on a shared VM host (docs/benchmarks.md, seventh session): pairs.py
+# counts only its rounds whose sides ran in one placement, so it has more, shorter rounds.
+ROUNDS_MATCHED = {"full": 9, "quick": 4, "tiny": 1}
 
 
 class PairJob:
@@ -397,18 +401,23 @@ class PairJob:
     OUT/raw/pairs/<id>/r<k>-ours[-part].json and r<k>-tool.json (pairs.py reads them).
     figures: [{"key": {...}, "ours_job", "cause", and for our best configuration beside
     the like-for-like one "best_key", "best_job", "best_cause"}]; ours: [(part, argv)];
-    best: [(part, argv)] run after ours in each round; tool: the baseline script's argv."""
+    best: [(part, argv)] run after ours in each round; tool: the baseline script's argv.
+    matched: the figures span two CPUs, so pairs.py compares a round's sides only when they
+    ran in one VM placement (run_all.sh fingerprints each side), over ROUNDS_MATCHED."""
 
-    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10, ours_est=5):
+    def __init__(self, jid, tool, suite, tool_argv, tool_job, figures, ours, best=(), est=10, ours_est=5,
+                 matched=False):
         self.id, self.tool, self.suite, self.tool_argv = jid, tool, suite, tool_argv
         self.tool_job, self.figures, self.ours, self.best = tool_job, figures, ours, list(best)
         self.est, self.ours_est = est, ours_est  # seconds of a tool run, of one of ours
+        self.matched = matched
 
     def rounds(self, o) -> int:
-        return ROUNDS[mode_of(o)]
+        return (ROUNDS_MATCHED if self.matched else ROUNDS)[mode_of(o)]
 
     def doc(self) -> dict:
-        return {"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures}
+        return dict({"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures},
+                    **({"placement": "matched"} if self.matched else {}))
 
     def steps(self, o) -> list:
         out = []
@@ -531,37 +540,40 @@ def pair_jobs(o, want, disk_dir) -> list:
     def script(tool, *extra):
         return [f"scripts/baseline/{tool}.sh", "--mode", mode] + list(extra)
 
-    if ("cpu" in want or "memory" in want) and have_tool(o, "likwid") and lisa:
+    # One repetition of ours per round in a placement-matched job: its figure is then one
+    # run as the tool's is, each within the seconds the host leaves the vCPUs in place, and
+    # the job's rounds are its repetitions (issue 13).
+    reps1 = ["--reps", "1", "--quiet"] + (["--min-time", o.min_time] if o.min_time else [])
+    if "cpu" in want and have_tool(o, "likwid") and isa in ("avx512", "avx2"):
+        t = f"peakflops_{'avx512' if isa == 'avx512' else 'avx'}_fma"
+        argv = ["cpubench", "--test", "flops", "--isa", isa, "--precision", "dp", "--threads", tmax] + reps
+        jobs.append(PairJob("likwid-flops", "likwid-bench", "cpu", script("likwid", "--threads", str(tmax), "--tests", t),
+                            f"likwid-bench -t {t} -w S0:{16 * tmax}kB:{tmax}",
+                            [{"key": key("cpu", "flops", f"{isa}_dp_fma", tmax, None, "flops", "GFLOPS"),
+                              "ours_job": " ".join(map(str, argv)), "cause": ""}],
+                            [("flops", argv)], est=5, ours_est=3))
+    if "memory" in want and have_tool(o, "likwid") and lisa:
+        # likwid's copy_mem and stream_mem are STREAM's copy and triad: one membench stream
+        # job gives both rows, on arrays of the size likwid-bench is given
+        # (scripts/baseline/likwid.sh: two or three of membench's arrays). At two threads
+        # or more the bandwidth follows the vCPUs' placement (47 against 72 GB/s on the
+        # seventh session's VM): placement-matched rounds, likwid-bench -s 0.5.
         size = {"full": 1 << 30, "quick": 256 << 20, "tiny": 16 << 20}[mode]
-        figs, ours, tests = [], [], []
-        if "cpu" in want and isa in ("avx512", "avx2"):
-            t = f"peakflops_{'avx512' if isa == 'avx512' else 'avx'}_fma"
-            tests.append(t)
-            argv = ["cpubench", "--test", "flops", "--isa", isa, "--precision", "dp", "--threads", tmax] + reps
-            figs.append({"key": key("cpu", "flops", f"{isa}_dp_fma", tmax, None, "flops", "GFLOPS"),
-                         "ours_job": " ".join(map(str, argv)), "cause": ""})
-            ours.append(("flops", argv))
-        if "memory" in want:
-            # likwid's copy_mem and stream_mem are STREAM's copy and triad: one membench
-            # stream job gives both rows, on arrays of the size likwid-bench is given
-            # (scripts/baseline/likwid.sh: two or three of membench's arrays).
-            tests += [f"copy_mem_{lisa}", f"stream_mem_{lisa}"]
-            stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on",
-                      "--isa", isa] + heap_pages_args(o) + reps
-            from peakresults.tools.likwid import membench_array_bytes
-            arr = membench_array_bytes(size, tmax)
-            sjob = " ".join(map(str, stream))
-            figs.append({"key": key("memory", "stream", f"copy-{isa}-nt", tmax, arr, "throughput", "MB/s"),
-                         "ours_job": sjob, "cause": ""})
-            figs.append({"key": key("memory", "stream", f"triad-{isa}-nt", tmax, arr, "throughput", "MB/s"),
-                         "ours_job": sjob, "cause": ""})
-            ours += [("stream", stream)]
-        if figs:
-            jobs.append(PairJob("likwid", "likwid-bench", "cpu", script("likwid", "--threads", str(tmax), "--tests",
-                                                                          ",".join(tests)),
-                                f"likwid-bench -t {','.join(tests)} -w S0:{size // 1000}kB:{tmax} "
-                                f"(copy_mem: S0:{size * 2 // 3 // 1000}kB, membench's two arrays)", figs, ours,
-                                est=3 * len(tests), ours_est=int(float(secs) * 2 + 2)))
+        tests = [f"copy_mem_{lisa}", f"stream_mem_{lisa}"]
+        matched = tmax > 1
+        stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on",
+                  "--isa", isa] + heap_pages_args(o) + (reps1 if matched else reps)
+        from peakresults.tools.likwid import membench_array_bytes
+        arr = membench_array_bytes(size, tmax)
+        sjob = " ".join(map(str, stream))
+        figs = [{"key": key("memory", "stream", f"{k}-{isa}-nt", tmax, arr, "throughput", "MB/s"),
+                 "ours_job": sjob, "cause": ""} for k in ("copy", "triad")]
+        jobs.append(PairJob("likwid-mem", "likwid-bench", "memory",
+                            script("likwid", "--threads", str(tmax), "--tests", ",".join(tests),
+                                   "--min-seconds", "0.5"),
+                            f"likwid-bench -t {','.join(tests)} -w S0:{size // 1000}kB:{tmax} -s 0.5 "
+                            f"(copy_mem: S0:{size * 2 // 3 // 1000}kB, membench's two arrays)", figs,
+                            [("stream", stream)], est=5, ours_est=5, matched=matched))
     if ("cpu" in want or "memory" in want) and have_tool(o, "hpcc"):
         n = {"full": 4000, "quick": 2000, "tiny": 500}[mode]
         from peakresults.tools.likwid import membench_array_bytes
@@ -654,12 +666,19 @@ def pair_jobs(o, want, disk_dir) -> list:
         # --server-cpus, iperf3 -A C,S): left to the scheduler, where a loopback receiver
         # wakes changed iperf3's TCP stream between 9 and 24 Gbit/s from round to round
         # (docs/benchmarks.md, sixth session). Our best configuration is left unpinned.
+        # TCP between two CPUs runs as fast as where the host put them (iperf3 13-15 Gbit/s
+        # with the vCPUs 52 ns apart, 12.8 with them 300 ns apart, seventh session):
+        # placement-matched rounds of one run each. UDP keeps the plain five rounds of three
+        # runs (within 0.97-1.04 in the sixth session's full runs; matched rounds for it too
+        # would cost 80 s more).
         cpu0, scpu = map(str, pair_cpus())
         pin = ["--cpus", cpu0, "--server-cpus", scpu]
+        matched = cpu0 != scpu
+        tcp_reps = reps1 if matched else reps
         tcp = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
-               "--threads", "1"] + pin + reps
+               "--threads", "1"] + pin + tcp_reps
         tcp_best = ["netbench", "loopback", "--test", "tcp_throughput", "--buffer", "64KiB", "--time", secs,
-                    "--threads", tmax] + reps
+                    "--threads", tmax] + tcp_reps
         # iperf3 3.12 sends one datagram per send(): --no-gso --send-batch 1 is that job
         udp = ["netbench", "loopback", "--test", "udp_throughput", "--datagram", "1472B", "--time", secs,
                "--threads", "1", "--no-gso", "--send-batch", "1"] + pin + reps
@@ -667,22 +686,25 @@ def pair_jobs(o, want, disk_dir) -> list:
                     "--threads", "1"] + reps
         tkey = key("network", "tcp_throughput", "tcp", 1, 65536, "throughput", "Gbit/s")
         ukey = key("network", "udp_throughput", "udp", 1, 1472, "throughput", "Gbit/s")
-        figs = [dict({"key": tkey, "ours_job": " ".join(map(str, tcp)), "cause": ""},
-                     **({"best_key": dict(tkey, threads=tmax), "best_job": " ".join(map(str, tcp_best)),
-                         "best_cause": f"iperf3 3.12 runs every stream in one thread; netbench's best runs "
-                                       f"{tmax} threads"} if tmax > 1 else {})),
-                {"key": ukey, "ours_job": " ".join(map(str, udp)), "cause": "",
-                 "best_key": ukey, "best_job": " ".join(map(str, udp_best)),
-                 "best_cause": "netbench's best sends with UDP GSO (UDP_SEGMENT: one send call for many "
-                               "datagrams); iperf3 3.12 sends one datagram per call"}]
-        best = ([("tcp", tcp_best)] if tmax > 1 else []) + [("udp", udp_best)]
-        jobs.append(PairJob("iperf3", "iperf3", "network",
-                            script("iperf3", "--threads", "1", "--tests", "tcp_throughput,udp_throughput",
-                                   "--seconds", secs, "--cpu", cpu0, "--server-cpu", scpu),
-                            f"iperf3 -c 127.0.0.1 -P 1 -t {secs} -O 1 -A {cpu0},{scpu}: -l 64K (TCP), "
-                            f"-u -b 0 -l 1472 (UDP)",
-                            figs, [("tcp", tcp), ("udp", udp)], best, est=2 * int(secs) + 5,
-                            ours_est=int(float(secs) * 4 + 2)))
+        tfig = dict({"key": tkey, "ours_job": " ".join(map(str, tcp)), "cause": ""},
+                    **({"best_key": dict(tkey, threads=tmax), "best_job": " ".join(map(str, tcp_best)),
+                        "best_cause": f"iperf3 3.12 runs every stream in one thread; netbench's best runs "
+                                      f"{tmax} threads"} if tmax > 1 else {}))
+        ufig = {"key": ukey, "ours_job": " ".join(map(str, udp)), "cause": "",
+                "best_key": ukey, "best_job": " ".join(map(str, udp_best)),
+                "best_cause": "netbench's best sends with UDP GSO (UDP_SEGMENT: one send call for many "
+                              "datagrams); iperf3 3.12 sends one datagram per call"}
+        for jid, test, fig, part, argv, best, extra, runs in (
+                ("iperf3-tcp", "tcp_throughput", tfig, "tcp", tcp, [("tcp", tcp_best)] if tmax > 1 else [],
+                 "-l 64K", 1 if matched else 3),
+                ("iperf3-udp", "udp_throughput", ufig, "udp", udp, [("udp", udp_best)], "-u -b 0 -l 1472", 3)):
+            jobs.append(PairJob(jid, "iperf3", "network",
+                                script("iperf3", "--threads", "1", "--tests", test, "--seconds", secs,
+                                       "--cpu", cpu0, "--server-cpu", scpu),
+                                f"iperf3 -c 127.0.0.1 -P 1 -t {secs} -O 1 -A {cpu0},{scpu} {extra}",
+                                [fig], [(part, argv)], best, est=int(secs) + 3,
+                                ours_est=int(float(secs) * (runs + 1) + 1),
+                                matched=matched and jid == "iperf3-tcp"))
     if "network" in want and have_tool(o, "sockperf"):
         # Client and server on one CPU for both tools: a ping-pong across two vCPUs waits
         # for the host to wake the other vCPU each way, which gave 65-84 us round trips alone

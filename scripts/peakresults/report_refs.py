@@ -44,8 +44,26 @@ def pairs_section(pairs: list[dict], unexplained: list[str]) -> list[str]:
         rng = f"{fmt(rm)} [{fmt(p.get('ratio_min'))}-{fmt(p.get('ratio_max'))}]" if isnum(rm) else "–"
         out.append(f"| {cell(ref)} | {cell(p.get('ours_job', ''))} / {cell(p.get('tool_job', ''))} | "
                    f"{fmt(p.get('ours_median'))} {p.get('unit', '')} | {fmt(p.get('tool_median'))} {p.get('unit', '')} | "
-                   f"{rng} | {p.get('n_pairs', 0)} | {cell(cause)} |")
+                   f"{rng} | {pairs_cell(p)} | {cell(cause)} |")
+    if any("placement_" in (p.get("flags") or "") for p in pairs):
+        out += ["", "A figure spanning two CPUs (two memory threads, a loopback client and server) runs as fast as",
+                "where the host put the vCPUs. Such a job's rounds count only when both sides ran in one placement:",
+                "run_all.sh took the VM placement fingerprint (core-to-core round trips) before and after each side,",
+                "and a round where it changed by more than 1.5x is left out (\"moved\"; its ratio stays in",
+                "pairs.csv). \"none matched\": no round ran in one placement, so all count."]
     return out
+
+
+def pairs_cell(p: dict) -> str:
+    """The Pairs column: the pairs counted, and those left out because the host moved the
+    vCPUs during the round (pairs.py, placement-matched jobs)."""
+    n = str(p.get("n_pairs", 0))
+    for flag in (p.get("flags") or "").split(";"):
+        if flag.startswith("placement_moved="):
+            n += f" (+{flag.split('=', 1)[1]} moved)"
+        elif flag == "placement_unmatched":
+            n += " (none matched)"
+    return n
 
 
 def baseline_section(matches: list, unmatched: list, unexplained: list[str], ratios: bool = True) -> list[str]:

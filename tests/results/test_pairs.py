@@ -149,6 +149,72 @@ class Pairs(unittest.TestCase):
         self.assertAlmostEqual(st["ratio_median"], 1.05)
         self.assertIn("out of memory", st["rounds"][1]["error"])
 
+    def place(self, d, k, side, before, after):
+        with open(os.path.join(d, f"r{k}-{side}.placement"), "w") as f:
+            f.write(f"before {before}\nafter {after}\n")
+
+    def test_placement_matched(self):
+        # The host moves the vCPUs: rounds 2 (the tool far, ours near) and 3 (ours moved
+        # during its run) are left out; rounds 1 and 4 ran near, 5 far on both sides.
+        near, far = "0-1:52/53", "0-1:300/310"
+        d = self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0)},
+                              {"ours": ours(10.0), "tool": tool(5.0)},
+                              {"ours": ours(20.0), "tool": tool(10.0)},
+                              {"ours": ours(11.0), "tool": tool(10.0)},
+                              {"ours": ours(15.0), "tool": tool(16.0)}], placement="matched")
+        for k, (ob, oa, tb, ta) in enumerate([(near, near, near, "0-1:60/70"), (near, near, far, far),
+                                              (near, far, near, near), (near, near, near, near),
+                                              (far, "0-1:250/260", far, far)], 1):
+            self.place(d, k, "ours", ob, oa)
+            self.place(d, k, "tool", tb, ta)
+        (p,) = pairs.load_pairs(self.out)
+        self.assertEqual([r["placement"] for r in p["rounds"]], ["same", "moved", "moved", "same", "same"])
+        self.assertEqual(p["n_pairs"], 3)
+        self.assertAlmostEqual(p["ratio_median"], 1.0)  # 1.0, 1.1, 0.9375
+        self.assertAlmostEqual(p["ratio_max"], 1.1)
+        self.assertEqual(p["flags"], "placement_moved=2")
+        path = os.path.join(self.out, "pairs.csv")
+        pairs.write_pairs_csv([p], path)
+        with open(path) as f:
+            self.assertIn("r2=2(moved)", f.read())
+
+    def test_placement_unmatched_and_unknown(self):
+        near, far = "0-1:52/53", "0-1:300/310"
+        d = self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0)},
+                              {"ours": ours(12.0), "tool": tool(10.0)}], placement="matched")
+        for k in (1, 2):
+            self.place(d, k, "ours", near, far)
+            self.place(d, k, "tool", far, far)
+        # a job without placement matching counts every round, fingerprints or not
+        self.job("other", [{"ours": ours(10.0), "tool": tool(10.0)},
+                           {"ours": ours(12.0), "tool": tool(10.0)}])
+        # no fingerprints (peakinfo not built): every round, no flag
+        self.job("unknown", [{"ours": ours(10.0), "tool": tool(10.0)}], placement="matched")
+        other, tcp1, unknown = pairs.load_pairs(self.out)
+        self.assertEqual((tcp1["n_pairs"], tcp1["flags"]), (2, "placement_unmatched"))
+        self.assertEqual((other["n_pairs"], other["flags"]), (2, ""))
+        self.assertEqual((unknown["n_pairs"], unknown["flags"]), (1, ""))
+
+    def test_report_counts_moved_rounds(self):
+        from peakresults import report_refs
+        base = dict(KEY, tool="iperf3", kind="like_for_like", ratio_median=1.0, ratio_min=0.9, ratio_max=1.1)
+        rows = [dict(base, n_pairs=3, flags="placement_moved=6"), dict(base, n_pairs=2, flags="placement_unmatched"),
+                dict(base, n_pairs=5, flags="")]
+        self.assertEqual([report_refs.pairs_cell(p) for p in rows], ["3 (+6 moved)", "2 (none matched)", "5"])
+        text = "\n".join(report_refs.pairs_section(rows, []))
+        self.assertIn("3 (+6 moved)", text)
+        self.assertIn("before and after each side", text)
+        self.assertNotIn("before and after each side", "\n".join(report_refs.pairs_section(rows[2:], [])))
+
+    def test_fingerprints(self):
+        self.assertEqual(pairs.parse_fingerprint("0-1:52/53 0-2:300/310"), {(0, 1): 52.0, (0, 2): 300.0})
+        self.assertEqual(pairs.parse_fingerprint("none"), {})
+        self.assertIsNone(pairs.parse_fingerprint("unknown"))
+        self.assertIsNone(pairs.parse_fingerprint("0-1:52"))
+        self.assertFalse(pairs.moved({(0, 1): 52.0}, {(0, 1): 75.0}))  # 1.44x: the same place
+        self.assertTrue(pairs.moved({(0, 1): 52.0}, {(0, 1): 80.0}))
+        self.assertFalse(pairs.moved({}, {}))  # one CPU: nothing to move
+
     def test_median(self):
         self.assertIsNone(pairs.median([]))
         self.assertEqual(pairs.median([3.0]), 3.0)

@@ -168,21 +168,38 @@ class PairedRounds(unittest.TestCase):
 
     def test_same_job_memory(self):
         # fixture CPU: AVX-512 (Cascade Lake), 2 CPUs; full mode: 1 GiB working set
-        _, jobs, _ = self.pairs()
-        lk = {j.id: j for j in jobs}["likwid"]
-        self.assertIn("--tests", lk.tool_argv)
-        self.assertEqual(lk.tool_argv[lk.tool_argv.index("--tests") + 1],
-                         "peakflops_avx512_fma,copy_mem_avx512,stream_mem_avx512")
-        ours = dict(lk.ours)
+        _, jobs, steps = self.pairs()
+        by = {j.id: j for j in jobs}
+        lf, lm = by["likwid-flops"], by["likwid-mem"]
+        self.assertEqual(lf.tool_argv[lf.tool_argv.index("--tests") + 1], "peakflops_avx512_fma")
+        self.assertEqual(lm.tool_argv[lm.tool_argv.index("--tests") + 1], "copy_mem_avx512,stream_mem_avx512")
+        self.assertEqual(lm.tool_argv[lm.tool_argv.index("--min-seconds") + 1], "0.5")
+        self.assertEqual([k for k, _ in lf.ours], ["flops"])
         # likwid's copy_mem and stream_mem are STREAM's copy and triad: one membench stream job
-        self.assertEqual(sorted(ours), ["flops", "stream"])
-        self.assertEqual(ours["stream"][ours["stream"].index("--nt") + 1], "on")
-        self.assertEqual(ours["stream"][ours["stream"].index("--size") + 1], "1073741824B")
-        keys = [f["key"] for f in lk.figures]
+        ((part, stream),) = lm.ours
+        self.assertEqual(part, "stream")
+        self.assertEqual(stream[stream.index("--nt") + 1], "on")
+        self.assertEqual(stream[stream.index("--size") + 1], "1073741824B")
+        keys = [f["key"] for f in lf.figures + lm.figures]
         self.assertEqual([k["variant"] for k in keys], ["avx512_dp_fma", "copy-avx512-nt", "triad-avx512-nt"])
         self.assertEqual({k["threads"] for k in keys}, {2})
         self.assertEqual(keys[1]["block_bytes"], keys[2]["block_bytes"])  # membench's array
-        self.assertIn("copy_mem: S0:715827kB", lk.tool_job)  # two of membench's three arrays
+        self.assertIn("copy_mem: S0:715827kB", lm.tool_job)  # two of membench's three arrays
+        # two threads: the bandwidth follows the vCPUs' placement, so placement-matched
+        # rounds (9 in the full protocol) of one membench run each; flops is per core
+        self.assertTrue(lm.matched)
+        self.assertFalse(lf.matched)
+        self.assertEqual(lm.doc()["placement"], "matched")
+        self.assertNotIn("placement", lf.doc())
+        self.assertEqual(stream[stream.index("--reps") + 1], "1")
+        self.assertEqual(len([s for s in steps if s.name.startswith("likwid-mem r") and s.name.endswith("bench")]), 9)
+        self.assertEqual(len([s for s in steps if s.name.startswith("likwid-flops r") and s.name.endswith("bench")]), 5)
+        # one CPU: nothing to move, plain rounds
+        _, jobs, _ = self.pairs("--threads", "1")
+        lm = {j.id: j for j in jobs}["likwid-mem"]
+        self.assertFalse(lm.matched)
+        stream = lm.ours[0][1]
+        self.assertEqual(stream[stream.index("--reps") + 1], "3")
 
     def test_same_job_hpcc_stream_width(self):
         # hpcc's STREAM runs at the width its binary was built for: membench runs that ISA
@@ -207,7 +224,7 @@ class PairedRounds(unittest.TestCase):
         # the fixture's THP is "madvise", so membench maps 4 KiB pages as well
         _, jobs, _ = self.pairs()
         by = {j.id: j for j in jobs}
-        for job, part in (("likwid", "stream"), ("hpcc", "stream")):
+        for job, part in (("likwid-mem", "stream"), ("hpcc", "stream")):
             argv = dict(by[job].ours)[part]
             self.assertEqual(argv[argv.index("--hugepages") + 1], "off", job)
         with tempfile.TemporaryDirectory() as d:
@@ -283,14 +300,17 @@ class PairedRounds(unittest.TestCase):
 
     def test_network_like_for_like_and_best(self):
         _, jobs, _ = self.pairs("--quick")
-        ip = {j.id: j for j in jobs}["iperf3"]
-        tcp, udp = ip.figures
+        by = {j.id: j for j in jobs}
+        it, iu = by["iperf3-tcp"], by["iperf3-udp"]
+        (tcp,), (udp,) = it.figures, iu.figures
         self.assertEqual(tcp["key"]["threads"], 1)
         self.assertEqual(tcp["best_key"]["threads"], 2)
         self.assertIn("one thread", tcp["best_cause"])
-        self.assertEqual(ip.tool_argv[ip.tool_argv.index("--threads") + 1], "1")
+        for j, test in ((it, "tcp_throughput"), (iu, "udp_throughput")):
+            self.assertEqual(j.tool_argv[j.tool_argv.index("--threads") + 1], "1")
+            self.assertEqual(j.tool_argv[j.tool_argv.index("--tests") + 1], test)
         # UDP: like-for-like without GSO at one thread; our best (GSO) beside it
-        ours, best = dict(ip.ours)["udp"], dict(ip.best)["udp"]
+        ours, best = dict(iu.ours)["udp"], dict(iu.best)["udp"]
         self.assertIn("--no-gso", ours)
         self.assertEqual(ours[ours.index("--send-batch") + 1], "1")  # iperf3: one datagram per send()
         self.assertNotIn("--no-gso", best)
@@ -299,18 +319,24 @@ class PairedRounds(unittest.TestCase):
         # best configuration left to the scheduler
         allowed = sorted(os.sched_getaffinity(0))
         cpu, scpu = str(allowed[0]), str(allowed[1] if len(allowed) > 1 else allowed[0])
-        sp = {j.id: j for j in jobs}["sockperf"]
+        sp = by["sockperf"]
         # (the latency pair: both ends on the first CPU, a ping-pong without vCPU wake-ups)
-        for tool_argv, ours_argvs, scpu in ((ip.tool_argv, [ours, dict(ip.ours)["tcp"]], scpu),
-                                            (sp.tool_argv, [sp.ours[0][1]], cpu)):
+        for tool_argv, ours_argvs, server in ((it.tool_argv, [dict(it.ours)["tcp"]], scpu),
+                                              (iu.tool_argv, [ours], scpu),
+                                              (sp.tool_argv, [sp.ours[0][1]], cpu)):
             self.assertEqual(tool_argv[tool_argv.index("--cpu") + 1], cpu)
-            self.assertEqual(tool_argv[tool_argv.index("--server-cpu") + 1], scpu)
+            self.assertEqual(tool_argv[tool_argv.index("--server-cpu") + 1], server)
             for a in ours_argvs:
-                self.assertEqual((a[a.index("--cpus") + 1], a[a.index("--server-cpus") + 1]), (cpu, scpu))
-        for _, a in ip.best:
+                self.assertEqual((a[a.index("--cpus") + 1], a[a.index("--server-cpus") + 1]), (cpu, server))
+        for _, a in it.best + iu.best:
             self.assertNotIn("--cpus", a)
         self.assertEqual(ours[ours.index("--datagram") + 1], "1472B")
         self.assertIn("GSO", udp["best_cause"])
+        # TCP across two CPUs: placement-matched rounds (4 quick) of one run; UDP and the
+        # one-CPU latency pair keep the plain rounds
+        self.assertEqual((it.matched, iu.matched, sp.matched), (cpu != scpu, False, False))
+        a = dict(it.ours)["tcp"]
+        self.assertEqual(a[a.index("--reps") + 1], "1" if cpu != scpu else "3")
 
     def test_write_pairs(self):
         with tempfile.TemporaryDirectory() as d:
@@ -327,7 +353,7 @@ class PairedRounds(unittest.TestCase):
                 job = json.load(f)
             self.assertEqual(job["tool"], "sockperf")
             self.assertEqual(job["figures"][0]["key"]["test"], "tcp_latency")
-            self.assertTrue(os.path.exists(os.path.join(d, "raw", "pairs", "iperf3", "job.json")))
+            self.assertTrue(os.path.exists(os.path.join(d, "raw", "pairs", "iperf3-tcp", "job.json")))
 
     def test_no_pairs_without_tools_or_baselines(self):
         _, jobs, _ = self.pairs(have="none")

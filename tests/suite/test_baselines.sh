@@ -77,6 +77,18 @@ p=$(PEAKBENCH_CPUINFO="$out/cpu-avx2" "$bl/likwid.sh" --plan --mode tiny) || fai
 echo "$p" | grep -q 'likwid-bench -t stream_mem_avx -w S0:16777kB:1' || fail "likwid tiny: stream_mem_avx on 16 MiB: $p"
 echo "$p" | grep -q 'avx512' && fail "likwid: avx512 kernels on a CPU without AVX-512"
 ok "likwid-bench: the widest ISA there is, membench's size"
+# A paired round's shorter timed run: --min-seconds is likwid-bench -s; zero or a word is
+# a usage error (exit 2)
+p=$(PEAKBENCH_CPUINFO="$out/cpu-avx2" "$bl/likwid.sh" --plan --mode tiny --threads 1 --tests copy_mem_avx --min-seconds 0.5) ||
+	fail "likwid.sh --plan --min-seconds"
+if [ "$(echo "$p" | grep -c 'likwid-bench ')" != 1 ] || ! echo "$p" | grep -q -- '-t copy_mem_avx -w S0:11184kB:1 -s 0.5$'; then
+	fail "likwid --tests copy_mem_avx --min-seconds 0.5: $p"
+fi
+for bad in 0 0.0 fast; do
+	"$bl/likwid.sh" --plan --min-seconds "$bad" >/dev/null 2>&1
+	[ $? = 2 ] || fail "likwid.sh --min-seconds $bad: not a usage error"
+done
+ok "likwid-bench: --min-seconds is -s; a bad one is a usage error"
 
 p=$("$bl/iperf3.sh" --plan --mode quick --threads 1,2) || fail "iperf3.sh --plan"
 echo "$p" | grep -q 'iperf3 -c 127.0.0.1 -p [0-9]* -l 64K -O 1 -t 1 -P 1 --json' || fail "iperf3: TCP 1 stream 64 KiB, first second omitted"

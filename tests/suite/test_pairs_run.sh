@@ -34,12 +34,23 @@ if awk -F'\t' '$3 != "ok" { bad = 1 } END { exit !bad }' "$r/status.tsv"; then
 	fail "a step did not end ok: $(awk -F'\t' '$3 != "ok"' "$r/status.tsv")"
 fi
 [ "$rc" -eq 0 ] || fail "run_all.sh exited $rc"
-for f in iperf3/job.json iperf3/r1-ours-tcp.json iperf3/r1-ours-udp.json iperf3/r1-best-udp.json \
-	iperf3/r1-tool.json sockperf/job.json sockperf/r1-ours.json sockperf/r1-tool.json; do
+for f in iperf3-tcp/job.json iperf3-tcp/r1-ours-tcp.json iperf3-tcp/r1-tool.json iperf3-udp/job.json \
+	iperf3-udp/r1-ours-udp.json iperf3-udp/r1-best-udp.json iperf3-udp/r1-tool.json sockperf/job.json \
+	sockperf/r1-ours.json sockperf/r1-tool.json; do
 	[ -s "$r/raw/pairs/$f" ] || fail "no raw/pairs/$f"
 done
 grep -q '^pairs/sockperf/r1-tool: scripts/baseline/sockperf.sh ' "$r/commands.txt" || fail "commands.txt lacks the paired tool run"
 ok "the paired steps ran and left their files"
+# Each side of a round carries the VM placement fingerprint taken before and after it
+# (peakinfo --placement): pairs of CPUs with their round trips, or "none" on one CPU.
+fp='([0-9]+-[0-9]+:[0-9]+/[0-9]+( |$))+|none$'
+for f in iperf3-tcp/r1-ours-tcp iperf3-tcp/r1-tool sockperf/r1-ours; do
+	p="$r/raw/pairs/$f.placement"
+	if [ "$(grep -cE "^before ($fp)" "$p")" != 1 ] || [ "$(grep -cE "^after ($fp)" "$p")" != 1 ]; then
+		fail "$f.placement is not one fingerprint before and one after: $(cat "$p" 2>&1)"
+	fi
+done
+ok "each side of a round has its placement fingerprints"
 # Every tool server a baseline script started is gone when run_all ends (the stubs wrote
 # their PIDs; exec keeps the PID).
 [ -s "$out/servers" ] || fail "no tool server was started"
@@ -60,6 +71,7 @@ assert set(got) >= {("iperf3", "tcp_throughput", "like_for_like"), ("iperf3", "u
 tcp = got[("iperf3", "tcp_throughput", "like_for_like")]
 assert tcp["n_pairs"] == 1 and abs(tcp["tool_median"] - 10.62593457) < 1e-6, tcp
 assert tcp["ours_median"] > 0 and tcp["ratio_median"] == tcp["ours_median"] / tcp["tool_median"], tcp
+assert tcp["rounds"][0]["placement"] in ("same", "moved"), tcp  # both sides fingerprinted
 sp = got[("sockperf", "tcp_latency", "like_for_like")]
 assert abs(sp["tool_median"] - 45.219) < 1e-9 and sp["n_pairs"] == 1, sp
 PY
