@@ -76,10 +76,16 @@ done <"$HOSTFILE"
 
 # Why a run ended, in one line: clusterbench's own line when it wrote one, else the rank
 # mpirun saw die (with its host), with the round that was running (one past the last
-# round on disk).
+# round on disk). When a rank died (mpirun: "process rank N ... on node H exited on
+# signal"), mpirun then kills the others, and a pair between two live nodes may fail
+# first and say so ("server gone?"): the line kept is then the one naming H.
 explain() { # test json err rc
-	local test=$1 json=$2 err=$3 rc=$4 line round
-	line=$(grep -m1 '^clusterbench: ' "$err" || true)
+	local test=$1 json=$2 err=$3 rc=$4 line round died
+	died=$(grep -m1 -oE 'process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal' "$err" |
+		awk '{ print $9 }' || true)
+	line=""
+	[ -z "$died" ] || line=$(grep '^clusterbench: ' "$err" | grep -m1 -F -e " $died -> " -e "-> $died " || true)
+	[ -n "$line" ] || [ -n "$died" ] || line=$(grep -m1 '^clusterbench: ' "$err" || true)
 	if [ -z "$line" ]; then
 		line=$(grep -m1 -oE 'process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal [0-9]+[^.]*' "$err" ||
 			grep -m1 -iE 'unable|could not|not be reached|refused|timed out|ORTE was unable' "$err" || true)
