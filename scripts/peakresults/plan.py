@@ -697,7 +697,7 @@ def pair_jobs(o, want, disk_dir) -> list:
         for jid, test, fig, part, argv, best, extra, runs in (
                 ("iperf3-tcp", "tcp_throughput", tfig, "tcp", tcp, [("tcp", tcp_best)] if tmax > 1 else [],
                  "-l 64K", 1 if matched else 3),
-                ("iperf3-udp", "udp_throughput", ufig, "udp", udp, [("udp", udp_best)], "-u -b 0 -l 1472", 3)):
+                ("iperf3-udp", "udp_throughput", ufig, "udp", udp, [("udp", udp_best)], "-u -b 0 -l 1472 -w 4M", 3)):
             jobs.append(PairJob(jid, "iperf3", "network",
                                 script("iperf3", "--threads", "1", "--tests", test, "--seconds", secs,
                                        "--cpu", cpu0, "--server-cpu", scpu),

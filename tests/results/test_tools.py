@@ -68,6 +68,16 @@ class Parsers(unittest.TestCase):
         self.assertAlmostEqual(udp["mean"], 0.2381340947, places=8)
         self.assertEqual((udp["variant"], udp["unit"], udp["block_bytes"]), ("udp", "Gbit/s", 1472))
         self.assertAlmostEqual(find(rows, test="udp_throughput", metric="loss")["mean"], 83.00965981, places=6)
+        self.assertNotIn(" -w ", udp["job"])  # the fixture ran with iperf3's default buffers
+        # -w (the socket buffers of netbench's UDP sockets) is in the job the row names
+        with open(fx("iperf3_udp_P1.json")) as f:
+            doc = json.load(f)
+        doc["start"]["sock_bufsize"] = 4194304
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(doc, f)
+            f.flush()
+            udp = find(iperf3.parse(f.name, {})[1], test="udp_throughput", metric="throughput")
+        self.assertTrue(udp["job"].endswith(" -w 4194304"), udp["job"])
 
     def test_sockperf(self):
         _, (half,) = sockperf.parse(fx("sockperf_tcp_halfrtt.txt"), {})

@@ -93,6 +93,9 @@ ok "likwid-bench: --min-seconds is -s; a bad one is a usage error"
 p=$("$bl/iperf3.sh" --plan --mode quick --threads 1,2) || fail "iperf3.sh --plan"
 echo "$p" | grep -q 'iperf3 -c 127.0.0.1 -p [0-9]* -l 64K -O 1 -t 1 -P 1 --json' || fail "iperf3: TCP 1 stream 64 KiB, first second omitted"
 echo "$p" | grep -q -- ' -A ' && fail "iperf3: pinned without --cpu"
+# UDP: netbench's 4 MiB socket buffers on both ends (-w), unpaced, 1472-byte datagrams
+echo "$p" | grep -q 'iperf3 -c 127.0.0.1 -p [0-9]* -u -b 0 -l 1472 -w 4M -O 1 -t 1 -P 1 --json' ||
+	fail "iperf3: UDP without netbench's socket buffers: $p"
 p=$("$bl/iperf3.sh" --plan --mode tiny --threads 1 --cpu 1) || fail "iperf3.sh --plan --cpu"
 echo "$p" | grep -q 'iperf3 -c 127.0.0.1 -p [0-9]* -l 64K -A 1 -t 1 -P 1 --json' || fail "iperf3 --cpu 1: client on CPU 1 (tiny: nothing omitted): $p"
 p=$("$bl/sockperf.sh" --plan --mode tiny) || fail "sockperf.sh --plan"

@@ -15,7 +15,9 @@ def parse(path: str, ctx: dict) -> tuple:
     ver = doc["start"].get("version", "")
     proto = t["protocol"].lower()
     thr, blk = int(t["num_streams"]), int(t["blksize"])
-    job = f"iperf3 {'-u -b 0 ' if proto == 'udp' else ''}-l {blk} -P {thr} -t {t['duration']}"
+    bufsize = int(doc["start"].get("sock_bufsize") or 0)  # -w, 0 when not given
+    job = (f"iperf3 {'-u -b 0 ' if proto == 'udp' else ''}-l {blk} -P {thr} -t {t['duration']}"
+           + (f" -w {bufsize}" if bufsize else ""))
     config = f"threads=1;streams={thr};gso=0" if proto == "udp" else f"threads=1;streams={thr}"
     end = doc["end"]
     key = ("network", f"{proto}_throughput", proto, thr, blk)
