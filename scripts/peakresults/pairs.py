@@ -94,7 +94,7 @@ def parse_fingerprint(text: str) -> dict | None:
         return {}
     out = {}
     for part in (text or "").split():
-        m = re.fullmatch(r"([0-9]+)-([0-9]+):([0-9.]+)/([0-9.]+)", part)
+        m = re.fullmatch(r"([0-9]+)-([0-9]+):([0-9]+(?:\.[0-9]+)?)/([0-9]+(?:\.[0-9]+)?)", part)
         if not m or float(m.group(3)) <= 0:
             return None
         out[(int(m.group(1)), int(m.group(2)))] = float(m.group(3))

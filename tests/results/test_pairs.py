@@ -211,6 +211,8 @@ class Pairs(unittest.TestCase):
         self.assertEqual(pairs.parse_fingerprint("none"), {})
         self.assertIsNone(pairs.parse_fingerprint("unknown"))
         self.assertIsNone(pairs.parse_fingerprint("0-1:52"))
+        self.assertIsNone(pairs.parse_fingerprint("0-1:5.2.1/60"))  # unreadable, not a crash
+        self.assertEqual(pairs.parse_fingerprint("0-1:52.5/60"), {(0, 1): 52.5})
         self.assertFalse(pairs.moved({(0, 1): 52.0}, {(0, 1): 75.0}))  # 1.44x: the same place
         self.assertTrue(pairs.moved({(0, 1): 52.0}, {(0, 1): 80.0}))
         self.assertFalse(pairs.moved({}, {}))  # one CPU: nothing to move
