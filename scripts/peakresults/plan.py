@@ -666,9 +666,9 @@ def pair_jobs(o, want, disk_dir) -> list:
         # --server-cpus, iperf3 -A C,S): left to the scheduler, where a loopback receiver
         # wakes changed iperf3's TCP stream between 9 and 24 Gbit/s from round to round
         # (docs/benchmarks.md, sixth session). Our best configuration is left unpinned.
-        # TCP between two CPUs runs as fast as where the host put them (iperf3 13-15 Gbit/s
-        # with the vCPUs 52 ns apart, 12.8 with them 300 ns apart, seventh session):
-        # placement-matched rounds of one run each. UDP keeps the plain five rounds of three
+        # TCP between two CPUs may run as fast as where the host put them (one probe, seventh
+        # session: iperf3 14.2-15.0 Gbit/s with the vCPUs 52 ns apart, 12.8 in the one run
+        # during which they moved 300 ns apart): placement-matched rounds of one run each. UDP keeps the plain five rounds of three
         # runs (within 0.97-1.04 in the sixth session's full runs; matched rounds for it too
         # would cost 80 s more).
         cpu0, scpu = map(str, pair_cpus())
