@@ -3,6 +3,7 @@
 their peakbench / tool ratio. A ratio outside 0.90-1.10 without a measured cause is
 "unexplained" and listed under the report's warnings."""
 from . import pairs
+from .pairs import MOVED_FACTOR
 from .report_fmt import cell, fmt, human, isnum
 
 BAND = (0.90, 1.10)
@@ -49,7 +50,7 @@ def pairs_section(pairs: list[dict], unexplained: list[str]) -> list[str]:
         out += ["", "A figure spanning two CPUs (two memory threads, a loopback client and server) runs as fast as",
                 "where the host put the vCPUs. Such a job's rounds count only when both sides ran in one placement:",
                 "run_all.sh took the VM placement fingerprint (core-to-core round trips) before and after each side,",
-                "and a round where it changed by more than 1.5x is left out (\"moved\"; its ratio stays in",
+                f"and a round where it changed by more than {MOVED_FACTOR:g}x is left out (\"moved\"; its ratio stays in",
                 "pairs.csv). \"none matched\": no round ran in one placement, so all count."]
     return out
 
