@@ -62,9 +62,10 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		(void)snprintf(err, err_len, "missing key before '='");
 		return -1;
 	}
-	if (strcmp(key, "cpu.uarch") != 0 && !in_list(peak_config_keys, key)) {
+	if (strcmp(key, "cpu.uarch") != 0 && strcmp(key, "cpu.trust") != 0 &&
+	    !in_list(peak_config_keys, key)) {
 		(void)snprintf(err, err_len,
-			       "unknown key '%s' (known: cpu.uarch cpu.cores cpu.ghz cpu.fma_units "
+			       "unknown key '%s' (known: cpu.uarch cpu.trust cpu.cores cpu.ghz cpu.fma_units "
 			       "cpu.fma512_units mem.channels mem.mts mem.gbps disk.mbps disk.iops "
 			       "net.gbps)",
 			       key);
@@ -85,6 +86,16 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		}
 		(void)snprintf(cfg->uarch, sizeof cfg->uarch, "%s", text);
 		(void)snprintf(cfg->uarch_origin, sizeof cfg->uarch_origin, "%s", origin);
+		return 0;
+	}
+	if (strcmp(key, "cpu.trust") == 0) {
+		/* Whether the probe may correct the table: "probe" (the default) or "table". */
+		if (strcmp(text, "table") != 0 && strcmp(text, "probe") != 0) {
+			(void)snprintf(err, err_len, "cpu.trust '%s' is not 'table' or 'probe'",
+				       text);
+			return -1;
+		}
+		cfg->trust_table = strcmp(text, "table") == 0;
 		return 0;
 	}
 	char *end;

@@ -9,6 +9,7 @@
 
 #include "peak_freq.h"
 #include "peak_peak.h"
+#include "peak_uarch_check.h"
 #include "peak_uarch_probe.h"
 
 const char *peak_source_name(enum peak_source src)
@@ -309,46 +310,74 @@ static void machine_network(struct peak_machine *m, const char *root)
 	set_value(&m->net_gbps, 0, PEAK_SRC_UNKNOWN, note);
 }
 
-/* Measure the micro-architecture of the CPU we run on; unknown when that fails. */
-static void uarch_measure(struct peak_uarch *u, const struct peak_sysinfo *si, const char *why)
+/* cpu.uarch=measured, or a CPU the table lacks: the probe's counts. A class it could not
+ * settle takes the table entry's count where this CPU has one (never 0 for a count the
+ * table knows); otherwise it stays unknown. */
+static void uarch_measure(struct peak_machine *m, const struct peak_sysinfo *si, const char *why)
 {
-	struct peak_uarch_rates rates;
+	struct peak_uarch *u = &m->uarch;
 	char reason[sizeof u->note];
 	(void)snprintf(reason, sizeof reason, "%s", why); /* why may be u->note itself */
-	if (peak_uarch_probe(si, &rates) != 0) {
+	struct peak_uarch table = *u;
+	if (peak_uarch_probe(si, &m->probe) != 0) {
 		(void)snprintf(u->note, sizeof u->note, "%.200s; the probe's clock failed", reason);
 		return;
 	}
-	peak_uarch_from_rates(&rates, u);
+	m->probed = true;
+	peak_uarch_from_rates(&m->probe.best, u);
+	if (table.source == PEAK_SRC_TABLE && peak_uarch_has_unknown(u, si))
+		peak_uarch_fill_unknown(u, &table, si, "unsettled, the table's");
+}
+
+/* Probe this CPU (or take recorded passes: recorded non-NULL) and, with check, check the
+ * entry in use against it (apply: correct what it proves wrong); counts its sources lack
+ * are filled from the probe. */
+static void uarch_check(struct peak_machine *m, const struct peak_sysinfo *si, bool check,
+			bool apply, const char *recorded)
+{
+	char err[160];
+	if (recorded && peak_uarch_probe_parse(recorded, &m->probe, err, sizeof err) != 0) {
+		(void)snprintf(m->uarch.probe_notes, sizeof m->uarch.probe_notes, "%s", err);
+		return;
+	}
+	if (!recorded && peak_uarch_probe(si, &m->probe) != 0) {
+		(void)snprintf(m->uarch.probe_notes, sizeof m->uarch.probe_notes,
+			       "the probe's clock failed: the entry is unchecked");
+		return;
+	}
+	m->probed = true;
+	if (check)
+		(void)peak_uarch_check(&m->uarch, &m->probe, si, apply);
+	if (peak_uarch_has_unknown(&m->uarch, si)) {
+		struct peak_uarch measured;
+		peak_uarch_from_rates(&m->probe.best, &measured);
+		peak_uarch_fill_unknown(&m->uarch, &measured, si, "what its sources lack, measured");
+	}
 }
 
 /* The table entry, or cpu.uarch from peaks.conf (a name, or "measured" to run the probe
- * on any CPU), or, for a CPU the table lacks, the probe. With a fake root (tests) the CPU
- * described is not the one running: nothing is measured and it stays unknown. */
+ * on any CPU), or, for a CPU the table lacks, the probe. With check, the probe then checks
+ * a table or cpu.uarch entry (peak_uarch_check.h); without, it only fills counts the
+ * table lacks. With a fake root (tests) the CPU described is not the one running: nothing
+ * is measured and it stays unknown. */
 static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
-			  const struct peak_config *cfg, bool real_cpu)
+			  const struct peak_config *cfg, bool real_cpu, bool check)
 {
 	peak_uarch_lookup(si, &m->uarch);
 	const char *want = cfg ? cfg->uarch : "";
-	if (want[0] && strcmp(want, "measured") != 0) {
-		if (peak_uarch_by_name(want, &m->uarch)) {
-			m->uarch.source = PEAK_SRC_CONFIG;
-			(void)snprintf(m->uarch.note, sizeof m->uarch.note, "cpu.uarch from %s",
-				       cfg->uarch_origin);
-		}
-		return;
+	bool forced = strcmp(want, "measured") == 0;
+	if (want[0] && !forced && peak_uarch_by_name(want, &m->uarch)) {
+		m->uarch.source = PEAK_SRC_CONFIG;
+		(void)snprintf(m->uarch.note, sizeof m->uarch.note, "cpu.uarch from %s",
+			       cfg->uarch_origin);
 	}
-	bool forced = want[0] != '\0';
-	if (!forced && m->uarch.source == PEAK_SRC_TABLE) {
-		/* An entry whose sources leave a count unknown: measure that count. */
-		if (real_cpu && peak_uarch_has_unknown(&m->uarch, si)) {
-			struct peak_uarch_rates rates;
-			struct peak_uarch measured;
-			if (peak_uarch_probe(si, &rates) == 0) {
-				peak_uarch_from_rates(&rates, &measured);
-				peak_uarch_fill_unknown(&m->uarch, &measured, si);
-			}
-		}
+	m->uarch_claimed = m->uarch;
+	/* Test hook: a recorded machine's probe passes checked against its entry under a fake
+	 * root, as the probe's own would be on that machine (tests/machines). */
+	const char *recorded = getenv("PEAKBENCH_TEST_PROBE_PASSES");
+	if (!real_cpu && check && recorded && *recorded && m->uarch.source != PEAK_SRC_UNKNOWN &&
+	    !forced) {
+		uarch_check(m, si, true, !(cfg && cfg->trust_table), recorded);
 		return;
 	}
 	if (!real_cpu) {
@@ -357,15 +386,20 @@ static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
 				       "cpu.uarch=measured: not measured under a fake root");
 		return;
 	}
-	uarch_measure(&m->uarch, si, forced ? "cpu.uarch=measured" : m->uarch.note);
+	if (forced || m->uarch.source == PEAK_SRC_UNKNOWN) {
+		uarch_measure(m, si, forced ? "cpu.uarch=measured" : m->uarch.note);
+		return;
+	}
+	if (check || peak_uarch_has_unknown(&m->uarch, si))
+		uarch_check(m, si, check, !(cfg && cfg->trust_table), NULL);
 }
 
-void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
-		       const struct peak_config *cfg, const char *root)
+static void machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
+			 const struct peak_config *cfg, const char *root, bool check)
 {
 	memset(m, 0, sizeof *m);
 	const char *r = root ? root : "";
-	machine_uarch(m, si, cfg, r[0] == '\0');
+	machine_uarch(m, si, cfg, r[0] == '\0', check);
 	double x;
 	unsigned fma512_table = m->uarch.fma512_units;
 	if (cfg && peak_config_get(cfg, "cpu.fma_units", &x)) {
@@ -409,6 +443,18 @@ void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 		machine_network(m, r);
 }
 
+void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
+		       const struct peak_config *cfg, const char *root)
+{
+	machine_init(m, si, cfg, root, false);
+}
+
+void peak_machine_init_cpu(struct peak_machine *m, const struct peak_sysinfo *si,
+			   const struct peak_config *cfg, const char *root)
+{
+	machine_init(m, si, cfg, root, true);
+}
+
 static void value_to_context(struct peak_context *ctx, const char *key, const struct peak_value *v)
 {
 	char k[PEAK_CONTEXT_KEY_LEN];
@@ -430,6 +476,19 @@ void peak_machine_to_context(const struct peak_machine *m, struct peak_context *
 	peak_context_set_str(ctx, "peak.uarch_source", peak_source_name(m->uarch.source));
 	if (m->uarch.note[0])
 		peak_context_set_str(ctx, "peak.uarch_note", m->uarch.note);
+	peak_context_set_str(ctx, "peak.table_corrected",
+			     m->uarch.corrected[0] ? m->uarch.corrected : "none");
+	if (m->uarch.probe_notes[0])
+		peak_context_set_str(ctx, "peak.probe_notes", m->uarch.probe_notes);
+	if (m->probed) {
+		struct peak_uarch fig;
+		peak_uarch_from_rates(&m->probe.best, &fig); /* its note spells the figures */
+		peak_context_set_str(ctx, "peak.probe", fig.note);
+		peak_context_set_num(ctx, "peak.probe_seconds", m->probe.seconds);
+		peak_context_set_num(ctx, "peak.probe_passes", m->probe.passes);
+	} else {
+		peak_context_set_str(ctx, "peak.probe", "not run");
+	}
 	peak_context_set_num(ctx, "peak.fma_units", m->uarch.fma_units);
 	peak_context_set_num(ctx, "peak.fma512_units", m->uarch.fma512_units);
 	value_to_context(ctx, "peak.cores", &m->cores);

@@ -11,6 +11,7 @@
 #include "peak_isa.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
+#include "peak_uarch_probe.h"
 
 const char *peak_source_name(enum peak_source src);
 
@@ -29,9 +30,11 @@ struct peak_config {
 	char origin[PEAK_CONFIG_MAX][64]; /* "peaks.conf:3" or "--set" */
 	char uarch[32];          /* cpu.uarch: a table entry's name or "measured"; "" unset */
 	char uarch_origin[64];
+	bool trust_table;        /* cpu.trust=table: the probe checks but corrects nothing */
 };
 
-/* Known keys (docs/peaks-conf.md): cpu.uarch (a name, not a number), cpu.cores, cpu.ghz, cpu.fma_units, cpu.fma512_units,
+/* Known keys (docs/peaks-conf.md): cpu.uarch (a name, not a number), cpu.trust (table or
+ * probe), cpu.cores, cpu.ghz, cpu.fma_units, cpu.fma512_units,
  * mem.channels, mem.mts, mem.gbps, disk.mbps, disk.iops, net.gbps. NULL-terminated. */
 extern const char *const peak_config_keys[];
 
@@ -65,12 +68,22 @@ struct peak_machine {
 	struct peak_value ghz_addsd;    /* addsd chain (unknown when the FP add latency is) */
 	double freq_spread_pct;         /* |imul - addsd| / max x 100; negative when unknown */
 	unsigned freq_trials;           /* runs per chain; ghz_* are the best of them */
+	/* The probe's run on this CPU (probed false: not run, e.g. under a fake root), and the
+	 * entry as the table or cpu.uarch gave it, before the probe corrected it. */
+	bool probed;
+	struct peak_probe probe;
+	struct peak_uarch uarch_claimed;
 };
 
 /* Fill every input: measure the frequency (unless cpu.ghz is configured), read SMBIOS
  * and sysfs, apply the config. root as in peak_sysinfo_collect. */
 void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 		       const struct peak_config *cfg, const char *root);
+/* The same, for a binary whose figures are judged against CPU peaks (peakinfo, cpubench,
+ * linpack): the probe also runs (about a second) and checks the micro-architecture entry
+ * (peak_uarch_check.h); its figures stay in m->probe. */
+void peak_machine_init_cpu(struct peak_machine *m, const struct peak_sysinfo *si,
+			   const struct peak_config *cfg, const char *root);
 
 /* Floating-point operations per cycle per core for kernels of that ISA and precision.
  * avx2 and avx512 kernels use FMA: lanes x 2 x FMA units. scalar, sse and avx are the

@@ -35,6 +35,9 @@ struct peak_uarch {
 				   * SSE, AVX), at pipe width: Skylake 2, Alder Lake 3, Zen 4 */
 	unsigned addmul512_ops;   /* the same for 512-bit ops (0: no AVX-512) */
 	char note[320];           /* measured: the per-cycle figures behind the units */
+	char corrected[320];      /* counts the probe proved wrong and replaced, both numbers
+				   * and the figures ("" when none: peak_uarch_check.h) */
+	char probe_notes[320];    /* what the probe found and left alone */
 };
 /* Every count above that is 0 (where the ISA exists) is unknown: the peaks that need it
  * are unknown, never a guess. */

@@ -21,6 +21,7 @@ struct peak_uarch_rates {
 	double int_add;          /* add r64, r64 */
 	double vint_add128, vint_add256, vint_add512; /* paddd xmm, vpaddd ymm / zmm */
 	double vint_mul128;      /* pmulld xmm (SSE4.1) */
+	double vint_mul256, vint_mul512; /* vpmulld ymm / zmm */
 	double imul64;           /* imul r64, r64, imm */
 	double fadd_lat64, fadd_lat256, fadd_lat512;  /* addsd, vaddpd ymm / zmm chains */
 };
@@ -40,22 +41,30 @@ struct peak_uarch_rates {
  * is not finite, below 0.5, or in no integer's band. */
 bool peak_uarch_round_units(double per_cycle, unsigned *units);
 
-/* Run the probe on this CPU (the calling thread, ~0.3 s). si says which ISAs may run.
- * Returns 0, or -1 when the clock itself could not be measured. */
-int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_uarch_rates *r);
+/* What one probe run measured: the best figure of each class over all passes (what the
+ * unit counts are read from), and each pass's own figures (what the table is checked
+ * against: peak_uarch_check.h). */
+#define PEAK_PROBE_MAX_PASSES 10
+struct peak_probe {
+	struct peak_uarch_rates best;
+	struct peak_uarch_rates pass[PEAK_PROBE_MAX_PASSES]; /* NAN where a pass skipped it */
+	unsigned passes;
+	double seconds; /* how long the probe took */
+};
+
+/* Run the probe on this CPU (the calling thread, about a second). si says which ISAs may
+ * run. Returns 0, or -1 when the clock itself could not be measured. */
+int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p);
+
+/* Recorded passes instead of a run (tests and replays of recorded machines): spec is
+ * "name=v1,v2,...;name=..." with the note's figure names (fma256, vmul128, add64,
+ * addsd_lat, ...), one value per pass; the best of each is the largest (the smallest for a
+ * latency). Returns 0, or -1 with the reason in err. */
+int peak_uarch_probe_parse(const char *spec, struct peak_probe *p, char *err, size_t err_len);
 
 /* Turn measured figures into a micro-architecture entry (name "measured", source
  * measured, a note with the figures). A class whose figure is refused gets 0 units, so the
  * peaks that need it are unknown rather than invented. Pure: unit-tested on fake rates. */
 void peak_uarch_from_rates(const struct peak_uarch_rates *r, struct peak_uarch *u);
-
-/* A table entry whose sources leave some counts unknown (0 where the ISA exists here):
- * true when any is. */
-bool peak_uarch_has_unknown(const struct peak_uarch *u, const struct peak_sysinfo *si);
-
-/* Fill the table entry's unknown counts from a measured entry (those the probe could
- * determine), naming them in the entry's note. Pure. */
-void peak_uarch_fill_unknown(struct peak_uarch *u, const struct peak_uarch *measured,
-			     const struct peak_sysinfo *si);
 
 #endif

@@ -7,19 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "peak_loops.h"
 #include "peak_peak.h"
+#include "peak_uarch_probe.h"
 
-/* Independent dependency chains per vector kernel. The chains must cover latency x ports
- * of the busiest unit: FMA/add/mul latency 4 x 2 ports = 8 on Skylake-SP/Cascade Lake and
- * Ice Lake, 5 x 2 = 10 for FMA on Zen 2, 3 x 4 = 12 for the add+mul kernel on Zen (two
- * add and two mul pipes), vpmulld latency 10 x 1 per cycle = 10 (+1 for the add of the
- * multiply mix). 12 covers them all, and 12 accumulators + 3 constants = 15 of the 16
- * architectural xmm/ymm registers, so SSE/AVX2 code never spills inside the loop. */
-#define CPU_NACC 12
-/* Scalar integer kernels live in general-purpose registers: 8 chains + 2 constants + the
- * loop counter fit in the 14 GPRs left when the frame pointer is kept (sanitizer builds).
- * 8 covers 4 ALUs x latency 1 (add) and 1 multiplier x latency 3+1 (imul + add). */
-#define CPU_NACC_GPR      8
+/* The kernels are libpeak's instruction-class loops (peak_loops.h), the very loops the
+ * probe measures the core with: 12 chains in vector registers, 10 in general-purpose
+ * ones, PEAK_LOOP_STEPS dependent steps per chain per iteration. */
+#define CPU_NACC          PEAK_LOOP_VCHAINS
+#define CPU_NACC_GPR      PEAK_LOOP_GCHAINS
 #define CPU_VEC_MAX_BYTES 64
 /* Dependent steps per loop iteration of a frequency chain. */
 #define CPU_CHAIN_STEPS 16
@@ -28,7 +24,7 @@ enum cpu_kind {
 	CPU_KIND_FMA,     /* x = x*2 - 1, then x = x*0.5 + 0.5: identity pair, 2 flops each */
 	CPU_KIND_ADDMUL,  /* half the chains x + 1, x - 1; half x * 2, x * 0.5: 1 flop each */
 	CPU_KIND_IADD,    /* x += c1, x += c2 (wrapping): 1 op each */
-	CPU_KIND_IMULMIX, /* x = x * a + b (wrapping LCG step): 2 ops each */
+	CPU_KIND_IMUL,    /* x = x * a (wrapping, a odd): 1 op each */
 };
 
 enum cpu_elem { CPU_F32, CPU_F64, CPU_I32, CPU_I64 };
@@ -52,7 +48,7 @@ enum cpu_chain {
 struct cpu_consts {
 	double f64[3]; /* fma: 2, -1, 0.5; addmul: 1, 2, 0.5 */
 	float f32[3];
-	uint64_t u64[2]; /* iadd: c1, c2; imulmix: a, b */
+	uint64_t u64[2]; /* iadd: c1, c2; imul: a (PEAK_LOOP_IMUL64_K), unused */
 	uint32_t u32[2];
 };
 
@@ -67,7 +63,6 @@ struct cpu_acc {
 	} v;
 };
 
-typedef void (*cpu_run_fn)(struct cpu_acc *acc, const struct cpu_consts *c, uint64_t iters);
 
 struct cpu_kernel {
 	const char *name; /* the result's variant: "avx512_dp_fma" */
@@ -77,20 +72,29 @@ struct cpu_kernel {
 	enum cpu_elem elem;
 	unsigned lanes; /* elements per vector (1 for scalar) */
 	unsigned nacc;  /* independent chains */
-	unsigned steps; /* dependent steps per chain per loop iteration (even) */
+	unsigned steps; /* dependent steps per chain per loop iteration (PEAK_LOOP_STEPS) */
 	unsigned need;  /* PEAK_FEAT_* its instructions use beyond its ISA's (peak_cpu_can_run) */
-	cpu_run_fn run; /* NULL when no instruction exists (then unsupported: no vpmullq) */
+	peak_loop_fn loop; /* NULL when no instruction exists (then unsupported: no vpmullq) */
 	enum cpu_chain chain;
 };
 
 extern const struct cpu_kernel cpu_kernels[];
 extern const size_t cpu_nkernels;
 
+/* Run iters iterations of k's loop on acc (its chains) with c's operands. */
+void cpu_kernel_run(const struct cpu_kernel *k, struct cpu_acc *acc, const struct cpu_consts *c,
+		    uint64_t iters);
 /* Operations (flops or integer ops) one call with iters = 1 performs in one thread. */
 double cpu_kernel_ops_per_iter(const struct cpu_kernel *k);
 /* Peak operations per cycle per core for this kernel on that micro-architecture; NAN
  * when the table cannot say (64-bit lane multiplies). */
 double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u);
+/* Operations one instruction of the kernel's class performs (lanes, x 2 for FMA). */
+double cpu_kernel_ops_per_instr(const struct cpu_kernel *k);
+/* The probe's figure for the kernel's class on this core: instructions per cycle of the
+ * same libpeak loop (peak_uarch_probe.h), or of its nearest class (the dp or i32 loop of
+ * the same width and pipes); NAN when the probe has no such class (vpmullq). */
+double cpu_kernel_probe_per_cycle(const struct cpu_kernel *k, const struct peak_uarch_rates *r);
 /* True when the kernel can run here; otherwise reason says why. Honors the test hook
  * PEAKBENCH_TEST_PRETEND_MISSING=isa[,isa] (docs/cpu.md). */
 bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reason_len);
@@ -107,7 +111,7 @@ void cpu_acc_init(const struct cpu_kernel *k, struct cpu_acc *acc);
  * wrong lane in err. */
 int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 		   const struct cpu_consts *c, uint64_t iters, char *err, size_t err_len);
-/* x after n steps of x = x * a + b modulo 2^64 (or 2^32), in O(log n). */
+/* x after n steps of x = x * a + b modulo 2^64 (or 2^32), in O(log n) (b = 0: x a^n). */
 uint64_t cpu_affine_pow_u64(uint64_t x, uint64_t a, uint64_t b, uint64_t n);
 uint32_t cpu_affine_pow_u32(uint32_t x, uint32_t a, uint32_t b, uint64_t n);
 

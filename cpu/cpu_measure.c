@@ -36,7 +36,7 @@ static int run_hook(struct peak_bench_run *b, unsigned idx)
 {
 	struct run_ctx *r = b->state;
 	cpu_acc_init(r->k, &r->acc[idx]);
-	r->k->run(&r->acc[idx], &r->consts, b->iters);
+	cpu_kernel_run(r->k, &r->acc[idx], &r->consts, b->iters);
 	return 0;
 }
 
@@ -161,6 +161,33 @@ static double peak_hook(const struct peak_bench_run *b)
 	return cores_used * ghz.mean * cpu_kernel_ops_per_cycle(r->k, r->o->uarch);
 }
 
+/* The row's flags that say where its figure stands against the probe: vs_probe=F, the
+ * kernel's instructions per cycle per core over the probe's for its class (a kernel short
+ * of its own loop's limit shows as ours, not the CPU's), and table_corrected when the peak
+ * rests on a count the probe corrected. */
+static void probe_flags(const struct run_ctx *r, struct peak_result *rr, double ghz)
+{
+	const struct cpu_measure_opts *o = r->o;
+	unsigned lat_now, lat_claimed;
+	(void)cpu_chain_clock(r->k->chain, o->uarch, &lat_now);
+	(void)cpu_chain_clock(r->k->chain, o->uarch_claimed, &lat_claimed);
+	double now = cpu_kernel_ops_per_cycle(r->k, o->uarch);
+	double claimed = cpu_kernel_ops_per_cycle(r->k, o->uarch_claimed);
+	if (lat_now != lat_claimed || (isfinite(now) && now != claimed))
+		peak_result_flag(rr, "table_corrected");
+	if (!o->probe)
+		return;
+	unsigned cores_used = r->nthreads < o->cores ? r->nthreads : o->cores;
+	double probe = cpu_kernel_probe_per_cycle(r->k, &o->probe->best);
+	double per_cycle = rr->summary.mean * 1e9 / (ghz * 1e9 * cores_used) /
+			   cpu_kernel_ops_per_instr(r->k);
+	if (!(probe > 0) || !(per_cycle > 0) || !cores_used)
+		return;
+	char flag[32];
+	(void)snprintf(flag, sizeof flag, "vs_probe=%.3f", per_cycle / probe);
+	peak_result_flag(rr, flag);
+}
+
 /* The frequency row beside the rate row, and the clock's own flags on both. The harness
  * records the rate row after this hook, then extra_hook records the frequency row: rate,
  * frequency, rate... */
@@ -185,6 +212,7 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		peak_result_flag(fr, "clock=imul_chain");
 	}
 	peak_result_finish(fr);
+	probe_flags(r, rr, fr->summary.mean);
 	return 0;
 }
 

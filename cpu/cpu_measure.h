@@ -18,6 +18,8 @@ struct cpu_measure_opts {
 	unsigned reps;
 	unsigned cores; /* cores this process may use (for cores used = min(threads, cores)) */
 	const struct peak_uarch *uarch;
+	const struct peak_uarch *uarch_claimed; /* before the probe's corrections */
+	const struct peak_probe *probe;         /* NULL: the probe did not run */
 	double ghz_hint;            /* sizes the frequency chains; any rough value works */
 	const char *corrupt_kernel; /* test hook: flip a bit of this kernel's result */
 };

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_kernels_impl.h"
+#include "cpu_kernels.h"
 
 static bool unsupported(char *reason, size_t reason_len, const char *what)
 {
@@ -14,7 +14,7 @@ static bool unsupported(char *reason, size_t reason_len, const char *what)
 	return false;
 }
 
-#define NO_MUL64 "no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mulmix"
+#define NO_MUL64 "no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mul"
 
 /* The features each kernel's instructions use, for peak_cpu_can_run. */
 #define F_NONE  0u
@@ -29,77 +29,108 @@ static bool unsupported(char *reason, size_t reason_len, const char *what)
 #define K(nm, tst, is, kd, el, ln, na, st, sup, fn, ch)                                            \
 	{                                                                                          \
 		.name = nm, .test = tst, .isa = is, .kind = kd, .elem = el, .lanes = ln,           \
-		.nacc = na, .steps = st, .need = sup, .run = fn, .chain = ch                  \
+		.nacc = na, .steps = st, .need = sup, .loop = fn, .chain = ch                  \
 	}
 #define FL CPU_TEST_FLOPS
 #define IO CPU_TEST_IOPS
+#define ST PEAK_LOOP_STEPS
 
 const struct cpu_kernel cpu_kernels[] = {
     /* flops */
-    K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, 2, F_FMA,
-      cpu_k_scalar_sp_fma, CPU_CHAIN_SCALAR_FP),
-    K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, 2, F_FMA,
-      cpu_k_scalar_dp_fma, CPU_CHAIN_SCALAR_FP),
-    K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, 2, F_NONE,
-      cpu_k_scalar_sp_addmul, CPU_CHAIN_SCALAR_FP),
-    K("scalar_dp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F64, 1, CPU_NACC, 2, F_NONE,
-      cpu_k_scalar_dp_addmul, CPU_CHAIN_SCALAR_FP),
-    K("sse_sp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, 2, F_NONE,
-      cpu_k_sse_sp_addmul, CPU_CHAIN_SSE_FP),
-    K("sse_dp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, 2, F_NONE,
-      cpu_k_sse_dp_addmul, CPU_CHAIN_SSE_FP),
-    K("avx_sp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F32, 8, CPU_NACC, 2, F_AVX,
-      cpu_k_avx_sp_addmul, CPU_CHAIN_AVX_FP),
-    K("avx_dp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F64, 4, CPU_NACC, 2, F_AVX,
-      cpu_k_avx_dp_addmul, CPU_CHAIN_AVX_FP),
-    K("avx2_sp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F32, 8, CPU_NACC, 2, F_A2FMA,
-      cpu_k_avx2_sp_fma, CPU_CHAIN_AVX_FP),
-    K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, 2, F_A2FMA,
-      cpu_k_avx2_dp_fma, CPU_CHAIN_AVX_FP),
-    K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, 2, F_512F,
-      cpu_k_avx512_sp_fma, CPU_CHAIN_AVX512_FP),
-    K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, 2, F_512F,
-      cpu_k_avx512_dp_fma, CPU_CHAIN_AVX512_FP),
+    K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, ST, F_FMA,
+      peak_loop_scalar_sp_fma, CPU_CHAIN_SCALAR_FP),
+    K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, ST, F_FMA,
+      peak_loop_scalar_dp_fma, CPU_CHAIN_SCALAR_FP),
+    K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, ST, F_NONE,
+      peak_loop_scalar_sp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("scalar_dp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F64, 1, CPU_NACC, ST, F_NONE,
+      peak_loop_scalar_dp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("sse_sp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_sse_sp_addmul, CPU_CHAIN_SSE_FP),
+    K("sse_dp_addmul", FL, PEAK_ISA_SSE, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, ST, F_NONE,
+      peak_loop_sse_dp_addmul, CPU_CHAIN_SSE_FP),
+    K("avx_sp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F32, 8, CPU_NACC, ST, F_AVX,
+      peak_loop_avx_sp_addmul, CPU_CHAIN_AVX_FP),
+    K("avx_dp_addmul", FL, PEAK_ISA_AVX, CPU_KIND_ADDMUL, CPU_F64, 4, CPU_NACC, ST, F_AVX,
+      peak_loop_avx_dp_addmul, CPU_CHAIN_AVX_FP),
+    K("avx2_sp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F32, 8, CPU_NACC, ST, F_A2FMA,
+      peak_loop_avx2_sp_fma, CPU_CHAIN_AVX_FP),
+    K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, ST, F_A2FMA,
+      peak_loop_avx2_dp_fma, CPU_CHAIN_AVX_FP),
+    K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, ST, F_512F,
+      peak_loop_avx512_sp_fma, CPU_CHAIN_AVX512_FP),
+    K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, ST, F_512F,
+      peak_loop_avx512_dp_fma, CPU_CHAIN_AVX512_FP),
     /* integer ops */
-    K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, 4, F_NONE,
-      cpu_k_scalar_i32_add, CPU_CHAIN_SCALAR_INT),
-    K("scalar_i64_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I64, 1, CPU_NACC_GPR, 4, F_NONE,
-      cpu_k_scalar_i64_add, CPU_CHAIN_SCALAR_INT),
-    K("scalar_i32_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I32, 1, CPU_NACC_GPR, 2,
-      F_NONE, cpu_k_scalar_i32_mulmix, CPU_CHAIN_SCALAR_INT),
-    K("scalar_i64_mulmix", IO, PEAK_ISA_SCALAR, CPU_KIND_IMULMIX, CPU_I64, 1, CPU_NACC_GPR, 2,
-      F_NONE, cpu_k_scalar_i64_mulmix, CPU_CHAIN_SCALAR_INT),
-    K("sse_i32_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, 2, F_NONE,
-      cpu_k_sse_i32_add, CPU_CHAIN_SSE_INT),
-    K("sse_i64_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, 2, F_NONE,
-      cpu_k_sse_i64_add, CPU_CHAIN_SSE_INT),
-    K("sse_i32_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I32, 4, CPU_NACC, 2, F_SSE41,
-      cpu_k_sse_i32_mulmix, CPU_CHAIN_SSE_INT),
-    K("sse_i64_mulmix", IO, PEAK_ISA_SSE, CPU_KIND_IMULMIX, CPU_I64, 2, CPU_NACC, 2, F_NONE,
+    K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, ST, F_NONE,
+      peak_loop_scalar_i32_add, CPU_CHAIN_SCALAR_INT),
+    K("scalar_i64_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I64, 1, CPU_NACC_GPR, ST, F_NONE,
+      peak_loop_scalar_i64_add, CPU_CHAIN_SCALAR_INT),
+    K("scalar_i32_mul", IO, PEAK_ISA_SCALAR, CPU_KIND_IMUL, CPU_I32, 1, CPU_NACC_GPR, ST,
+      F_NONE, peak_loop_scalar_i32_mul, CPU_CHAIN_SCALAR_INT),
+    K("scalar_i64_mul", IO, PEAK_ISA_SCALAR, CPU_KIND_IMUL, CPU_I64, 1, CPU_NACC_GPR, ST,
+      F_NONE, peak_loop_scalar_i64_mul, CPU_CHAIN_SCALAR_INT),
+    K("sse_i32_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_sse_i32_add, CPU_CHAIN_SSE_INT),
+    K("sse_i64_add", IO, PEAK_ISA_SSE, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, ST, F_NONE,
+      peak_loop_sse_i64_add, CPU_CHAIN_SSE_INT),
+    K("sse_i32_mul", IO, PEAK_ISA_SSE, CPU_KIND_IMUL, CPU_I32, 4, CPU_NACC, ST, F_SSE41,
+      peak_loop_sse_i32_mul, CPU_CHAIN_SSE_INT),
+    K("sse_i64_mul", IO, PEAK_ISA_SSE, CPU_KIND_IMUL, CPU_I64, 2, CPU_NACC, ST, F_NONE,
       NULL, CPU_CHAIN_SSE_INT),
-    K("avx2_i32_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I32, 8, CPU_NACC, 2, F_AVX2,
-      cpu_k_avx2_i32_add, CPU_CHAIN_AVX2_INT),
-    K("avx2_i64_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I64, 4, CPU_NACC, 2, F_AVX2,
-      cpu_k_avx2_i64_add, CPU_CHAIN_AVX2_INT),
-    K("avx2_i32_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I32, 8, CPU_NACC, 2, F_AVX2,
-      cpu_k_avx2_i32_mulmix, CPU_CHAIN_AVX2_INT),
-    K("avx2_i64_mulmix", IO, PEAK_ISA_AVX2, CPU_KIND_IMULMIX, CPU_I64, 4, CPU_NACC, 2, F_NONE,
+    K("avx2_i32_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I32, 8, CPU_NACC, ST, F_AVX2,
+      peak_loop_avx2_i32_add, CPU_CHAIN_AVX2_INT),
+    K("avx2_i64_add", IO, PEAK_ISA_AVX2, CPU_KIND_IADD, CPU_I64, 4, CPU_NACC, ST, F_AVX2,
+      peak_loop_avx2_i64_add, CPU_CHAIN_AVX2_INT),
+    K("avx2_i32_mul", IO, PEAK_ISA_AVX2, CPU_KIND_IMUL, CPU_I32, 8, CPU_NACC, ST, F_AVX2,
+      peak_loop_avx2_i32_mul, CPU_CHAIN_AVX2_INT),
+    K("avx2_i64_mul", IO, PEAK_ISA_AVX2, CPU_KIND_IMUL, CPU_I64, 4, CPU_NACC, ST, F_NONE,
       NULL, CPU_CHAIN_AVX2_INT),
-    K("avx512_i32_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I32, 16, CPU_NACC, 2, F_512F,
-      cpu_k_avx512_i32_add, CPU_CHAIN_AVX512_INT),
-    K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, 2, F_512F,
-      cpu_k_avx512_i64_add, CPU_CHAIN_AVX512_INT),
-    K("avx512_i32_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I32, 16, CPU_NACC, 2,
-      F_512F, cpu_k_avx512_i32_mulmix, CPU_CHAIN_AVX512_INT),
-    K("avx512_i64_mulmix", IO, PEAK_ISA_AVX512, CPU_KIND_IMULMIX, CPU_I64, 8, CPU_NACC, 2,
-      F_512DQ, cpu_k_avx512_i64_mulmix, CPU_CHAIN_AVX512_INT),
+    K("avx512_i32_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I32, 16, CPU_NACC, ST, F_512F,
+      peak_loop_avx512_i32_add, CPU_CHAIN_AVX512_INT),
+    K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, ST, F_512F,
+      peak_loop_avx512_i64_add, CPU_CHAIN_AVX512_INT),
+    K("avx512_i32_mul", IO, PEAK_ISA_AVX512, CPU_KIND_IMUL, CPU_I32, 16, CPU_NACC, ST,
+      F_512F, peak_loop_avx512_i32_mul, CPU_CHAIN_AVX512_INT),
+    K("avx512_i64_mul", IO, PEAK_ISA_AVX512, CPU_KIND_IMUL, CPU_I64, 8, CPU_NACC, ST,
+      F_512DQ, peak_loop_avx512_i64_mul, CPU_CHAIN_AVX512_INT),
 };
 const size_t cpu_nkernels = sizeof cpu_kernels / sizeof cpu_kernels[0];
 
 double cpu_kernel_ops_per_iter(const struct cpu_kernel *k)
 {
-	unsigned per_step = (k->kind == CPU_KIND_FMA || k->kind == CPU_KIND_IMULMIX) ? 2 : 1;
+	unsigned per_step = k->kind == CPU_KIND_FMA ? 2 : 1;
 	return (double)k->nacc * k->steps * k->lanes * per_step;
+}
+
+double cpu_kernel_ops_per_instr(const struct cpu_kernel *k)
+{
+	return (double)k->lanes * (k->kind == CPU_KIND_FMA ? 2 : 1);
+}
+
+double cpu_kernel_probe_per_cycle(const struct cpu_kernel *k, const struct peak_uarch_rates *r)
+{
+	bool i64 = k->elem == CPU_I64;
+	switch (k->kind) {
+	case CPU_KIND_FMA: /* scalar FMAs issue to the same pipes as packed ones */
+		return k->isa == PEAK_ISA_AVX512 ? r->fma512 : r->fma256;
+	case CPU_KIND_ADDMUL:
+		return k->isa == PEAK_ISA_AVX ? r->addmul256 : r->addmul128;
+	case CPU_KIND_IADD:
+		return k->isa == PEAK_ISA_SCALAR ? r->int_add
+		       : k->isa == PEAK_ISA_AVX2 ? r->vint_add256
+		       : k->isa == PEAK_ISA_AVX512 ? r->vint_add512
+						   : r->vint_add128;
+	case CPU_KIND_IMUL:
+		if (k->isa == PEAK_ISA_SCALAR)
+			return r->imul64;
+		if (i64)
+			return NAN;
+		return k->isa == PEAK_ISA_AVX2 ? r->vint_mul256
+		       : k->isa == PEAK_ISA_AVX512 ? r->vint_mul512
+						   : r->vint_mul128;
+	}
+	return NAN;
 }
 
 static unsigned lane_bits(const struct cpu_kernel *k)
@@ -109,10 +140,9 @@ static unsigned lane_bits(const struct cpu_kernel *k)
 
 /* FMA: libpeak's lanes x 2 x FMA units for avx2/avx512; scalar FMA is one lane per FMA
  * unit. Add+mul: lanes x 2 x add+mul pairs per cycle. Integer add: the vector/ALU add
- * ports. Multiply mix (one multiply and one add per step): bounded by the multiplier,
- * 2 ops per multiply; imul r32/r64 issues one per cycle on every x86-64 since Core 2 and
- * K8, vpmulld as the table's vec_int_mul_units (512-bit scaled like 512-bit FMAs). The
- * table has no 64-bit lane multiply rate: vpmullq rows carry no theoretical peak. */
+ * ports. Multiply: imul r32/r64 as the table's imul_units, vpmulld as its
+ * vec_int_mul_units (512-bit scaled like 512-bit FMAs). The table has no 64-bit lane
+ * multiply rate: vpmullq rows carry no theoretical peak. */
 double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u)
 {
 	enum peak_precision prec = k->elem == CPU_F32 ? PEAK_PREC_SP : PEAK_PREC_DP;
@@ -133,15 +163,15 @@ double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_ua
 	case CPU_KIND_IADD:
 		v = peak_cpu_int_ops_per_cycle(u, k->isa, lane_bits(k));
 		break;
-	case CPU_KIND_IMULMIX:
-		if (k->isa == PEAK_ISA_SCALAR) /* imul + add per step, bounded by the imuls */
-			v = 2.0 * u->imul_units;
+	case CPU_KIND_IMUL:
+		if (k->isa == PEAK_ISA_SCALAR)
+			v = u->imul_units;
 		else if (k->elem == CPU_I32 && k->isa == PEAK_ISA_AVX512)
-			v = u->fma_units ? 2.0 * k->lanes * u->vec_int_mul_units * u->fma512_units /
-					       u->fma_units
+			v = u->fma_units ? (double)k->lanes * u->vec_int_mul_units *
+					       u->fma512_units / u->fma_units
 					 : NAN;
 		else if (k->elem == CPU_I32)
-			v = 2.0 * k->lanes * u->vec_int_mul_units * width;
+			v = k->lanes * u->vec_int_mul_units * width;
 		break;
 	}
 	return isfinite(v) && v > 0 ? v : NAN;
@@ -202,7 +232,7 @@ bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reaso
 	if (!cpu_isa_supported(k->isa, reason, reason_len) ||
 	    !peak_cpu_can_run(k->need, reason, reason_len))
 		return false;
-	if (!k->run)
+	if (!k->loop)
 		return unsupported(reason, reason_len, NO_MUL64);
 	return true;
 }

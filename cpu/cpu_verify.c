@@ -3,15 +3,15 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "cpu_kernels_impl.h"
+#include "cpu_chains.h"
+#include "cpu_kernels.h"
 
 /* FMA: f(x) = 2x - 1 and g(y) = y/2 + 1/2 undo each other exactly for the small integers
  * the chains start from, in both precisions, so after any number of iterations every
  * lane is back at its start; a missing, doubled or wrong operation breaks that.
  * Add+mul: (x + 1) - 1 and (x * 2) * 0.5 are exact identities too.
  * Integers wrap modulo 2^w, so their closed forms also check the iteration count:
- * x0 + n (steps / 2) (c1 + c2) for the adds, and the (n steps)-th power of the affine
- * map x -> a x + b for the multiply mix. */
+ * x0 + n (steps / 2) (c1 + c2) for the adds, and x0 a^(n steps) for the multiplies. */
 void cpu_consts_init(const struct cpu_kernel *k, struct cpu_consts *c)
 {
 	if (k->kind == CPU_KIND_ADDMUL) {
@@ -21,11 +21,12 @@ void cpu_consts_init(const struct cpu_kernel *k, struct cpu_consts *c)
 		c->f64[0] = 2.0, c->f64[1] = -1.0, c->f64[2] = 0.5;
 		c->f32[0] = 2.0f, c->f32[1] = -1.0f, c->f32[2] = 0.5f;
 	}
-	if (k->kind == CPU_KIND_IMULMIX) {
-		c->u64[0] = 6364136223846793005ull; /* Knuth's MMIX LCG: odd multiplier */
-		c->u64[1] = 1442695040888963407ull;
-		c->u32[0] = 1664525u; /* Numerical Recipes LCG */
-		c->u32[1] = 1013904223u;
+	if (k->kind == CPU_KIND_IMUL) {
+		/* The loops' immediates (scalar) and their register operand (vector). */
+		c->u64[0] = PEAK_LOOP_IMUL64_K;
+		c->u64[1] = 0;
+		c->u32[0] = PEAK_LOOP_IMUL32_K;
+		c->u32[1] = 0;
 	} else {
 		c->u64[0] = 0x9E3779B97F4A7C15ull; /* large: the sums wrap quickly */
 		c->u64[1] = 0xD1B54A32D192ED03ull;
@@ -99,7 +100,7 @@ static uint64_t expected_u64(const struct cpu_kernel *k, const struct cpu_consts
 	uint64_t pairs = iters * (k->steps / 2);
 	if (k->kind == CPU_KIND_IADD)
 		return x0 + pairs * (c->u64[0] + c->u64[1]);
-	return cpu_affine_pow_u64(x0, c->u64[0], c->u64[1], iters * k->steps);
+	return cpu_affine_pow_u64(x0, c->u64[0], 0, iters * k->steps);
 }
 
 static uint32_t expected_u32(const struct cpu_kernel *k, const struct cpu_consts *c, uint32_t x0,
@@ -108,7 +109,7 @@ static uint32_t expected_u32(const struct cpu_kernel *k, const struct cpu_consts
 	uint64_t pairs = iters * (k->steps / 2);
 	if (k->kind == CPU_KIND_IADD)
 		return (uint32_t)(x0 + (uint32_t)pairs * (uint32_t)(c->u32[0] + c->u32[1]));
-	return cpu_affine_pow_u32(x0, c->u32[0], c->u32[1], iters * k->steps);
+	return cpu_affine_pow_u32(x0, c->u32[0], 0, iters * k->steps);
 }
 
 int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,

@@ -207,6 +207,8 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 	    .reps = (unsigned)o->common.reps,
 	    .cores = m->cores.value >= 1 ? (unsigned)m->cores.value : peak_team_allowed_cpus(),
 	    .uarch = &m->uarch,
+	    .uarch_claimed = &m->uarch_claimed,
+	    .probe = m->probed ? &m->probe : NULL,
 	    .ghz_hint = m->ghz.value,
 	    .corrupt_kernel = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL"),
 	};
@@ -281,7 +283,7 @@ int main(int argc, char **argv)
 		return peak_bench_exit(&e, "cpubench");
 	peak_sysinfo_collect(&si, "");
 	peak_sysinfo_to_context(&si, &ctx);
-	peak_machine_init(&m, &si, &cfg, "");
+	peak_machine_init_cpu(&m, &si, &cfg, "");
 	peak_machine_to_context(&m, &ctx);
 	describe_run(&ctx, &m);
 

@@ -367,7 +367,7 @@ int main(int argc, char **argv)
 	}
 	peak_context_init(&e.ctx);
 	peak_sysinfo_to_context(&e.si, &e.ctx);
-	peak_machine_init(&e.m, &e.si, &cfg, "");
+	peak_machine_init_cpu(&e.m, &e.si, &cfg, "");
 	peak_machine_to_context(&e.m, &e.ctx);
 	describe(&e, &o);
 

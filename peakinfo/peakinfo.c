@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 	peak_sysinfo_collect(&si, root);
 	peak_context_init(&ctx);
 	peak_sysinfo_to_context(&si, &ctx);
-	peak_machine_init(&m, &si, &cfg, root);
+	peak_machine_init_cpu(&m, &si, &cfg, root);
 	peak_machine_to_context(&m, &ctx);
 	peak_context_set_str(&ctx, "peakinfo.config", config_used);
 	for (size_t i = 0; i < cfg.n; i++) {

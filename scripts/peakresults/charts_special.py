@@ -2,8 +2,10 @@
 frame size, best efficiency, peakbench vs the reference tools, the roofline."""
 import re
 
+from . import pick
 from .charts import Charts, blk, num
 from .load import SUITES
+from .report_fmt import isnum
 
 
 def latency_fig(c: Charts, mem: list, context: dict) -> None:
@@ -61,27 +63,42 @@ def dpdk_fig(c: Charts, dpdk: list) -> None:
 
 
 def efficiency_fig(c: Charts, suites: dict) -> None:
-    best, order = {}, []
+    """One bar per subsystem and test: its best unflagged row (pick.best). A group with no
+    unflagged row shows its best flagged one, labelled with the flags and drawn in orange;
+    an above_peak row is never the group's bar when another exists, but is drawn too, below
+    it, labelled and in red: a figure above the peak says a peak input is wrong, and must
+    be seen. Column 3 (mark): 0 an unflagged row, 1 the stand-in of a group of flagged rows,
+    2 an above_peak row."""
+    groups, order = {}, []
     for s in SUITES:
         for r in suites.get(s, []):
-            e = r.get("efficiency")
-            if e is None or not r.get("n"):
+            if not isnum(r.get("efficiency")) or not r.get("n"):
                 continue
             k = f"{r['suite']}/{r['test']}"
             if r["test"] in ("flops", "iops"):
                 k += "/" + r["variant"].split("_")[0]
-            if k not in best:
+            if k not in groups:
                 order.append(k)
-                best[k] = e
-            elif e > best[k]:
-                best[k] = e
+                groups[k] = []
+            groups[k].append(r)
     if not order:
         return
-    lines = ["# label best_efficiency_percent"] + [f'"{k}" {best[k] * 100:.2f}' for k in order]
+    lines = ["# label best_efficiency_percent mark(0 unflagged, 1 only flagged rows, 2 above_peak)"]
+    for k in order:
+        top, why = pick.best(groups[k], lambda r: r["efficiency"])
+        if why:
+            mark = 2 if "above_peak" in why else 1
+            lines.append(f'"{k} ({pick.fallback_note(why)})" {top["efficiency"] * 100:.2f} {mark}')
+            continue
+        lines.append(f'"{k}" {top["efficiency"] * 100:.2f} 0')
+        above = [r for r in groups[k] if "above_peak" in pick.doubts(r)]
+        if above:
+            hi = max(above, key=lambda r: r["efficiency"])
+            lines.append(f'"{k} {hi["variant"]} {hi["threads"]}t (above_peak)" {hi["efficiency"] * 100:.2f} 2')
     c.write("efficiency", lines)
-    c.draw("efficiency", "hbars.gp", nrows=len(order),
-           ttl="Best efficiency per subsystem and test (measured / theoretical)",
-           xlab="% of the theoretical peak", ref=100, logx=0)
+    c.draw("efficiency", "hbars.gp", nrows=len(lines) - 1, marks=1,
+           ttl="Best unflagged efficiency per subsystem and test (measured / theoretical)",
+           xlab="% of the theoretical peak (orange: only flagged rows; red: above_peak)", ref=100, logx=0)
 
 
 def baseline_fig(c: Charts, matches: list) -> None:
@@ -108,34 +125,43 @@ def baseline_fig(c: Charts, matches: list) -> None:
            xlab="peakbench as % of the tool (latency: tool / peakbench), log scale", ref=100, logx=1)
 
 
+def _roof_name(what: str, flags: list[str]) -> str:
+    """A roof's legend word (underscores for spaces): a stand-in flagged row says so."""
+    note = pick.fallback_note(flags)
+    return (what + (f" ({note})" if note else "")).replace(" ", "_")
+
+
 def roofline_fig(c: Charts, cpu: list, levels: list, mem: list) -> None:
-    mflops = tflops = triad = 0.0
-    mvar = mthr = ""
-    for r in cpu:
-        if r["test"] == "flops" and "_dp_" in r["variant"] and r.get("n"):
-            if (r.get("mean") or 0) > mflops:
-                mflops, mvar, mthr = r["mean"], r["variant"], r["threads"]
-            if (r.get("theoretical") or 0) > tflops:
-                tflops = r["theoretical"]
+    """The theoretical DP peak, the best unflagged DP flops row and the best unflagged read
+    bandwidth of each memory level (DRAM: STREAM triad when the levels did not run); a
+    flagged row only where no unflagged one exists, named so in the legend."""
+    def measured(r):
+        return bool(r.get("n")) and isnum(r.get("mean")) and r["mean"] > 0
+
+    dp = [r for r in cpu if r["test"] == "flops" and "_dp_" in r["variant"] and r.get("n")]
+    tflops = max((r["theoretical"] for r in dp if isnum(r.get("theoretical"))), default=0.0)
+    top, why = pick.best([r for r in dp if measured(r)], lambda r: r["mean"])
     bw = {}
-    for r in levels:
-        if (r.get("mean") or 0) > bw.get(r["level"], 0):
-            bw[r["level"]] = r["mean"]
-    for r in mem:
-        if r["test"] == "stream" and r["variant"].startswith("triad") and (r.get("mean") or 0) > triad:
-            triad = r["mean"]
-    if mflops == 0 and tflops == 0:
+    for lv in ("L1", "L2", "L3", "DRAM"):
+        lr, lwhy = pick.best([r for r in levels if r["level"] == lv and isnum(r.get("mean")) and r["mean"] > 0],
+                             lambda r: r["mean"])
+        if lr:
+            bw[lv] = (lr["mean"], lwhy)
+    if "DRAM" not in bw:
+        tr, twhy = pick.best([r for r in mem if r["test"] == "stream" and r["variant"].startswith("triad")
+                              and measured(r)], lambda r: r["mean"])
+        if tr:
+            bw["DRAM"] = (tr["mean"], twhy)
+    if not top and tflops <= 0:
         return
-    if not bw.get("DRAM") and triad > 0:
-        bw["DRAM"] = triad
     roofs = []
     if tflops > 0:
         roofs.append(("peak", "theoretical_DP_peak", tflops))
-    if mflops > 0:
-        roofs.append(("peak", f"measured_{mvar}_{mthr}t", mflops))
+    if top:
+        roofs.append(("peak", _roof_name(f"measured {top['variant']} {top['threads']}t", why), top["mean"]))
     for lv in ("L1", "L2", "L3", "DRAM"):
-        if bw.get(lv, 0) > 0:
-            roofs.append(("bw", f"{lv}_bandwidth", bw[lv] / 1000))
+        if lv in bw:
+            roofs.append(("bw", _roof_name(f"{lv} bandwidth", bw[lv][1]), bw[lv][0] / 1000))
     lines = ["# roof name value (peak: GFLOPS, bw: GB/s)"] + [f"{k} {n} {v:.3f}" for k, n, v in roofs]
     c.write("roofline", lines)
     c.draw("roofline", "roofline.gp", nlines=len(roofs), kinds=" " + " ".join(k for k, _, _ in roofs),

@@ -2,7 +2,7 @@
 tools, the warnings) and report-appendix.md (every row, one line each)."""
 import os
 
-from . import report_cluster, report_dpdk, report_pa1, report_refs, report_tables
+from . import pick, report_cluster, report_dpdk, report_pa1, report_refs, report_tables, schema
 from .load import SUITES
 from .report_fmt import FLAG_MEANING, fmt, human, warnings
 from .report_machine import machine, status_notes, steps
@@ -24,24 +24,29 @@ def chart_lines(charts, names) -> list[str]:
 
 
 def efficiency_summary(rows) -> list[str]:
-    best, order = {}, []
+    """Per workload (suite, test, variant, metric), its best unflagged row (pick.best); a
+    workload with only flagged rows shows the best of them, its Notes saying so."""
+    groups, order = {}, []
     for r in rows:
         if r.get("efficiency") is None or not r.get("n"):
             continue
         k = (r["suite"], r["test"], r["variant"], r["metric"])
-        if k not in best:
+        if k not in groups:
             order.append(k)
-        if k not in best or r["efficiency"] > best[k]["efficiency"]:
-            best[k] = r
+            groups[k] = []
+        groups[k].append(r)
     if not order:
         return ["No row has a theoretical peak to compare with."]
-    out = ["| Subsystem | Workload | Concurrency | Block size | Value | Theoretical | Efficiency | Notes |",
+    out = [f"Each line is the workload's best row without a doubt flag ({', '.join(schema.DOUBT_FLAGS)}); "
+           "a flagged row stands in only when the workload has no other, and its Notes say so.", "",
+           "| Subsystem | Workload | Concurrency | Block size | Value | Theoretical | Efficiency | Notes |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     for k in order:
-        r = best[k]
+        r, why = pick.best(groups[k], lambda x: x["efficiency"])
+        notes = ([pick.fallback_note(why)] if why else []) + [w for w in warnings(r.get("flags")) if w not in why]
         out.append(f"| {r['suite']} | {r['test']} ({r['variant']}) | {r['threads']} | {human(r.get('block_bytes'))} | "
                    f"{fmt(r['mean'])} {r['unit']} | {fmt(r.get('theoretical'))} {r['unit']} | "
-                   f"{r['efficiency'] * 100:.1f}% | {', '.join(warnings(r.get('flags')))} |")
+                   f"{r['efficiency'] * 100:.1f}% | {', '.join(notes)} |")
     return out
 
 

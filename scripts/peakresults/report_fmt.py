@@ -18,6 +18,8 @@ FLAG_MEANING = {
     "size_grown": "the buffer was grown so every thread holds at least two blocks",
     "thp_partial": "transparent huge pages covered only part of the buffer",
     "no_peak": "no theoretical peak is known for this row",
+    "table_corrected": "the peak uses a unit count the probe measured in place of the micro-architecture table's "
+                       "(the Machine section's peaks list both)",
     "vdev": "DPDK ran on a virtual device (net_ring / memif), not a NIC: no wire, no PHY limit",
     "same_run_as_dgesv": "the same linpack solve, compared with another theoretical peak",
     "fma": "the peak counts fused multiply-add as two operations",

@@ -1,5 +1,6 @@
 """The report's Machine and Steps sections: context.json and status.tsv in words."""
 import os
+import re
 
 from .report_fmt import cell, fmt
 
@@ -74,6 +75,35 @@ def machine(c: dict, peaks: list[dict]) -> list[str]:
                        f"{src or '–'} | {cell(how)} |")
     else:
         out.append("No peaks: peakinfo did not run.")
+    return out + table_corrections(c)
+
+
+# One entry of peak.table_corrected: "vec_int_mul_units: table 1, probe 2 (vmul128 1.95, 1.97 per cycle)".
+_CORRECTION = re.compile(r"\s*([^:;]+?):\s*table\s+([^,]+?),\s*probe\s+([^\s(]+)\s*(?:\((.*)\))?\s*")
+
+
+def table_corrections(c: dict) -> list[str]:
+    """The unit counts the probe corrected in the micro-architecture table (peak.table_corrected,
+    absent from older results, "none" when nothing was), both counts of each; and where the
+    probe disagreed but the table was kept (peak.probe_notes)."""
+    out = []
+    text = c.get("peak.table_corrected")
+    if isinstance(text, str) and text.strip() not in ("", "none"):
+        out += ["", "The probe corrected the micro-architecture table (`peak.table_corrected`); the peaks above and "
+                "the rows flagged `table_corrected` use the probe's count:", "",
+                "| Count | Table | Probe | Probe measured |", "| --- | ---: | ---: | --- |"]
+        for entry in (e for e in text.split(";") if e.strip()):
+            m = _CORRECTION.fullmatch(entry)
+            if m:
+                name, table, probe, measured = m.groups()
+                out.append(f"| {cell(name)} | {cell(table)} | {cell(probe)} | {cell(measured or '–')} |")
+            else:  # a wording this program does not know: shown whole
+                out.append(f"| {cell(entry.strip())} | – | – | – |")
+        if c.get("peak.probe") not in (None, ""):
+            out += ["", f"The probe's figures (`peak.probe`): {cell(_v(c, 'peak.probe'))}"]
+    notes = c.get("peak.probe_notes")
+    if isinstance(notes, str) and notes.strip():
+        out += ["", f"Where the probe disagreed and the table was kept (`peak.probe_notes`): {cell(notes)}"]
     return out
 
 

@@ -3,6 +3,7 @@ block sizes as rows, thread counts as columns, mean ± stddev per cell; beside, 
 best efficiency and the reference tool's figure. When a workload ran several variants
 (membench's scalar kernel for 8 B blocks and its SIMD one for larger, diskbench's engines,
 cpubench's ISAs), each row names its variant."""
+from . import pick
 from .report_fmt import METRIC_LABEL, cell, fmt, human, isnum, warnings
 
 # Per-connection detail stays in the appendix: the workload's own row is the figure.
@@ -30,12 +31,20 @@ def _variants(rows):
     return out
 
 
+def best_efficiency(rows: list[dict]) -> str:
+    """The Efficiency (best) cell: the best unflagged row's, or the best flagged one's named so."""
+    r, why = pick.best(rows, lambda x: x["efficiency"])
+    if r is None:
+        return "–"
+    return f"{r['efficiency'] * 100:.1f}% ({int(r['threads'])}t" + (f", {pick.fallback_note(why)})" if why else ")")
+
+
 def pa1_table(rows: list[dict]) -> list[str]:
     threads = sorted({int(r["threads"]) for r in rows})
     variants = _variants(rows)
     many = len(variants) > 1
     keys = sorted({(int(r.get("block_bytes") or 0), variants.index(r.get("variant"))) for r in rows})
-    cellv, best_eff, ref, notes = {}, {}, {}, {}
+    cellv, with_eff, ref, notes = {}, {}, {}, {}
     for r in rows:
         k = (int(r.get("block_bytes") or 0), variants.index(r.get("variant")))
         t = int(r["threads"])
@@ -44,8 +53,8 @@ def pa1_table(rows: list[dict]) -> list[str]:
             cellv[k, t] = f"{fmt(r['mean'])} ± {fmt(sd)}"
         else:
             cellv[k, t] = "not measured"
-        if isnum(r.get("efficiency")) and r["efficiency"] > best_eff.get(k, (-1, 0))[0]:
-            best_eff[k] = (r["efficiency"], t)
+        if isnum(r.get("efficiency")):
+            with_eff.setdefault(k, []).append(r)
         if isnum(r.get("baseline")):
             ref.setdefault(k, []).append(f"{fmt(r['baseline'])} ({r['baseline_tool']}, {t}t)")
         for w in warnings(r.get("flags")):
@@ -61,9 +70,8 @@ def pa1_table(rows: list[dict]) -> list[str]:
         label = human(b) if b else "–"
         if many:
             label = variants[v] if blockless else f"{label} ({variants[v]})"
-        e = best_eff.get(k)
         out.append(f"| {cell(label)} | " + " | ".join(cellv.get((k, t), "–") for t in threads)
-                   + f" | {f'{e[0] * 100:.1f}% ({e[1]}t)' if e else '–'} | {'; '.join(ref.get(k, [])) or '–'}"
+                   + f" | {best_efficiency(with_eff.get(k, []))} | {'; '.join(ref.get(k, [])) or '–'}"
                    + f" | {', '.join(notes.get(k, []))} |")
     return out
 

@@ -36,6 +36,12 @@ def is_cpu_use(row: dict) -> bool:
 # Flags that make a row's figure unfit for comparison: the machine was not itself.
 NOISY_FLAGS = frozenset({"steal", "contended", "oversubscribed", "bimodal"})
 
+# Flags that keep a row from standing for its group where one figure is shown (the report's
+# summary and best-efficiency cells, efficiency.png, roofline.png: pick.py): its threads
+# shared cores, another process or the hypervisor took its CPU, its peak or measurement is
+# wrong, or its result was not checked.
+DOUBT_FLAGS = ("oversubscribed", "contended", "preempted", "steal", "above_peak", "unverified")
+
 # Context keys whose difference makes two runs different machines or setups; listed
 # first by compare, and a difference in the first group makes rows not comparable.
 MACHINE_KEYS = ("cpu.model", "cpu.family", "cpu.model_number", "os.kernel")

@@ -1,17 +1,20 @@
 #!/bin/sh
-# Disassemble the cpubench kernels and check that the scalar ones are scalar (no packed
+# Disassemble the cpubench kernels (libpeak's instruction-class loops, which the probe
+# runs too) and its frequency chains, and check that the scalar ones are scalar (no packed
 # instruction, no ymm/zmm register) and that every kernel uses the instruction and vector
 # width its row claims.
-# Usage: check_kernel_asm.sh LIBCPU_KERNELS.a [OBJDUMP]
+# Usage: check_kernel_asm.sh OBJDUMP LIBPEAK.a LIBCPU_KERNELS.a
 set -u
-lib=$1
-objdump=${2:-objdump}
+objdump=$1
+shift
 dis=$(mktemp) || exit 1
 trap 'rm -f "$dis"' EXIT
-if ! "$objdump" -d --no-show-raw-insn "$lib" >"$dis"; then
-	echo "FAIL: $objdump could not disassemble $lib" >&2
-	exit 1
-fi
+for lib in "$@"; do
+	if ! "$objdump" -d --no-show-raw-insn "$lib" >>"$dis"; then
+		echo "FAIL: $objdump could not disassemble $lib" >&2
+		exit 1
+	fi
+done
 status=0
 
 body() {
@@ -29,7 +32,7 @@ expect() {
 }
 
 packed='[[:space:]](v?(add|sub|mul|div|max|min)p[sd]|vfn?m(add|sub)[0-9]+p[sd]|v?p(add|sub|mul)[a-z]*|vbroadcast[a-z0-9]*)[[:space:]]|%[yz]mm'
-for fn in $(awk '$2 ~ /^<cpu_(k|chain)_scalar_/ { gsub(/[<>:]/, "", $2); print $2 }' "$dis"); do
+for fn in $(awk '$2 ~ /^<(peak_loop|cpu_chain)_scalar_/ { gsub(/[<>:]/, "", $2); print $2 }' "$dis"); do
 	n=$(body "$fn" | wc -l)
 	bad=$(body "$fn" | grep -E "$packed")
 	if [ "$n" -lt 5 ] || [ -n "$bad" ]; then
@@ -41,41 +44,41 @@ for fn in $(awk '$2 ~ /^<cpu_(k|chain)_scalar_/ { gsub(/[<>:]/, "", $2); print $
 	fi
 done
 # The check itself must see packed code where there is some.
-if ! body cpu_k_sse_dp_addmul | grep -Eq "$packed" || ! body cpu_k_avx2_dp_fma | grep -Eq "$packed"; then
+if ! body peak_loop_sse_dp_addmul | grep -Eq "$packed" || ! body peak_loop_avx2_dp_fma | grep -Eq "$packed"; then
 	echo "FAIL: the packed-instruction pattern misses packed code" >&2
 	status=1
 fi
-nscalar=$(awk '$2 ~ /^<cpu_k_scalar_/' "$dis" | wc -l)
+nscalar=$(awk '$2 ~ /^<peak_loop_scalar_/' "$dis" | wc -l)
 if [ "$nscalar" -ne 8 ]; then
 	echo "FAIL: expected 8 scalar kernels, found $nscalar" >&2
 	status=1
 fi
 
-expect cpu_k_scalar_dp_fma 'vfmadd213sd'
-expect cpu_k_scalar_sp_fma 'vfmadd213ss'
-expect cpu_k_scalar_dp_addmul '[[:space:]]mulsd'
-expect cpu_k_scalar_sp_addmul '[[:space:]]addss'
-expect cpu_k_scalar_i64_add 'add[[:space:]]+%r'
-expect cpu_k_scalar_i32_mulmix 'imul[[:space:]]+%(e[a-z]+|r[0-9]+d),'
-expect cpu_k_scalar_i64_mulmix 'imul[[:space:]]+%r([a-z]+|[0-9]+),'
-expect cpu_k_sse_dp_addmul '[[:space:]]mulpd[[:space:]]+%xmm'
-expect cpu_k_sse_sp_addmul '[[:space:]]addps[[:space:]]+%xmm'
-expect cpu_k_sse_i32_add '[[:space:]]paddd'
-expect cpu_k_sse_i64_add '[[:space:]]paddq'
-expect cpu_k_sse_i32_mulmix '[[:space:]]pmulld'
-expect cpu_k_avx_dp_addmul 'vmulpd.*%ymm'
-expect cpu_k_avx_sp_addmul 'vaddps.*%ymm'
-expect cpu_k_avx2_dp_fma 'vfmadd[0-9]+pd.*%ymm'
-expect cpu_k_avx2_sp_fma 'vfmadd[0-9]+ps.*%ymm'
-expect cpu_k_avx2_i32_add 'vpaddd.*%ymm'
-expect cpu_k_avx2_i64_add 'vpaddq.*%ymm'
-expect cpu_k_avx2_i32_mulmix 'vpmulld.*%ymm'
-expect cpu_k_avx512_dp_fma 'vfmadd[0-9]+pd.*%zmm'
-expect cpu_k_avx512_sp_fma 'vfmadd[0-9]+ps.*%zmm'
-expect cpu_k_avx512_i32_add 'vpaddd.*%zmm'
-expect cpu_k_avx512_i64_add 'vpaddq.*%zmm'
-expect cpu_k_avx512_i32_mulmix 'vpmulld.*%zmm'
-expect cpu_k_avx512_i64_mulmix 'vpmullq.*%zmm'
+expect peak_loop_scalar_dp_fma 'vfmadd213sd'
+expect peak_loop_scalar_sp_fma 'vfmadd213ss'
+expect peak_loop_scalar_dp_addmul '[[:space:]]mulsd'
+expect peak_loop_scalar_sp_addmul '[[:space:]]addss'
+expect peak_loop_scalar_i64_add 'add[[:space:]]+%r'
+expect peak_loop_scalar_i32_mul 'imul[[:space:]]+[$]0x[0-9a-f]+,%(e[a-z]+|r[0-9]+d),'
+expect peak_loop_scalar_i64_mul 'imul[[:space:]]+[$]0x[0-9a-f]+,%r([a-z]+|[0-9]+),'
+expect peak_loop_sse_dp_addmul '[[:space:]]mulpd[[:space:]]+%xmm'
+expect peak_loop_sse_sp_addmul '[[:space:]]addps[[:space:]]+%xmm'
+expect peak_loop_sse_i32_add '[[:space:]]paddd'
+expect peak_loop_sse_i64_add '[[:space:]]paddq'
+expect peak_loop_sse_i32_mul '[[:space:]]pmulld'
+expect peak_loop_avx_dp_addmul 'vmulpd.*%ymm'
+expect peak_loop_avx_sp_addmul 'vaddps.*%ymm'
+expect peak_loop_avx2_dp_fma 'vfmadd[0-9]+pd.*%ymm'
+expect peak_loop_avx2_sp_fma 'vfmadd[0-9]+ps.*%ymm'
+expect peak_loop_avx2_i32_add 'vpaddd.*%ymm'
+expect peak_loop_avx2_i64_add 'vpaddq.*%ymm'
+expect peak_loop_avx2_i32_mul 'vpmulld.*%ymm'
+expect peak_loop_avx512_dp_fma 'vfmadd[0-9]+pd.*%zmm'
+expect peak_loop_avx512_sp_fma 'vfmadd[0-9]+ps.*%zmm'
+expect peak_loop_avx512_i32_add 'vpaddd.*%zmm'
+expect peak_loop_avx512_i64_add 'vpaddq.*%zmm'
+expect peak_loop_avx512_i32_mul 'vpmulld.*%zmm'
+expect peak_loop_avx512_i64_mul 'vpmullq.*%zmm'
 expect cpu_chain_avx512_fp 'vaddpd.*%zmm'
 expect cpu_chain_avx_fp 'vaddpd.*%ymm'
 expect cpu_chain_scalar_int 'imul[[:space:]]+%r'

@@ -11,11 +11,16 @@ does not depend on it), trims their output the same way, and checks, per binary:
 - the flags of each row by name, except those that depend on the machine or the moment
   (MOMENT_FLAGS);
 - the context: every key the recorded run had is still there.
-A binary that is not built (an optional feature) is skipped with the reason; the ISA-named
-rows of peakinfo, cpubench and membench are compared only on a machine like the recorded one.
+A binary that is not built (an optional feature) is skipped with the reason. The fixture was
+recorded on one CPU (its ISAs and CPU count are raw/peakinfo.json's cpu.isa and cpu.allowed), so
+what only some CPUs produce is compared only on a CPU like it: a row or context key that names a
+SIMD ISA (dgesv_vs_avx2, linpack.t2.ghz_avx512) only where the binary reports the recorded
+ISAs, and peakinfo, cpubench and membench, whose rows all name the machine's ISAs and CPUs, only
+there with the recorded CPU count. Everything else is compared on every CPU.
 Usage: check_output_shape.py REPO BUILD   (exit 0 ok, 1 a difference, 77 nothing compared)"""
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -34,16 +39,20 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
                 "bimodal", "no_peak", "clock_unknown",      # the moment, the peaks known here
                 "cached", "small_arrays", "level", "thp_partial",  # this machine's caches and pages
                 "time_based", "iodepth_capped", "buffer_pages",   # this disk's speed, the hugetlb pool
-                "udp_gso"}                                  # this kernel's UDP segmentation offload
+                "udp_gso",                                  # this kernel's UDP segmentation offload
+                "table_corrected", "vs_probe"}              # this CPU's table entry against its probe
 # Binaries whose row order changed on purpose (name: why); none today.
 ORDER_CHANGED = {}
 # Binaries whose rows name this machine's ISAs, CPU count or interfaces: compared only on a
-# machine like the recorded one (2 CPUs with AVX-512); peakinfo's flags describe the machine
-# (its micro-architecture, clock, interfaces) and are not compared.
+# machine like the recorded one (its ISAs, its CPU count); peakinfo's flags describe the
+# machine (its micro-architecture, clock, interfaces) and are not compared.
 MACHINE_BOUND = {"peakinfo", "cpu-cpubench", "memory-membench", "levels-L1", "levels-L2", "levels-L3",
                  "levels-DRAM"}
 FLAGS_DESCRIBE_MACHINE = {"peakinfo"}
-RECORDED_CPUS = 2
+# A name part naming a SIMD ISA that not every x86-64 CPU has (SSE and SSE2 are the baseline):
+# the row or key exists only on some CPUs (linpack's dgesv_vs_avx2 and linpack.t<N>.ghz_avx512
+# only with AVX-512). Such names are compared only where the ISAs are the recorded ones.
+ISA_PART = re.compile(r"avx[0-9a-z]*|sse3|ssse3|sse4[0-9a-z]*|amx[0-9a-z]*")
 
 
 # Rows of an optional feature the recorded build had: compared when this build has the
@@ -66,14 +75,40 @@ def cpu_flags() -> set:
     return set()
 
 
-def compare(name: str, old: dict, new: dict) -> list:
-    """Differences between the recorded and the new output of one binary, one line each."""
-    errs = []
+def names_isa(text) -> bool:
+    """Whether a row field or context key names an ISA only some x86-64 CPUs have."""
+    return any(ISA_PART.fullmatch(p) for p in re.split(r"[._\-]", str(text).lower()))
+
+
+def recorded_machine(fx: str) -> tuple:
+    """(ISAs, allowed CPUs) of the CPU the fixture was recorded on: its peakinfo's context."""
+    with open(os.path.join(fx, "raw", "peakinfo.json")) as f:
+        ctx = json.load(f)["context"]
+    return set(str(ctx["cpu.isa"]).split()), int(ctx["cpu.allowed"])
+
+
+def compare(name: str, old: dict, new: dict, same_isa: bool = True) -> tuple:
+    """(differences, one line each; rows compared; what was set aside and why) between the
+    recorded and the new output of one binary. same_isa: this CPU has exactly the recorded
+    one's ISAs; if not, rows and context keys that name an ISA are set aside on both sides."""
+    errs, aside_notes = [], []
     orows, nrows = old.get("results", []), trim_rows(name, new.get("results", []))
     prefix, why = OPTIONAL_ROWS.get(name, (None, ""))
     if prefix and not any(str(r["variant"]).startswith(prefix) for r in nrows):
-        print(f"skip {name}: its {prefix}* rows: {why}")
+        aside_notes.append(f"its {prefix}* rows: {why}")
         orows = [r for r in orows if not str(r["variant"]).startswith(prefix)]
+    okeys = set(old.get("context", {}))
+    if not same_isa:
+        aside = [r for r in orows if any(names_isa(r[k]) for k in KEY)]
+        keys_aside = sorted(k for k in okeys if names_isa(k))
+        if aside or keys_aside:
+            named = [str(r["variant"]) for r in aside] + keys_aside
+            aside_notes.append(f"{len(aside)} row(s) and {len(keys_aside)} context key(s) that name ISAs "
+                               f"({', '.join(named[:6])}{', ...' if len(named) > 6 else ''}): this CPU's ISAs "
+                               "are not the recorded ones")
+        orows = [r for r in orows if r not in aside]
+        nrows = [r for r in nrows if not any(names_isa(r[k]) for k in KEY)]
+        okeys -= set(keys_aside)
     ok = [tuple(r[k] for k in KEY) for r in orows]
     nk = [tuple(r[k] for k in KEY) for r in nrows]
     for k in ok:
@@ -92,10 +127,10 @@ def compare(name: str, old: dict, new: dict) -> list:
         k = tuple(r[k] for k in KEY)
         if k in nflags and flag_names(r) != nflags[k]:
             errs.append(f"row {k}: flags {sorted(flag_names(r))} became {sorted(nflags[k])}")
-    missing = sorted(set(old.get("context", {})) - set(new.get("context", {})))
+    missing = sorted(okeys - set(new.get("context", {})))
     if missing:
         errs.append(f"context keys gone: {', '.join(missing)}")
-    return errs, len(orows)
+    return errs, len(orows), aside_notes
 
 
 def self_check() -> list:
@@ -107,10 +142,21 @@ def self_check() -> list:
              "another order": {"results": [other, row], "context": old["context"]},
              "a flag gone": {"results": [dict(row, flags="time_based"), other], "context": old["context"]},
              "a context key gone": {"results": [row, other], "context": {}}}
-    bad = [what for what, new in cases.items() if not compare("x-self", old, new)[0]]
+    # On a CPU unlike the recorded one, what names no ISA is still compared.
+    bad = [what for what, new in cases.items() if not compare("x-self", old, new, same_isa=False)[0]]
     if compare("x-self", old, {"results": [dict(row, flags="steal"), other], "context": old["context"]})[0] != \
             [f"row {tuple(row[k] for k in KEY)}: flags ['unverified'] became []"]:
         bad.append("moment flags ignored, others compared")
+    # An ISA-named row or key: compared on a CPU with the recorded ISAs, set aside elsewhere.
+    twin = dict(row, suite="cpu", test="linpack", variant="dgesv_vs_avx2")
+    wide = {"results": [row, twin], "context": {"linpack.t2.ghz_avx512": 3.7, "linpack.n": 200}}
+    narrow = {"results": [row], "context": {"linpack.n": 200}}
+    if len(compare("x-self", wide, narrow, same_isa=True)[0]) != 2:
+        bad.append("an ISA-named row and key gone on a CPU like the recorded one")
+    if compare("x-self", wide, narrow, same_isa=False)[0]:
+        bad.append("ISA-named rows and keys set aside on another CPU")
+    if not compare("x-self", wide, {"results": [twin], "context": {}}, same_isa=False)[0]:
+        bad.append("a row and a key that name no ISA gone on another CPU")
     return bad
 
 
@@ -124,7 +170,12 @@ def main(argv: list) -> int:
         print(f"FAIL the comparison does not see: {', '.join(blind)}")
         return 1
     fx = os.path.join(repo, "tests", "fixtures", "results", "tiny")
-    like_recorded = "avx512f" in cpu_flags() and len(os.sched_getaffinity(0)) == RECORDED_CPUS
+    rec_isa, rec_cpus = recorded_machine(fx)
+    # Only a CPU with at least the recorded ISAs and its CPU count can be like it; each
+    # binary's own cpu.isa then says whether its ISAs are exactly the recorded ones.
+    may_be_like = rec_isa <= cpu_flags() and len(os.sched_getaffinity(0)) == rec_cpus
+    unlike = (f"its rows name the machine's ISAs and CPUs; the recorded run had {rec_cpus} CPUs with "
+              f"{' '.join(sorted(rec_isa))}, this one has not")
     failed = compared = 0
     with open(os.path.join(fx, "commands.txt")) as f:
         lines = [ln.rstrip("\n") for ln in f if ln.strip() and not ln.startswith("#")]
@@ -138,9 +189,8 @@ def main(argv: list) -> int:
         if not os.access(binary, os.X_OK):
             print(f"skip {name}: {argv_[0]} is not built here (an optional feature)")
             continue
-        if name in MACHINE_BOUND and not like_recorded:
-            print(f"skip {name}: its rows name the machine's ISAs and CPUs; the recorded run had "
-                  f"{RECORDED_CPUS} CPUs with AVX-512, this one has not")
+        if name in MACHINE_BOUND and not may_be_like:
+            print(f"skip {name}: {unlike}")
             continue
         with tempfile.TemporaryDirectory() as d:
             args = [binary] + [a.replace("/tmp/res-oldb/disk-tmp", d) for a in argv_[1:]]
@@ -160,8 +210,15 @@ def main(argv: list) -> int:
                 new = json.load(f)
         with open(recorded) as f:
             old = json.load(f)
+        isa = new.get("context", {}).get("cpu.isa")
+        same_isa = set(str(isa).split()) == rec_isa if isa else rec_isa <= cpu_flags()
+        if name in MACHINE_BOUND and not same_isa:
+            print(f"skip {name}: {unlike}")
+            continue
         compared += 1
-        errs, nrows = compare(name, old, new)
+        errs, nrows, aside = compare(name, old, new, same_isa)
+        for a in aside:
+            print(f"skip {name}: {a}")
         for e in errs:
             print(f"FAIL {name}: {e}")
         failed += bool(errs)
