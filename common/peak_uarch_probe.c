@@ -244,6 +244,30 @@ static const struct {
 };
 #define NFIGURES (sizeof figures / sizeof figures[0])
 
+static size_t figure_index(const char *name)
+{
+	size_t f = 0;
+	while (f < NFIGURES && (!name || strcmp(figures[f].name, name) != 0))
+		f++;
+	return f;
+}
+
+double peak_uarch_rates_get(const struct peak_uarch_rates *r, const char *name)
+{
+	size_t f = figure_index(name);
+	return f < NFIGURES ? *figure_at((struct peak_uarch_rates *)(uintptr_t)r, figures[f].offset)
+			    : NAN;
+}
+
+peak_loop_fn peak_uarch_probe_loop(const char *name)
+{
+	size_t f = figure_index(name);
+	for (size_t i = 0; f < NFIGURES && i < NCLASSES; i++)
+		if (classes[i].offset == figures[f].offset && !classes[i].latency)
+			return classes[i].loop;
+	return NULL;
+}
+
 int peak_uarch_probe_parse(const char *spec, struct peak_probe *p, char *err, size_t err_len)
 {
 	memset(p, 0, sizeof *p);
@@ -262,8 +286,7 @@ int peak_uarch_probe_parse(const char *spec, struct peak_probe *p, char *err, si
 		size_t f = NFIGURES;
 		if (eq) {
 			*eq = '\0';
-			for (f = 0; f < NFIGURES && strcmp(figures[f].name, item) != 0; f++)
-				;
+			f = figure_index(item);
 		}
 		if (f == NFIGURES) {
 			(void)snprintf(err, err_len, "probe passes: no figure '%s'", item);

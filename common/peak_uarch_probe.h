@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "peak_isa.h"
+#include "peak_loops.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
 
@@ -61,6 +62,12 @@ int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p);
  * addsd_lat, ...), one value per pass; the best of each is the largest (the smallest for a
  * latency). Returns 0, or -1 with the reason in err. */
 int peak_uarch_probe_parse(const char *spec, struct peak_probe *p, char *err, size_t err_len);
+
+/* A figure by its note name ("fma256", "vmul128", ...); NAN for an unknown name. */
+double peak_uarch_rates_get(const struct peak_uarch_rates *r, const char *name);
+/* The loop the probe times for the throughput figure of that name (the libpeak loop a
+ * cpubench kernel of the class runs too); NULL for a latency or an unknown name. */
+peak_loop_fn peak_uarch_probe_loop(const char *name);
 
 /* Turn measured figures into a micro-architecture entry (name "measured", source
  * measured, a note with the figures). A class whose figure is refused gets 0 units, so the

@@ -91,9 +91,11 @@ double cpu_kernel_ops_per_iter(const struct cpu_kernel *k);
 double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u);
 /* Operations one instruction of the kernel's class performs (lanes, x 2 for FMA). */
 double cpu_kernel_ops_per_instr(const struct cpu_kernel *k);
-/* The probe's figure for the kernel's class on this core: instructions per cycle of the
- * same libpeak loop (peak_uarch_probe.h), or of its nearest class (the dp or i32 loop of
- * the same width and pipes); NAN when the probe has no such class (vpmullq). */
+/* The probe's class of the kernel (its figure's name in peak_uarch_probe.h): the same
+ * libpeak loop for dp, i32 and scalar i64 kernels, the dp or i32 loop of the same width
+ * and pipes for the others; NULL when the probe has no such class (vpmullq). */
+const char *cpu_kernel_probe_class(const struct cpu_kernel *k);
+/* The probe's figure for that class on this core: instructions per cycle; NAN without. */
 double cpu_kernel_probe_per_cycle(const struct cpu_kernel *k, const struct peak_uarch_rates *r);
 /* True when the kernel can run here; otherwise reason says why. Honors the test hook
  * PEAKBENCH_TEST_PRETEND_MISSING=isa[,isa] (docs/cpu.md). */

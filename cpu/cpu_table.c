@@ -108,29 +108,36 @@ double cpu_kernel_ops_per_instr(const struct cpu_kernel *k)
 	return (double)k->lanes * (k->kind == CPU_KIND_FMA ? 2 : 1);
 }
 
-double cpu_kernel_probe_per_cycle(const struct cpu_kernel *k, const struct peak_uarch_rates *r)
+const char *cpu_kernel_probe_class(const struct cpu_kernel *k)
 {
-	bool i64 = k->elem == CPU_I64;
 	switch (k->kind) {
 	case CPU_KIND_FMA: /* scalar FMAs issue to the same pipes as packed ones */
-		return k->isa == PEAK_ISA_AVX512 ? r->fma512 : r->fma256;
+		return k->isa == PEAK_ISA_AVX512 ? "fma512" : "fma256";
 	case CPU_KIND_ADDMUL:
-		return k->isa == PEAK_ISA_AVX ? r->addmul256 : r->addmul128;
+		return k->isa == PEAK_ISA_AVX512 ? "addmul512"
+		       : k->isa == PEAK_ISA_AVX  ? "addmul256"
+						 : "addmul128";
 	case CPU_KIND_IADD:
-		return k->isa == PEAK_ISA_SCALAR ? r->int_add
-		       : k->isa == PEAK_ISA_AVX2 ? r->vint_add256
-		       : k->isa == PEAK_ISA_AVX512 ? r->vint_add512
-						   : r->vint_add128;
+		return k->isa == PEAK_ISA_SCALAR ? "add64"
+		       : k->isa == PEAK_ISA_AVX2 ? "vadd256"
+		       : k->isa == PEAK_ISA_AVX512 ? "vadd512"
+						   : "vadd128";
 	case CPU_KIND_IMUL:
 		if (k->isa == PEAK_ISA_SCALAR)
-			return r->imul64;
-		if (i64)
-			return NAN;
-		return k->isa == PEAK_ISA_AVX2 ? r->vint_mul256
-		       : k->isa == PEAK_ISA_AVX512 ? r->vint_mul512
-						   : r->vint_mul128;
+			return "imul64";
+		if (k->elem == CPU_I64)
+			return NULL; /* vpmullq: no class */
+		return k->isa == PEAK_ISA_AVX2 ? "vmul256"
+		       : k->isa == PEAK_ISA_AVX512 ? "vmul512"
+						   : "vmul128";
 	}
-	return NAN;
+	return NULL;
+}
+
+double cpu_kernel_probe_per_cycle(const struct cpu_kernel *k, const struct peak_uarch_rates *r)
+{
+	const char *cls = cpu_kernel_probe_class(k);
+	return cls ? peak_uarch_rates_get(r, cls) : NAN;
 }
 
 static unsigned lane_bits(const struct cpu_kernel *k)

@@ -13,15 +13,17 @@
 set -euo pipefail
 
 # Required to build and test; optional build inputs enable a feature (the io_uring engine,
-# dpdkbench, clusterbench over MPI) or a test (shellcheck, network namespaces); tools are the reference tools the
-# baselines compare with. Fedora packages no hpcc: hpcc.sh reports it as not installed.
+# dpdkbench, clusterbench over MPI) or a test (shellcheck, network namespaces, qemu-user for
+# CI's runs as other CPUs); tools are the reference tools the baselines compare with.
+# Fedora packages no hpcc: hpcc.sh reports it as not installed.
 apt_required=(gcc make cmake pkg-config libnuma-dev libhwloc-dev libopenblas-dev
 	liblapacke-dev libcjson-dev libcmocka-dev gnuplot-nox jq python3)
-apt_optional=(liburing-dev libdpdk-dev shellcheck iproute2 openmpi-bin libopenmpi-dev)
+apt_optional=(liburing-dev libdpdk-dev shellcheck iproute2 openmpi-bin libopenmpi-dev
+	qemu-user)
 apt_tools=(fio iperf3 sockperf qperf hpcc likwid)
 dnf_required=(gcc make cmake pkgconf-pkg-config numactl-devel hwloc-devel openblas-devel
 	lapack-devel cjson-devel libcmocka-devel gnuplot jq python3)
-dnf_optional=(liburing-devel dpdk-devel ShellCheck iproute openmpi-devel)
+dnf_optional=(liburing-devel dpdk-devel ShellCheck iproute openmpi-devel qemu-user)
 dnf_tools=(fio iperf3 sockperf qperf likwid)
 
 die() {

@@ -32,8 +32,9 @@ def disturbed(row: dict) -> bool:
 
 def check_vs_probe(rows: list[dict], ctx: dict) -> list[str]:
     """cpubench's kernels are the probe's own loops: no undisturbed row may beat the probe
-    for its class beyond BOUND (it would mean a clock or a class read wrong), and when the
-    probe ran, every kernel with a class says how far it is from it (vs_probe=F)."""
+    for its class beyond BOUND when the probe reached the table's count for it (it would
+    mean a clock or a class read wrong), and when the probe ran, every kernel with a class
+    says how far it is from it (vs_probe=F)."""
     probed = str(ctx.get("peak.probe", "not run")) != "not run"
     bad = []
     for r in rows:
@@ -45,7 +46,9 @@ def check_vs_probe(rows: list[dict], ctx: dict) -> list[str]:
             if probed and not r["variant"].endswith("_i64_mul"):
                 bad.append(f"FAIL: {name} carries no vs_probe flag (flags {r.get('flags')})")
             continue
-        if not disturbed(r) and float(vs[0]) > BOUND:
+        # probe_short: the probe read the class below the table's count (it ran while the
+        # core was shared), so the ratio compares two moments, not a kernel with its loop.
+        if not disturbed(r) and "probe_short" not in flags_of(r) and float(vs[0]) > BOUND:
             bad.append(f"FAIL: {name} is {vs[0]} of the probe's rate for its class "
                        f"(probe: {ctx.get('peak.probe')})")
     for line in bad:

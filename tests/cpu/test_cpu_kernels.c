@@ -175,6 +175,32 @@ static void test_probe_class(void **state)
 	assert_double_equal(cpu_kernel_probe_per_cycle(&cpu_kernels[1], &r), r.fma256, 0);
 }
 
+/* One definition: a kernel whose class the probe times with a loop of the same width and
+ * element is that very loop (the same function), so it cannot fall short of the probe
+ * for a reason of its own. The other kernels (sp, vector i64, scalar i32 and scalar fp)
+ * have the loop of the same pipes as their class. */
+static void test_kernel_is_probe_loop(void **state)
+{
+	(void)state;
+	unsigned same = 0;
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		const struct cpu_kernel *k = &cpu_kernels[i];
+		peak_loop_fn probe = peak_uarch_probe_loop(cpu_kernel_probe_class(k));
+		if (!k->loop || !probe)
+			continue;
+		/* scalar: the i64 loops are the classes; vector: dp and i32 */
+		bool own = k->isa == PEAK_ISA_SCALAR ? k->elem == CPU_I64
+						     : k->elem == CPU_F64 || k->elem == CPU_I32;
+		if (own) {
+			if (k->loop != probe)
+				fail_msg("%s: not the probe's loop for %s", k->name,
+					 cpu_kernel_probe_class(k));
+			same++;
+		}
+	}
+	assert_true(same >= 8);
+}
+
 static void test_pretend_missing(void **state)
 {
 	(void)state;
@@ -199,6 +225,7 @@ int main(void)
 	    cmocka_unit_test(test_pretend_missing),
 	    cmocka_unit_test(test_kernel_features),
 	    cmocka_unit_test(test_probe_class),
+	    cmocka_unit_test(test_kernel_is_probe_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
