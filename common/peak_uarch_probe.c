@@ -268,6 +268,25 @@ peak_loop_fn peak_uarch_probe_loop(const char *name)
 	return NULL;
 }
 
+double peak_uarch_probe_rate_now(const char *name)
+{
+	size_t f = figure_index(name);
+	for (size_t i = 0; f < NFIGURES && i < NCLASSES; i++) {
+		const struct probe_class *c = &classes[i];
+		if (c->offset != figures[f].offset || c->latency)
+			continue;
+		uint64_t iters = size_loop(c);
+		double best = 0;
+		for (int t = 0; iters && t < 3; t++) {
+			uint64_t ns = time_loop(c->loop, iters);
+			if (ns)
+				best = fmax(best, c->per_iter * (double)iters / (double)ns);
+		}
+		return best > 0 ? best : NAN;
+	}
+	return NAN;
+}
+
 int peak_uarch_probe_parse(const char *spec, struct peak_probe *p, char *err, size_t err_len)
 {
 	memset(p, 0, sizeof *p);

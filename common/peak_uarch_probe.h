@@ -69,6 +69,12 @@ double peak_uarch_rates_get(const struct peak_uarch_rates *r, const char *name);
  * cpubench kernel of the class runs too); NULL for a latency or an unknown name. */
 peak_loop_fn peak_uarch_probe_loop(const char *name);
 
+/* The class's loop timed now on the calling thread (the caller's ISA check passed):
+ * instructions per ns, best of three runs of about 1 ms; NAN for no such class. Divided
+ * by a clock read at the same moment it is the probe's figure then (cpubench reads it
+ * after every repetition, beside the kernel's own rate). */
+double peak_uarch_probe_rate_now(const char *name);
+
 /* Turn measured figures into a micro-architecture entry (name "measured", source
  * measured, a note with the figures). A class whose figure is refused gets 0 units, so the
  * peaks that need it are unknown rather than invented. Pure: unit-tested on fake rates. */

@@ -29,6 +29,12 @@ struct run_ctx {
 	const struct cpu_measure_opts *o;
 	struct cpu_sweep *w; /* the frequency row lands here */
 	double ghz[CPU_MAX_REPS];
+	/* The probe's class beside the kernel: its loop timed on every thread right after
+	 * each repetition (instructions per ns per thread), over that thread's clock. */
+	const char *probe_class; /* NULL: the kernel has none (vpmullq) */
+	double *thread_rate;     /* one per thread */
+	double *thread_ghz;      /* one per thread: the best chain run after the repetition */
+	double probe_per_cycle[CPU_MAX_REPS]; /* mean over threads; NAN when not read */
 	char err[320];
 };
 
@@ -47,6 +53,8 @@ static void teardown_hook(struct peak_bench_run *b)
 	if (!r)
 		return;
 	free(r->chain_out);
+	free(r->thread_rate);
+	free(r->thread_ghz);
 	free(r->acc);
 	free(r);
 	b->state = NULL;
@@ -68,7 +76,10 @@ static int setup_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 	r->corrupt = o->corrupt_kernel && strcmp(o->corrupt_kernel, k->name) == 0;
 	r->acc = aligned_alloc(64, n * sizeof *r->acc);
 	r->chain_out = calloc(n, sizeof *r->chain_out);
-	if (!r->acc || !r->chain_out) {
+	r->thread_rate = calloc(n, sizeof *r->thread_rate);
+	r->thread_ghz = calloc(n, sizeof *r->thread_ghz);
+	r->probe_class = o->probe ? cpu_kernel_probe_class(k) : NULL;
+	if (!r->acc || !r->chain_out || !r->thread_rate || !r->thread_ghz) {
 		teardown_hook(b); /* the harness tears down only what set up */
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	}
@@ -141,7 +152,34 @@ static int chain_ghz(struct run_ctx *r, unsigned latency, double *ghz)
 			max = best[i];
 	}
 	*ghz = shared ? max : sum / r->nthreads;
+	memcpy(r->thread_ghz, best, r->nthreads * sizeof best[0]);
 	return 0;
+}
+
+static int probe_worker(void *arg, unsigned idx, unsigned n)
+{
+	struct run_ctx *r = arg;
+	(void)n;
+	r->thread_rate[idx] = peak_uarch_probe_rate_now(r->probe_class);
+	return 0;
+}
+
+/* The probe's figure for the kernel's class at this moment: its loop on every thread
+ * (about 5 ms) over each thread's clock just read. A host that shares the core with
+ * another tenant for seconds slows kernel and probe alike, so the ratio of the two says
+ * what the kernel makes of what the core gave it then. */
+static void probe_now(struct run_ctx *r, unsigned rep)
+{
+	r->probe_per_cycle[rep] = NAN;
+	if (!r->probe_class || peak_team_run(r->team, probe_worker, r, NULL, NULL) != 0)
+		return;
+	double sum = 0;
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		if (!(r->thread_rate[i] > 0) || !(r->thread_ghz[i] > 0))
+			return;
+		sum += r->thread_rate[i] / r->thread_ghz[i];
+	}
+	r->probe_per_cycle[rep] = sum / r->nthreads;
 }
 
 static int after_rep_hook(struct peak_bench_run *b, struct peak_bench_err *e)
@@ -149,6 +187,7 @@ static int after_rep_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 	struct run_ctx *r = b->state;
 	if (chain_ghz(r, r->latency, &r->ghz[b->rep]) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", r->err);
+	probe_now(r, b->rep);
 	return 0;
 }
 
@@ -162,11 +201,19 @@ static double peak_hook(const struct peak_bench_run *b)
 	return cores_used * ghz.mean * cpu_kernel_ops_per_cycle(r->k, r->o->uarch);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 /* The row's flags that say where its figure stands against the probe: vs_probe=F, the
- * kernel's instructions per cycle per core over the probe's for its class (a kernel short
- * of its own loop's limit shows as ours, not the CPU's), and table_corrected when the peak
- * rests on a count the probe corrected. */
-static void probe_flags(const struct run_ctx *r, struct peak_result *rr, double ghz)
+ * median over repetitions of the kernel's instructions per cycle per core over the
+ * probe's for its class read right after that repetition (a kernel short of its own
+ * loop's limit shows as ours, not the CPU's); probe_short when the probe itself read the
+ * class below the count the peak uses (the core was shared then, or the table is wrong
+ * downward); table_corrected when the peak rests on a count the probe corrected. */
+static void probe_flags(const struct run_ctx *r, struct peak_result *rr)
 {
 	const struct cpu_measure_opts *o = r->o;
 	unsigned lat_now, lat_claimed;
@@ -176,23 +223,28 @@ static void probe_flags(const struct run_ctx *r, struct peak_result *rr, double 
 	double claimed = cpu_kernel_ops_per_cycle(r->k, o->uarch_claimed);
 	if (lat_now != lat_claimed || (isfinite(now) && now != claimed))
 		peak_result_flag(rr, "table_corrected");
-	if (!o->probe)
-		return;
 	unsigned cores_used = r->nthreads < o->cores ? r->nthreads : o->cores;
-	double probe = cpu_kernel_probe_per_cycle(r->k, &o->probe->best);
-	double per_cycle = rr->summary.mean * 1e9 / (ghz * 1e9 * cores_used) /
-			   cpu_kernel_ops_per_instr(r->k);
-	if (!(probe > 0) || !(per_cycle > 0) || !cores_used)
+	double ratio[CPU_MAX_REPS], probe[CPU_MAX_REPS];
+	size_t n = 0;
+	for (size_t k = 0; k < rr->nsamples && k < o->reps && cores_used; k++) {
+		double pc = rr->samples[k] / (r->ghz[k] * cores_used) / cpu_kernel_ops_per_instr(r->k);
+		if (!(r->probe_per_cycle[k] > 0) || !(pc > 0))
+			continue;
+		probe[n] = r->probe_per_cycle[k];
+		ratio[n++] = pc / r->probe_per_cycle[k];
+	}
+	if (!n)
 		return;
+	qsort(ratio, n, sizeof ratio[0], cmp_double);
+	qsort(probe, n, sizeof probe[0], cmp_double);
+	double med = n % 2 ? ratio[n / 2] : (ratio[n / 2 - 1] + ratio[n / 2]) / 2;
+	double med_probe = n % 2 ? probe[n / 2] : (probe[n / 2 - 1] + probe[n / 2]) / 2;
 	char flag[32];
-	(void)snprintf(flag, sizeof flag, "vs_probe=%.3f", per_cycle / probe);
+	(void)snprintf(flag, sizeof flag, "vs_probe=%.3f", med);
 	peak_result_flag(rr, flag);
-	/* The probe read its class below the count the peak uses: it ran while the core was
-	 * shared (a co-tenant on the SMT sibling takes a 4-wide class to 3 for seconds, and no
-	 * steal counter shows it), or the table is wrong downward. Either way vs_probe then
-	 * compares two moments, not the kernel with its loop. */
 	double table = now / cpu_kernel_ops_per_instr(r->k);
-	if (isfinite(table) && probe < table - fmin(PEAK_UNITS_BELOW_TOL * table, PEAK_UNITS_ABS_TOL))
+	if (isfinite(table) &&
+	    med_probe < table - fmin(PEAK_UNITS_BELOW_TOL * table, PEAK_UNITS_ABS_TOL))
 		peak_result_flag(rr, "probe_short");
 }
 
@@ -220,7 +272,7 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		peak_result_flag(fr, "clock=imul_chain");
 	}
 	peak_result_finish(fr);
-	probe_flags(r, rr, fr->summary.mean);
+	probe_flags(r, rr);
 	return 0;
 }
 

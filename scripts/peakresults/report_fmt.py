@@ -20,6 +20,9 @@ FLAG_MEANING = {
     "no_peak": "no theoretical peak is known for this row",
     "table_corrected": "the peak uses a unit count the probe measured in place of the micro-architecture table's "
                        "(the Machine section's peaks list both)",
+    "probe_short": "the probe, read beside the kernel, ran its class below the table's count: the core was "
+                   "shared then (a co-tenant on its SMT sibling, or both vCPUs on one core), so the shortfall "
+                   "is the host's, not the kernel's",
     "vdev": "DPDK ran on a virtual device (net_ring / memif), not a NIC: no wire, no PHY limit",
     "same_run_as_dgesv": "the same linpack solve, compared with another theoretical peak",
     "fma": "the peak counts fused multiply-add as two operations",
