@@ -1,12 +1,30 @@
 #!/bin/sh
-# A stand-in benchmark for check_below_peak.py's own test: writes (to --output FILE) one
-# row at 1.3x its peak and one below, as a binary with a wrong peak would.
+# A stand-in benchmark for check_below_peak.py's own tests; writes rows to --output FILE.
+# Without an argument: one row at 1.3x its peak and one below, as a binary with a wrong
+# peak would. With "probe" first: one kernel row below its peak but at 1.3x the probe's
+# rate for its class (a wrong clock or probe class), and one whose probe ran short of the
+# table (probe_short), which is not judged.
+case=${1:-peak}
 out=""
 while [ $# -gt 0 ]; do
 	[ "$1" = --output ] && out=$2
 	shift
 done
 [ -n "$out" ] || exit 2
+if [ "$case" = probe ]; then
+	cat >"$out" <<'JSON'
+{"context": {"peak.uarch": "fake", "peak.uarch_source": "table",
+             "peak.probe": "per cycle at 3.00 GHz (imul): vadd128 3.00"},
+ "results": [
+  {"suite": "cpu", "test": "iops", "variant": "sse_i32_add", "threads": 1, "unit": "GIOPS",
+   "mean": 40.0, "theoretical": 48.0, "efficiency": 0.833, "flags": "vs_probe=1.300"},
+  {"suite": "cpu", "test": "iops", "variant": "sse_i64_add", "threads": 1, "unit": "GIOPS",
+   "mean": 40.0, "theoretical": 48.0, "efficiency": 0.833, "flags": "vs_probe=1.400;probe_short"},
+  {"suite": "cpu", "test": "iops", "variant": "avx512_i64_mul", "threads": 1, "unit": "GIOPS",
+   "mean": 40.0, "flags": "no_peak"}]}
+JSON
+	exit 0
+fi
 cat >"$out" <<'JSON'
 {"context": {"peak.uarch": "fake", "peak.uarch_source": "table"},
  "results": [
