@@ -388,6 +388,7 @@ static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
 	}
 	if (forced || m->uarch.source == PEAK_SRC_UNKNOWN) {
 		uarch_measure(m, si, forced ? "cpu.uarch=measured" : m->uarch.note);
+		m->uarch_claimed = m->uarch; /* measured: no claim was corrected */
 		return;
 	}
 	if (check || peak_uarch_has_unknown(&m->uarch, si))

@@ -216,12 +216,14 @@ static int cmp_double(const void *a, const void *b)
 static void probe_flags(const struct run_ctx *r, struct peak_result *rr)
 {
 	const struct cpu_measure_opts *o = r->o;
+	/* A count the claim lacked (0) and the probe filled in is not a correction. */
 	unsigned lat_now, lat_claimed;
-	(void)cpu_chain_clock(r->k->chain, o->uarch, &lat_now);
-	(void)cpu_chain_clock(r->k->chain, o->uarch_claimed, &lat_claimed);
+	enum cpu_chain c_now = cpu_chain_clock(r->k->chain, o->uarch, &lat_now);
+	enum cpu_chain c_claimed = cpu_chain_clock(r->k->chain, o->uarch_claimed, &lat_claimed);
 	double now = cpu_kernel_ops_per_cycle(r->k, o->uarch);
 	double claimed = cpu_kernel_ops_per_cycle(r->k, o->uarch_claimed);
-	if (lat_now != lat_claimed || (isfinite(now) && now != claimed))
+	if ((c_now == c_claimed && lat_now != lat_claimed) ||
+	    (isfinite(now) && isfinite(claimed) && now != claimed))
 		peak_result_flag(rr, "table_corrected");
 	unsigned cores_used = r->nthreads < o->cores ? r->nthreads : o->cores;
 	double ratio[CPU_MAX_REPS], probe[CPU_MAX_REPS];

@@ -83,6 +83,14 @@ static int cpu_row(struct peak_output *out, const struct peak_sysinfo *si,
 	peak_result_flag(&r, flag);
 	if (!lane_bits && isa >= PEAK_ISA_AVX2)
 		peak_result_flag(&r, "fma");
+	/* The probe replaced a count this peak rests on (not one the claim lacked). */
+	double claimed = lane_bits ? peak_cpu_int_ops_per_cycle(&m->uarch_claimed, isa, lane_bits)
+				   : peak_cpu_flops_per_cycle(&m->uarch_claimed, isa, prec);
+	if (claimed > 0 && claimed != per_cycle) {
+		peak_result_flag(&r, "table_corrected");
+		(void)snprintf(flag, sizeof flag, "claimed_per_cycle=%g", claimed);
+		peak_result_flag(&r, flag);
+	}
 	return emit(out, &r);
 }
 
