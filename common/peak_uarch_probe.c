@@ -1,5 +1,5 @@
-/* The measured micro-architecture (see peak_uarch_probe.h): inline-asm loops that each
- * saturate one instruction class, timed against the imul-chain clock. */
+/* The probe (see peak_uarch_probe.h): libpeak's instruction-class loops and three latency
+ * chains, timed in passes against the imul-chain clock; each pass's figures kept. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,8 @@
-/* Micro-architecture measured, for a CPU the table does not know: how many instructions of
- * each class the core retires per cycle (throughput with independent chains, divided by
- * the imul-chain clock) and the FP add latency, each rounded to the integer that is the
- * architectural fact, or refused as unknown when the figure sits between two integers. */
+/* The probe: how many instructions of each class the core retires per cycle (throughput
+ * with independent chains, divided by the imul-chain clock) and the FP add latency, each
+ * rounded to the integer that is the architectural fact, or refused as unknown when the
+ * figure sits between two integers. It measures a CPU the table does not know, and checks
+ * the table on every run for one it does (peak_uarch_check.h). */
 #ifndef PEAK_UARCH_PROBE_H
 #define PEAK_UARCH_PROBE_H
 
