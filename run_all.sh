@@ -3,8 +3,8 @@
 # (scripts/peakresults/plan.py: every suite that is built or --only some, the reference
 # tools, the paired rounds, the second pass), then the results program (peakresults
 # finish), into results/<timestamp>/. This file keeps the sequencing: progress and ETA on
-# stderr, locks, calling the binaries, status.tsv and commands.txt. ./run_all.sh --help
-# for the options.
+# stderr, locks, calling the binaries, stopping on SIGINT/SIGTERM, status.tsv and
+# commands.txt. ./run_all.sh --help for the options.
 set -u -o pipefail
 # The whole script is one compound command, so bash parses it before running it: editing
 # run_all.sh (a git pull) while a long run is in progress cannot change the running one.
@@ -80,7 +80,7 @@ progress() {
 		"$(peak_fmt_duration "$el")" "$(peak_fmt_duration "$eta")" >&2
 }
 
-# status.tsv: step, suite, status (ok|failed|skipped|not_built), seconds, reason.
+# status.tsv: step, suite, status (ok|failed|skipped|not_built|interrupted), seconds, reason.
 record() {
 	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5//$'\t'/ }" >>"$OUT/status.tsv"
 }
@@ -116,12 +116,101 @@ run_step() {
 	esac
 	case $kind in
 	bench) # dpdkbench: our flags come after the EAL's "--".
-		"${cmd[@]}" --format json --output "$OUT/raw/$outf.json" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
-	*) "${cmd[@]}" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
+		spawn "${cmd[@]}" --format json --output "$OUT/raw/$outf.json" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
+	*) spawn "${cmd[@]}" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
 	esac
-	rc=$?
+	reap
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
-	return "$rc"
+	return "$STEP_RC"
+}
+
+# Stopping (issue 26). Ctrl-C sends SIGINT to the whole foreground process group: this
+# script and the running step; a SIGTERM often reaches this script alone. Either way no
+# further step starts, the running one is let clean up (stop_step) and recorded as
+# interrupted, the results program writes the report of what ran, and this script ends
+# by the same signal (status 130 or 143). A step that ends by SIGINT or SIGTERM (130, 143)
+# stops the run as well. STOP_SIG: the first signal; SIGNALS: how many came. SIGPIPE is
+# ignored from then on: under `./run_all.sh 2>&1 | tee log` Ctrl-C ends tee too, and the
+# next line on stderr would kill this script before its cleanup.
+STOP_SIG="" SIGNALS=0
+# shellcheck disable=SC2317 # called from the traps
+on_signal() {
+	trap '' PIPE
+	SIGNALS=$((SIGNALS + 1))
+	[ -n "$STOP_SIG" ] || STOP_SIG=$1
+}
+
+# A step runs in the background and this script waits for it with the wait builtin, which
+# a trapped signal interrupts (for a foreground command bash runs the trap only once the
+# command has ended, however long it takes). The subshell gives the step back SIGINT and
+# SIGQUIT, which bash ignores in background commands, and marks it and everything it
+# starts with PEAKBENCH_RUN, by which stop_leftovers finds them. Its stdin is /dev/null.
+# spawn CMD... (with the caller's redirections): STEP_PID
+RUN_MARK="$$:$OUT"
+spawn() {
+	(
+		trap - INT QUIT
+		export PEAKBENCH_RUN=$RUN_MARK
+		exec "$@"
+	) &
+	STEP_PID=$!
+}
+
+# The step's exit status in STEP_RC; a signal while waiting for it: stop_step, then the
+# status again: the first wait was either cut short by the signal (the second has the
+# step's status) or returned it as the signal came (the second finds no child: 127, or -1
+# from bash 5.2).
+reap() {
+	local n=$SIGNALS
+	wait "$STEP_PID"
+	STEP_RC=$?
+	[ "$SIGNALS" != "$n" ] || return 0
+	stop_step
+	wait "$STEP_PID" 2>/dev/null
+	n=$?
+	case $n in 127 | 255 | -1) ;; *) STEP_RC=$n ;; esac
+}
+
+# After a signal: Ctrl-C has reached the step (one process group), a SIGTERM sent to this
+# script alone has not, so the step gets STOP_SIG after 1 s. It has STOP_GRACE_S to end by
+# itself (diskbench removes its file, the baseline scripts stop their servers); after that,
+# or at once on a second signal, stop_leftovers. A baseline script outlives SIGINT: its tool
+# runs under timeout(1), in a process group of its own that Ctrl-C does not reach.
+STOP_GRACE_S=5
+stop_step() {
+	local t n=$SIGNALS
+	for ((t = 0; t < STOP_GRACE_S * 10; t++)); do
+		if ! kill -0 "$STEP_PID" 2>/dev/null || [ "$SIGNALS" != "$n" ]; then break; fi
+		[ "$t" != 10 ] || kill -s "$STOP_SIG" "$STEP_PID" 2>/dev/null
+		sleep 0.1
+	done
+	stop_leftovers "$STEP_PID"
+}
+
+# The processes marked with this run's PEAKBENCH_RUN (zombies have no environment).
+run_pids() { grep -lzxF "PEAKBENCH_RUN=$RUN_MARK" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | tr '\n' ' '; }
+
+# SIGTERM to every process of the step still there (also one its script left behind, such
+# as a server whose script died before its EXIT trap), SIGKILL to those left 2 s later.
+# stop_leftovers [STEP_PID]: that one too while it lives (whatever its environment says).
+stop_leftovers() {
+	local pids t step=${1:-}
+	[ -z "$step" ] || kill -0 "$step" 2>/dev/null || step=""
+	pids=$(run_pids)
+	[ -n "$pids$step" ] || return 0
+	# shellcheck disable=SC2086 # a list of PIDs
+	kill -TERM $step $pids 2>/dev/null
+	for ((t = 0; t < 20; t++)); do
+		[ -z "$step" ] || kill -0 "$step" 2>/dev/null || step=""
+		pids=$(run_pids)
+		[ -n "$pids$step" ] || return 0
+		sleep 0.1
+	done
+	pids="$step $pids"
+	echo "run_all.sh: killing what the step left running:" \
+		"$(ps -o pid=,comm= -p "$pids" 2>/dev/null | awk '{ printf "%s%s (%s)", s, $2, $1; s = ", " }')" >&2
+	# shellcheck disable=SC2086
+	kill -KILL $pids 2>/dev/null
 }
 
 if [ -d "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
@@ -147,11 +236,11 @@ mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
 # The plan again (which steps and estimates depends on the tools there now), writing the
 # paired jobs' definitions (raw/pairs/<id>/job.json, read by scripts/peakresults/pairs.py).
 read_plan "$@" --out "$OUT" --write-pairs
-# Interrupted: say so, and remove the disk test folder when it is ours (diskbench and fio
-# remove their own files on SIGINT/SIGTERM) and the paired disk job's shared buffers
-# (BUFFER_DIR: diskbench --buffer-dir, on tmpfs, left for fio between rounds).
+# The paired disk job's shared buffers (BUFFER_DIR: diskbench --buffer-dir, on tmpfs, left
+# for fio between rounds), removed at the end, interrupted or not, with OUT/disk-tmp.
 remove_buffers() { [ -z "$BUFFER_DIR" ] || rm -rf "$BUFFER_DIR"; }
-trap 'echo "run_all.sh: interrupted; partial results in $OUT" >&2; [ -n "$DISK_DIR" ] || rm -rf "$OUT/disk-tmp"; remove_buffers; exit 130' INT TERM
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
 : >"$OUT/status.tsv"
 {
 	echo "# peakbench run_all.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) in $ROOT"
@@ -164,7 +253,13 @@ LOCKED=0
 if [ -n "${PEAKBENCH_LOCK:-}" ] && peak_have flock; then
 	exec 9>>"$PEAKBENCH_LOCK" && LOCKED=1
 fi
-lock() { [ "$LOCKED" = 0 ] || flock 9; }
+# (flock waits in the background as a step runs, so that a signal ends the wait: fails then)
+lock() {
+	[ "$LOCKED" = 1 ] || return 0
+	spawn flock 9
+	reap
+	[ -z "$STOP_SIG" ]
+}
 unlock() { [ "$LOCKED" = 0 ] || flock -u 9; }
 
 # The VM placement fingerprint (peakinfo --placement, a few ms) before and after each side
@@ -180,19 +275,26 @@ placement() {
 	printf '%s %s\n' "$1" "${fp:-unknown}" >>"$OUT/raw/$2.placement"
 }
 
-FAILED=0 DONE_EST=0 BUSY=0
+FAILED=0 DONE_EST=0 BUSY=0 RAN=0 STOPPED=""
 for ((i = 0; i < N; i++)); do
+	[ -z "$STOP_SIG" ] || break
 	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" $((TOTAL_EST - DONE_EST)) "$BUSY"
 	cmd=("${STEP_ARGV[@]:STEP_AT[i]:STEP_LEN[i]}")
 	kind=${STEP_KIND[i]}
-	[ "$kind" = post ] || lock
+	[ "$kind" = post ] || lock || break
 	case ${STEP_SUITE[i]}:${STEP_NAME[i]} in disk:* | *:fio | pair:fio\ *) mkdir -p "${DISK_DIR:-$OUT/disk-tmp}" ;; esac
 	t0=$(now_s)
 	LAST_REASON=""
 	[ "${STEP_SUITE[i]}" != pair ] || placement before "${STEP_OUTF[i]}"
+	[ -z "$STOP_SIG" ] || break
 	run_step "$kind" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
 	rc=$?
-	[ "${STEP_SUITE[i]}" != pair ] || placement after "${STEP_OUTF[i]}"
+	RAN=$((RAN + 1))
+	# A step ended by SIGINT or SIGTERM stops the run as the signal itself would.
+	if [ -z "$STOP_SIG" ]; then
+		case $rc in 130) STOP_SIG=INT ;; 143) STOP_SIG=TERM ;; esac
+	fi
+	[ -n "$STOP_SIG" ] || [ "${STEP_SUITE[i]}" != pair ] || placement after "${STEP_OUTF[i]}"
 	# One loopback peak per run: netbench's rows take peakinfo's figure.
 	if [ "${STEP_OUTF[i]}" = peakinfo ] && [ "$rc" = 0 ]; then
 		PEAKBENCH_LOOPBACK_GBPS=$(loopback_peak "$OUT") && export PEAKBENCH_LOOPBACK_GBPS
@@ -200,7 +302,13 @@ for ((i = 0; i < N; i++)); do
 	secs=$(($(now_s) - t0))
 	unlock
 	echo "${STEP_OUTF[i]}: ${STEP_CMD[i]}" >>"$OUT/commands.txt"
-	if [ "$rc" -eq 0 ]; then
+	if [ -n "$STOP_SIG" ]; then
+		stop_leftovers # (a step ended by the signal: what it started may outlive it)
+		STOPPED=$i
+		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" interrupted "$secs" "SIG$STOP_SIG (exit $rc): the run stopped here"
+		echo "    ${STEP_NAME[i]}: interrupted (SIG$STOP_SIG)" >&2
+		break
+	elif [ "$rc" -eq 0 ]; then
 		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" ok "$secs" ""
 	elif [ "$rc" -eq 3 ]; then
 		st=skipped
@@ -216,6 +324,41 @@ for ((i = 0; i < N; i++)); do
 done
 rm -rf "$OUT/disk-tmp"
 remove_buffers
+
+# Interrupted: the results program on the steps that ran (finish, the plan's last step,
+# without charts: a second or so; not when finish was the step interrupted), one line,
+# then the signal again, so that a shell loop running this script stops too.
+if [ -n "$STOP_SIG" ]; then
+	if [ -n "$STOPPED" ]; then
+		what="during step $((STOPPED + 1))/$N (${STEP_SUITE[STOPPED]}: ${STEP_NAME[STOPPED]}): $((RAN - 1)) step(s) ran before it"
+	elif [ "$RAN" -lt "$N" ]; then
+		what="before step $((RAN + 1))/$N started: $RAN step(s) ran"
+	else
+		what="after the last step"
+	fi
+	what+=", $((N - RAN)) did not start"
+	[ "$FAILED" = 0 ] || what+=", $FAILED failed"
+	p=$((N - 1))
+	where="partial raw results in $OUT/raw, logs in $OUT/logs (python3 scripts/peakresults finish $OUT makes the report)"
+	if [ "$RAN" = "$N" ]; then
+		where="results: $OUT/report.md"
+	elif [ "${STEP_KIND[p]}" = post ] && [ "$RAN" -le "$p" ] && [ "$RAN" -gt 0 ]; then
+		cmd=("${STEP_ARGV[@]:STEP_AT[p]:STEP_LEN[p]}")
+		[[ " ${cmd[*]} " == *" --no-charts "* ]] || cmd+=(--no-charts)
+		if run_step post "${STEP_BIN[p]}" "${STEP_OUTF[p]}" "${cmd[@]}"; then
+			where="partial report: $OUT/report.md (no charts: python3 scripts/peakresults finish $OUT draws them)"
+		fi
+	fi
+	el=$(($(now_s) - START_S))
+	echo "run_all.sh: interrupted by SIG$STOP_SIG $what, in $(peak_fmt_duration "$el"); $where" >&2
+	sig=$STOP_SIG
+	if [ "$SIGNALS" -gt 0 ]; then
+		trap - "$sig"
+		kill -s "$sig" $$
+	fi
+	[ "$sig" = INT ] && exit 130
+	exit 143
+fi
 
 el=$(($(now_s) - START_S))
 if [ "$FAILED" -gt 0 ]; then

@@ -234,10 +234,14 @@ static int slot_finish(const struct peak_bench_suite *s, const struct peak_commo
 		peak_result_flag(res, "oversubscribed");
 	if (s->pin && !peak_team_pinned(run->team))
 		peak_result_flag(res, "unpinned");
-	peak_steal_flag(peak_steal_pct(steal), res);
-	/* Oversubscribed workers share CPUs by design: that is its own flag, not contention. */
-	if (sl->l.cpu_share < CONTENDED_SHARE && !over)
+	peak_steal_flag(peak_steal_share(steal), res);
+	/* Oversubscribed workers share CPUs by design: that is its own flag, not contention.
+	 * The share is recorded rounded down: results compare takes 100 - it as the most of
+	 * the row the contention can explain. */
+	if (sl->l.cpu_share < CONTENDED_SHARE && !over) {
 		peak_result_flag(res, "contended");
+		peak_result_flag_pct(res, "cpu_share_pct", 100.0 * sl->l.cpu_share, false);
+	}
 	peak_result_finish(res);
 	if (k->row && k->row(run, res, out, e) != 0)
 		return -1;

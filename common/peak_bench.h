@@ -5,10 +5,11 @@
  * (struct peak_bench_suite.point); the harness owns, per thread count, the thread team, and
  * per point: the support check (unsupported = a row whose flag carries the reason, never an
  * exit), setup, calibration of the iteration count to --min-time, one warm-up run, --reps
- * measured runs each followed by verify, the steal window, the standard flags (steal,
- * contended, oversubscribed, unpinned; above_peak and zero from peak_result_finish; no_peak
- * when the kernel names no theoretical peak), the row and the progress line. A suite keeps
- * its kernels, engines and protocols and adds its own flags in the kernel's row hook.
+ * measured runs each followed by verify, the steal window, the standard flags (steal with
+ * steal_pct, contended with cpu_share_pct, oversubscribed, unpinned; above_peak and zero
+ * from peak_result_finish; no_peak when the kernel names no theoretical peak), the row and
+ * the progress line. A suite keeps its kernels, engines and protocols and adds its own
+ * flags in the kernel's row hook.
  * Work shared by all kernels of a point (arrays mapped once) goes in the suite's
  * point_setup/point_teardown; the suite's order chooses kernel after kernel (each kernel's
  * reps back to back, the default) or round robin (STREAM's interleaving of its kernels).

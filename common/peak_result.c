@@ -51,6 +51,41 @@ void peak_result_flag(struct peak_result *r, const char *flag)
 	snprintf(r->flags + len, sizeof(r->flags) - len, "%s%s", len ? ";" : "", flag);
 }
 
+void peak_result_flag_whole(struct peak_result *r, const char *flag)
+{
+	size_t len = strlen(r->flags);
+	if (len + (len ? 1 : 0) + strlen(flag) < sizeof(r->flags))
+		peak_result_flag(r, flag);
+}
+
+void peak_result_flag_pct(struct peak_result *r, const char *key, double pct, bool up)
+{
+	if (!isfinite(pct))
+		return;
+	/* The 1e-9 keeps a figure already on a tenth (2.1 read as 2.1000000001) where it is. */
+	double tenths = up ? ceil(pct * 10.0 - 1e-9) : floor(pct * 10.0 + 1e-9);
+	char item[64];
+	int n = snprintf(item, sizeof(item), "%s=%.1f", key, tenths / 10.0);
+	if (n > 0 && (size_t)n < sizeof(item))
+		peak_result_flag_whole(r, item);
+}
+
+bool peak_result_flag_item(const char *flags, const char *key, char *out, size_t n)
+{
+	size_t klen = strlen(key);
+	for (const char *p = flags; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=' && len < n) {
+			memcpy(out, p, len);
+			out[len] = '\0';
+			return true;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
 void peak_result_finish(struct peak_result *r)
 {
 	if (r->summary.n > 0 && isfinite(r->theoretical) && r->theoretical > 0) {

@@ -36,6 +36,13 @@ void peak_result_init(struct peak_result *r, const char *suite, const char *test
 void peak_result_set_samples(struct peak_result *r, const double *samples, size_t n);
 /* Add a flag (no duplicates). */
 void peak_result_flag(struct peak_result *r, const char *flag);
+/* Add a flag only when it fits whole: for a figure, which a cut would change. */
+void peak_result_flag_whole(struct peak_result *r, const char *flag);
+/* Add the flag "key=P", P a percentage to one decimal rounded up (up) or down, when it fits
+ * whole (results compare reads it as a bound); nothing for a number that is not finite. */
+void peak_result_flag_pct(struct peak_result *r, const char *key, double pct, bool up);
+/* Copy the item "key=value" of a flags string into out (n bytes); false when there is none. */
+bool peak_result_flag_item(const char *flags, const char *key, char *out, size_t n);
 /* Compute efficiency from theoretical and flag physics violations (above_peak,
  * zero). Call after samples and theoretical are set. */
 void peak_result_finish(struct peak_result *r);

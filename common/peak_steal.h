@@ -1,6 +1,8 @@
 /* Hypervisor steal over a measured point: the share of all CPUs' time (/proc/stat) that the
  * host gave to someone else while the point ran. Every benchmark flags its rows "steal"
- * above PEAK_STEAL_FLAG_PCT, so a reader knows which figures a noisy host lowered. */
+ * above PEAK_STEAL_FLAG_PCT, so a reader knows which figures a noisy host lowered, and
+ * records beside it how much of the CPUs' busy time was stolen (steal_pct=P), so that
+ * results compare can tell a change the steal explains from one it does not. */
 #ifndef PEAK_STEAL_H
 #define PEAK_STEAL_H
 
@@ -12,23 +14,34 @@
 #define PEAK_STEAL_FLAG_PCT 1.0
 
 struct peak_steal {
-	uint64_t steal, total; /* ticks at the start */
-	bool ok;               /* the start could be read */
-	const char *root;      /* "" for the real /proc; a test's fake root otherwise */
+	uint64_t steal, total, idle; /* ticks at the start (idle: idle + iowait) */
+	bool ok;                     /* the start could be read */
+	const char *root;            /* "" for the real /proc; a test's fake root otherwise */
+};
+
+/* What a window saw, in percent; NAN when unknown. all_pct: of all CPUs' time (the flag's
+ * measure, as the context's steal.percent). busy_pct: of the time the CPUs ran or wanted to
+ * (neither idle nor iowait): what a running thread lost, however many CPUs sat idle (one
+ * busy vCPU of two losing 4% is 2% of all time, 4% of busy time). */
+struct peak_steal_share {
+	double all_pct, busy_pct;
 };
 
 /* Start a window on the real /proc (peak_steal_begin_at: under root, for tests). */
 void peak_steal_begin(struct peak_steal *s);
 void peak_steal_begin_at(struct peak_steal *s, const char *root);
 
-/* Percent of CPU time stolen since the start; NAN when /proc/stat could not be read or no
- * tick went by. */
+/* Percent of all CPU time stolen since the start (NAN when /proc/stat could not be read or
+ * no tick went by); peak_steal_share: both shares from one reading. */
 double peak_steal_pct(const struct peak_steal *s);
+struct peak_steal_share peak_steal_share(const struct peak_steal *s);
 
 /* Percent stolen between two readings of (steal, total) ticks; NAN when total did not grow. */
 double peak_steal_pct_between(uint64_t steal0, uint64_t total0, uint64_t steal1, uint64_t total1);
 
-/* Flag r "steal" when pct is above PEAK_STEAL_FLAG_PCT; returns whether it did. */
-bool peak_steal_flag(double pct, struct peak_result *r);
+/* Flag r "steal" when sh.all_pct is above PEAK_STEAL_FLAG_PCT, with "steal_pct=P" (busy_pct
+ * rounded up to a tenth: results compare takes it as the most the steal can explain);
+ * returns whether it flagged. */
+bool peak_steal_flag(struct peak_steal_share sh, struct peak_result *r);
 
 #endif

@@ -68,6 +68,8 @@ uint64_t peak_sysinfo_llc_bytes(const struct peak_sysinfo *si);
 
 /* Steal ticks and total ticks now (root as above); returns 0 or -1. */
 int peak_sysinfo_ticks(const char *root, uint64_t *steal, uint64_t *total);
+/* The same and the idle ticks (idle + iowait: no CPU wanted to run). */
+int peak_sysinfo_ticks_idle(const char *root, uint64_t *steal, uint64_t *total, uint64_t *idle);
 
 /* Fill the context block: sysinfo fields, the build (compiler, flags, git revision),
  * the timestamp and the clock. */

@@ -161,6 +161,12 @@ static void read_meminfo(struct peak_sysinfo *si, const char *root)
 
 int peak_sysinfo_ticks(const char *root, uint64_t *steal, uint64_t *total)
 {
+	uint64_t idle;
+	return peak_sysinfo_ticks_idle(root, steal, total, &idle);
+}
+
+int peak_sysinfo_ticks_idle(const char *root, uint64_t *steal, uint64_t *total, uint64_t *idle)
+{
 	char text[512];
 	if (peak_sysinfo_read(root, "/proc/stat", text, sizeof text) != 0)
 		return -1;
@@ -185,6 +191,7 @@ int peak_sysinfo_ticks(const char *root, uint64_t *steal, uint64_t *total)
 		sum += v[i];
 	*steal = n >= 8 ? v[7] : 0;
 	*total = sum;
+	*idle = v[3] + (n >= 5 ? v[4] : 0);
 	return 0;
 }
 

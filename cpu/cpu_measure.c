@@ -267,8 +267,12 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 	peak_result_set_samples(fr, w->ghz, r->o->reps);
 	if (peak_team_oversubscribed(r->team))
 		peak_result_flag(fr, "oversubscribed");
-	if (strstr(rr->flags, "steal"))
+	if (strstr(rr->flags, "steal")) { /* the frequency row shares the rate row's run */
+		char share[32];
 		peak_result_flag(fr, "steal");
+		if (peak_result_flag_item(rr->flags, "steal_pct", share, sizeof share))
+			peak_result_flag_whole(fr, share);
+	}
 	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown: imul clocked it */
 		peak_result_flag(rr, "clock=imul_chain");
 		peak_result_flag(fr, "clock=imul_chain");

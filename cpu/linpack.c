@@ -136,6 +136,7 @@ struct lp_sweep {
 	double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
 	double worst, share;
 	bool steal; /* dgesv's row was flagged steal: its twin shares the run */
+	char steal_pct[32]; /* and its "steal_pct=P" ("" when none) */
 };
 
 static bool is_twin(const struct peak_bench_run *r)
@@ -235,18 +236,25 @@ static int row_hook(struct peak_bench_run *r, struct peak_result *row, struct pe
 		peak_result_flag(row, "same_run_as_dgesv");
 		if (w->steal)
 			peak_result_flag(row, "steal");
+		if (w->steal && w->steal_pct[0])
+			peak_result_flag_whole(row, w->steal_pct);
 		snprintf(key, sizeof key, "linpack.t%u.ghz_avx2", r->nthreads);
 		peak_context_set_num(&w->e->ctx, key, mean_ghz(w, true));
 	} else {
 		w->steal = strstr(row->flags, "steal") != NULL;
+		if (!peak_result_flag_item(row->flags, "steal_pct", w->steal_pct,
+					   sizeof w->steal_pct))
+			w->steal_pct[0] = '\0';
 		snprintf(key, sizeof key, "linpack.t%u.scaled_residual", r->nthreads);
 		peak_context_set_num(&w->e->ctx, key, w->worst);
 		snprintf(key, sizeof key, "linpack.t%u.ghz_%s", r->nthreads,
 			 peak_isa_name(w->e->wide));
 		peak_context_set_num(&w->e->ctx, key, mean_ghz(w, false));
 	}
-	if (w->share < 0.97)
+	if (w->share < 0.97) {
 		peak_result_flag(row, "contended");
+		peak_result_flag_pct(row, "cpu_share_pct", 100 * w->share, false);
+	}
 	return 0;
 }
 

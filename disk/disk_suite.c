@@ -175,16 +175,26 @@ static void disk_flags(const struct disk_suite *s, const struct point_state *st,
 		peak_result_flag(r, "unverified");
 }
 
+/* The harness's steal flag and its share (steal_pct=P), when it set them. */
+static void add_steal(struct peak_result *r, const char *standard)
+{
+	char pct[32];
+	if (!has_flag(standard, "steal"))
+		return;
+	peak_result_flag(r, "steal");
+	if (peak_result_flag_item(standard, "steal_pct", pct, sizeof(pct)))
+		peak_result_flag_whole(r, pct);
+}
+
 /* The harness's flags after disk's own, steal last (as the rows have always had them). */
 static void add_standard_flags(struct peak_result *r, const char *standard)
 {
 	char buf[sizeof(r->flags)], *save = NULL;
 	snprintf(buf, sizeof(buf), "%s", standard);
 	for (char *f = strtok_r(buf, ";", &save); f; f = strtok_r(NULL, ";", &save))
-		if (strcmp(f, "steal") != 0)
+		if (strcmp(f, "steal") != 0 && strncmp(f, "steal_pct=", 10) != 0)
 			peak_result_flag(r, f);
-	if (has_flag(standard, "steal"))
-		peak_result_flag(r, "steal");
+	add_steal(r, standard);
 }
 
 /* An IOPS or latency row beside the throughput row thr: same point, same flags. */
@@ -203,8 +213,7 @@ static void extra_row(const struct peak_bench_run *r, const struct peak_result *
 	x->theoretical = theoretical;
 	disk_flags(s, st, d, r->team, x);
 	peak_result_finish(x);
-	if (has_flag(standard, "steal"))
-		peak_result_flag(x, "steal");
+	add_steal(x, standard);
 }
 
 static void progress(const struct disk_suite *s, const struct point_state *st,

@@ -111,7 +111,8 @@ static int measure(struct peak_bench_run *r, double *value, struct peak_bench_er
 /* The point's rows from its rounds. The harness records a point's row after this hook, and
  * dpdkbench's last row is latency (or tx without samples): so every row but the last goes
  * out here, and the last replaces the harness's (whose samples, tx Mpps, are the tx row's).
- * The harness's steal flag goes on every row; "preempted" is dpdk's own CPU-share flag. */
+ * The harness's steal flag (and steal_pct) goes on every row; "preempted" (with
+ * cpu_share_pct) is dpdk's own CPU-share flag. */
 static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 	       struct peak_bench_err *e)
 {
@@ -119,6 +120,9 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 	struct point_state *ps = r->state;
 	const struct dpdk_point *pt = r->point->data;
 	struct dpdk_noise noise = {.steal = strstr(res->flags, "steal") != NULL, .cpu_share = NAN};
+	if (!peak_result_flag_item(res->flags, "steal_pct", noise.steal_pct,
+				   sizeof noise.steal_pct))
+		noise.steal_pct[0] = '\0';
 	double wall_s = (double)(ps->tsc1 - ps->tsc0) / (double)sw->b->tsc_hz;
 	if (ps->cpu0_s >= 0 && ps->cpu1_s >= 0 && wall_s > 0)
 		noise.cpu_share = (ps->cpu1_s - ps->cpu0_s) / (wall_s * pt->lcores);

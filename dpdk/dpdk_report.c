@@ -88,11 +88,17 @@ static void theoretical(const struct dpdk_report *r, uint32_t size, double *l1, 
 
 static void flag_noise(const struct dpdk_report *r, struct peak_result *res)
 {
-	if (r->noise.steal)
+	if (r->noise.steal) {
 		peak_result_flag(res, "steal");
-	/* Busy-polling lcores got less than 95% of their CPUs: another process ran there. */
-	if (!isnan(r->noise.cpu_share) && r->noise.cpu_share < 0.95)
+		if (r->noise.steal_pct[0])
+			peak_result_flag_whole(res, r->noise.steal_pct);
+	}
+	/* Busy-polling lcores got less than 95% of their CPUs: another process ran there. The
+	 * share goes with it, rounded down, as the harness's contended does. */
+	if (!isnan(r->noise.cpu_share) && r->noise.cpu_share < 0.95) {
 		peak_result_flag(res, "preempted");
+		peak_result_flag_pct(res, "cpu_share_pct", 100.0 * r->noise.cpu_share, false);
+	}
 }
 
 /* A finished row: the one before it goes to the output, this one waits (the last of a point

@@ -30,8 +30,9 @@ struct dpdk_totals {
 
 /* What else happened on the machine during a point. */
 struct dpdk_noise {
-	bool steal;       /* the harness flagged the point's steal window */
-	double cpu_share; /* CPU time / (wall time x lcores): "preempted" below 0.95 */
+	bool steal;         /* the harness flagged the point's steal window */
+	char steal_pct[32]; /* and its share, the harness's "steal_pct=P" ("" when none) */
+	double cpu_share;   /* CPU time / (wall time x lcores): "preempted" below 0.95 */
 };
 
 struct dpdk_report_buf; /* a point's per-repetition figures (dpdk_report.c) */

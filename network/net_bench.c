@@ -147,9 +147,10 @@ static bool has_flag(const char *flags, const char *name)
 	return false;
 }
 
-/* The point's main row: the harness's steal and oversubscribed go on every row of the point
- * (in netbench's order), the main row is rebuilt with the suite's flags (theoretical
- * source, bytes, retransmits, GSO) and, for latency, the histogram's summary. */
+/* The point's main row: the harness's steal (with its steal_pct) and oversubscribed go on
+ * every row of the point (in netbench's order), the main row is rebuilt with the suite's
+ * flags (theoretical source, bytes, retransmits, GSO) and, for latency, the histogram's
+ * summary. */
 static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 	       struct peak_bench_err *e)
 {
@@ -159,9 +160,12 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 	size_t fl = sizeof ss->pt.flags;
 	(void)out;
 	(void)e;
+	char pct[32];
 	f[0] = '\0';
 	if (has_flag(res->flags, "steal"))
 		snprintf(f, fl, "steal");
+	if (f[0] && peak_result_flag_item(res->flags, "steal_pct", pct, sizeof pct))
+		snprintf(f + strlen(f), fl - strlen(f), ";%s", pct);
 	if (has_flag(res->flags, "oversubscribed"))
 		snprintf(f + strlen(f), fl - strlen(f), "%soversubscribed", f[0] ? ";" : "");
 	net_point_main(&ss->pt, &nb->th, ss->p.total_bytes != 0, res);

@@ -27,7 +27,7 @@ struct net_point {
 	struct peak_hist *hist;     /* latency: every timed round trip of every rep (ns) */
 	struct peak_hist *rep_hist; /* latency: the current rep, filled by net_client_run */
 	bool gso;                   /* udp senders used UDP_SEGMENT */
-	char flags[64];             /* flags of every row of the point (steal, oversubscribed) */
+	char flags[64];             /* flags of every row of the point (steal, steal_pct, oversubscribed) */
 };
 
 /* The theoretical throughput every throughput row is held against. */

@@ -2,8 +2,9 @@
 
 For every row in both runs (matched on schema.KEY): the change of the mean in percent,
 its 95% confidence interval (Welch's t over the repetitions' samples), and a verdict:
-- "not comparable": the machines differ (schema.MACHINE_KEYS) or either row is flagged
-  noisy (steal, contended, oversubscribed, bimodal);
+- "not comparable": the machines differ (schema.MACHINE_KEYS), or either row is flagged
+  oversubscribed or bimodal, or flagged steal/contended/preempted on a figure that does not
+  follow the CPU time it got (loss, retransmits, CPU use);
 - "faster" / "slower": the interval lies wholly on one side of zero (for latencies lower
   is better, so a drop is "faster"); a CPU use row (a cost that follows the throughput
   beside it) is "more CPU" / "less CPU" instead, never a regression;
@@ -12,12 +13,18 @@ its 95% confidence interval (Welch's t over the repetitions' samples), and a ver
 - "not judged": a row without repetition samples on a side (one repetition, or a row such
   as a latency summary that carries none) whose change is beyond the tolerance: with no
   interval, noise cannot be told from a change, so it is shown and never a regression.
+A row flagged steal, contended or preempted (schema.SHARE_FLAGS) is judged against the
+share of CPU each side lost (noise.py, recorded beside the flag): "slower" or "faster" only
+when the whole interval lies beyond what those shares explain (NEW's loss for a worse
+figure, OLD's for a better one), else "not judged" ("no change beyond noise" when the
+interval holds zero); a flag without its recorded share (a run from before they were
+recorded) makes a row that moved "not judged".
 A regression (the exit code 1) is "slower" by more than --tolerance percent."""
 import math
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import schema
+from . import noise, schema
 from .load import Run
 from .stats import welch_diff_ci
 
@@ -31,6 +38,9 @@ class RowChange:
     ci_pct: Optional[tuple]
     verdict: str
     note: str = ""
+    # Judged against the share of CPU each side lost (steal, contended, preempted): that
+    # share in percent, (OLD, NEW); None for a row judged as it is.
+    lost_pct: Optional[tuple] = None
 
 
 @dataclass
@@ -86,30 +96,73 @@ def compare(old: Run, new: Run, tolerance_pct: float) -> Comparison:
     return cmp
 
 
+def _change_pct(om: float, nm: float) -> float:
+    if om:
+        return (nm - om) / abs(om) * 100.0
+    return 0.0 if nm == 0 else math.copysign(math.inf, nm)  # from zero (a loss of 0%)
+
+
 def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float) -> RowChange:
     so, sn = _samples(ro), _samples(rn)
     om, nm = float(ro["mean"]), float(rn["mean"])
-    if om:
-        change = (nm - om) / abs(om) * 100.0
-    else:  # from zero (a loss of 0%): no change, or an infinite one
-        change = 0.0 if nm == 0 else math.copysign(math.inf, nm)
+    change = _change_pct(om, nm)
     diff, ci = welch_diff_ci(so, sn)
     ci_pct = (ci[0] / abs(om) * 100.0, ci[1] / abs(om) * 100.0) if ci and om else None
-    lower_better = schema.lower_is_better(ro)
-    noisy = (schema.flags_of(ro) | schema.flags_of(rn)) & schema.NOISY_FLAGS
+    flags = schema.flags_of(ro) | schema.flags_of(rn)
+    noisy = flags & (schema.NOISY_FLAGS - set(schema.SHARE_FLAGS))
+    shared = flags & set(schema.SHARE_FLAGS)
     if other_machine:
         return RowChange(key, om, nm, change, ci_pct, "not comparable", "another machine")
-    if noisy:
+    if noisy or (shared and not noise.judgeable(ro)):
         return RowChange(key, om, nm, change, ci_pct, "not comparable",
-                         "flagged " + ",".join(sorted(noisy)))
+                         "flagged " + ",".join(sorted(noisy or shared)))
+    few = f"{min(len(so), len(sn))} repetition sample(s) on a side: no interval"
+    if shared:
+        return _share_change(RowChange(key, om, nm, change, ci_pct, ""), ro, rn, diff, few, tol)
     if ci_pct is None:
-        note = f"{min(len(so), len(sn))} repetition sample(s) on a side: no interval"
         if abs(change) <= tol:
-            return RowChange(key, om, nm, change, None, "no change beyond noise", note)
-        return RowChange(key, om, nm, change, None, "not judged", note)
+            return RowChange(key, om, nm, change, None, "no change beyond noise", few)
+        return RowChange(key, om, nm, change, None, "not judged", few)
     if ci_pct[0] <= 0.0 <= ci_pct[1]:
         return RowChange(key, om, nm, change, ci_pct, "no change beyond noise")
     if schema.is_cpu_use(ro):
         return RowChange(key, om, nm, change, ci_pct, "more CPU" if diff > 0 else "less CPU")
-    better = (diff < 0) if lower_better else (diff > 0)
-    return RowChange(key, om, nm, change, ci_pct, "faster" if better else "slower")
+    return RowChange(key, om, nm, change, ci_pct, _direction(ro, diff))
+
+
+def _direction(row: dict, diff: float) -> str:
+    better = (diff < 0) if schema.lower_is_better(row) else (diff > 0)
+    return "faster" if better else "slower"
+
+
+def _share_change(rc: RowChange, ro: dict, rn: dict, diff: float, few: str,
+                  tol: float) -> RowChange:
+    """rc (figures filled) for a row flagged steal/contended/preempted: a change is real only
+    beyond what the CPU share each side lost explains."""
+    lo, why_o = noise.lost(ro)
+    ln, why_n = noise.lost(rn)
+    ci = rc.ci_pct
+    # No change needs no share to tell it: the interval holds zero, or (no interval) the
+    # change is within the tolerance.
+    still = (ci[0] <= 0.0 <= ci[1]) if ci else abs(rc.change_pct) <= tol
+    if lo is None or ln is None:
+        rc.verdict = "no change beyond noise" if still else "not judged"
+        rc.note = f"{why_o if lo is None else why_n}: what the flag explains is unknown"
+        if ci is None:
+            rc.note += "; " + few
+        return rc
+    rc.lost_pct = (round(100.0 * lo, 6), round(100.0 * ln, 6))  # no 7.000000000000001
+    rc.note = f"judged against the CPU lost: OLD {why_o}, NEW {why_n}"
+    if ci is None:
+        rc.note += "; " + few
+    low, high = noise.bounds_pct(lo, ln, schema.lower_is_better(ro))
+    if still:
+        rc.verdict = "no change beyond noise"
+    elif ci is None:
+        rc.verdict = "not judged"
+    elif ci[1] < low or ci[0] > high:
+        rc.verdict = _direction(ro, diff)
+    else:
+        rc.verdict = "not judged"
+        rc.note += f"; the interval is not wholly beyond the {low:+.1f} .. {high:+.1f}% they explain"
+    return rc

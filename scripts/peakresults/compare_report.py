@@ -44,6 +44,12 @@ def markdown(cmp: Comparison, old: str, new: str, tolerance: float) -> str:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
     out.append("## Summary\n\n" + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
                + f" (of {len(cmp.rows)} rows in both runs).\n")
+    judged = [r for r in cmp.rows if r.lost_pct is not None]
+    if judged:
+        out.append(f"{len(judged)} row(s) flagged steal, contended or preempted were judged against "
+                   "the share of CPU each side lost (recorded beside the flag): a change counts only "
+                   "when its whole interval lies beyond what that share explains; their note says "
+                   "so (docs/methodology.md, \"Comparing noisy rows\").\n")
     regs = cmp.regressions(tolerance)
     if regs:
         out.append(f"**{len(regs)} regression(s) beyond {tolerance:g}%.**\n")
@@ -65,10 +71,12 @@ def as_csv(cmp: Comparison) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(list(schema.KEY) + ["old_mean", "new_mean", "change_pct", "ci_low_pct",
-                                   "ci_high_pct", "verdict", "note"])
+                                   "ci_high_pct", "verdict", "note", "old_lost_pct", "new_lost_pct"])
     for r in cmp.rows:
         lo, hi = r.ci_pct if r.ci_pct else ("", "")
-        w.writerow(list(r.key) + [r.old_mean, r.new_mean, r.change_pct, lo, hi, r.verdict, r.note])
+        lost = r.lost_pct if r.lost_pct else ("", "")
+        w.writerow(list(r.key) + [r.old_mean, r.new_mean, r.change_pct, lo, hi, r.verdict, r.note,
+                                  *lost])
     return buf.getvalue()
 
 
@@ -77,7 +85,8 @@ def as_json(cmp: Comparison) -> str:
         "machine_differences": [{"key": k, "old": a, "new": b} for k, a, b in cmp.machine_diffs],
         "setup_differences": [{"key": k, "old": a, "new": b} for k, a, b in cmp.setup_diffs],
         "rows": [dict(zip(schema.KEY, r.key), old_mean=r.old_mean, new_mean=r.new_mean,
-                      change_pct=r.change_pct, ci_pct=r.ci_pct, verdict=r.verdict, note=r.note)
+                      change_pct=r.change_pct, ci_pct=r.ci_pct, verdict=r.verdict, note=r.note,
+                      lost_pct=r.lost_pct)
                  for r in cmp.rows],
         "only_old": [dict(zip(schema.KEY, k)) for k in cmp.only_old],
         "only_new": [dict(zip(schema.KEY, k)) for k in cmp.only_new],

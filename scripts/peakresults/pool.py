@@ -1,11 +1,13 @@
 """The full protocol's second pass (raw/<name>.pass2.json): its samples join the first
 pass's row of equal key, the row's statistics are computed again over the pooled samples,
-and a row whose pooled samples have two modes is flagged bimodal with both modes."""
+and a row whose pooled samples have two modes is flagged bimodal with both modes. A noisy
+row keeps the worst steal and CPU share of its passes (noise.merge_flags)."""
 import math
 from statistics import fmean, median, stdev
 
 from . import schema
 from .bimodal import modes
+from .noise import merge_flags
 from .stats import t_quantile
 
 
@@ -63,9 +65,7 @@ def pool(first: list[dict], second: list[dict]) -> list[dict]:
         flags = r.get("flags") or ""
         for e in extra:
             samples += list(e.get("samples") or [])
-            for f in (e.get("flags") or "").split(";"):
-                if f:
-                    flags = _add_flag(flags, f)
+            flags = merge_flags(flags, e.get("flags") or "")
         p = restat(r, samples)
         p["flags"] = flags
         two = modes(samples)

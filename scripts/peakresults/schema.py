@@ -36,6 +36,15 @@ def is_cpu_use(row: dict) -> bool:
 # Flags that make a row's figure unfit for comparison: the machine was not itself.
 NOISY_FLAGS = frozenset({"steal", "contended", "oversubscribed", "bimodal"})
 
+# Noise flags that come with the share of CPU the row lost (the key=value flag beside them,
+# docs/results-schema.md): compare judges such a row against that share (noise.py) rather
+# than setting it aside. steal_pct is the stolen share of busy time; cpu_share_pct what the
+# worst worker (dpdk: the lcores) got of its elapsed time.
+SHARE_FLAGS = {"steal": "steal_pct", "contended": "cpu_share_pct", "preempted": "cpu_share_pct"}
+# Metrics that do not follow the CPU time a row got (a count of lost or resent packets goes
+# from 0 to anything when a receiver is descheduled): no share bounds them.
+NOT_CPU_BOUND_METRICS = frozenset({"loss", "retransmits", "errors"})
+
 # Flags that keep a row from standing for its group where one figure is shown (the report's
 # summary and best-efficiency cells, efficiency.png, roofline.png: pick.py): its threads
 # shared cores, another process or the hypervisor took its CPU, its peak or measurement is

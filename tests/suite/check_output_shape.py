@@ -36,6 +36,7 @@ BIN_DIR = {"cpubench": "cpu", "linpack": "cpu", "membench": "memory", "diskbench
 # Flags set by what the machine is (its caches, peaks, kernel, speed) or was doing while it
 # ran, not by the binary's code: not compared.
 MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted", "above_peak", "zero",
+                "steal_pct", "cpu_share_pct",               # the share beside steal, contended, preempted
                 "bimodal", "no_peak", "clock_unknown",      # the moment, the peaks known here
                 "cached", "small_arrays", "level", "thp_partial",  # this machine's caches and pages
                 "time_based", "iodepth_capped", "buffer_pages",   # this disk's speed, the hugetlb pool

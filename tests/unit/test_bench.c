@@ -335,6 +335,47 @@ static void test_measure_failure_is_one_error(void **state)
 	run_timed(false, 3, -1);
 }
 
+/* A worker that sleeps through its run is on its CPU for a sliver of the team time: the
+ * row is contended and says the share it got, below the 97% threshold. */
+static int k_sleep(struct peak_bench_run *r, unsigned idx)
+{
+	(void)r;
+	(void)idx;
+	usleep(2000);
+	return 0;
+}
+
+static void test_contended_records_its_share(void **state)
+{
+	(void)state;
+	static const struct peak_bench_kernel sleepy = {.name = "sleepy",
+							.test = "t",
+							.metric = "throughput",
+							.unit = "GB/s",
+							.work_per_iter = 8,
+							.run = k_sleep};
+	const struct peak_bench_suite s = {
+	    .name = "fake", .kernels = &sleepy, .nkernels = 1, .no_calibrate = true};
+	struct peak_common_opts c;
+	common(&c, 3);
+	char err[128];
+	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
+	assert_non_null(team);
+	struct peak_bench_point p = {.threads = 1};
+	struct peak_result res;
+	double samples[3];
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(
+	    peak_bench_point_run(&s, &sleepy, &p, team, &c, NULL, &res, samples, &run, &e), 0);
+	assert_non_null(strstr(res.flags, "contended"));
+	char item[32];
+	assert_true(peak_result_flag_item(res.flags, "cpu_share_pct", item, sizeof item));
+	double pct = strtod(item + strlen("cpu_share_pct="), NULL);
+	assert_true(pct >= 0.0 && pct < 97.0);
+	peak_team_destroy(team);
+}
+
 /* Per-point state and loop order: a suite whose point_setup makes one int per point, and
  * kernels a, b, c that write what they do to a trace ("Sa" setup, "Wa" warm-up, "a0"
  * repetition 0, "Ra" row, "Ta" teardown; "P1" point setup, "p1" point teardown). */
@@ -373,6 +414,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_reps_is_usage),
 	    cmocka_unit_test(test_measure_hook_is_the_sample),
 	    cmocka_unit_test(test_measure_failure_is_one_error),
+	    cmocka_unit_test(test_contended_records_its_share),
 	    cmocka_unit_test(test_bad_peaks_conf_is_usage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

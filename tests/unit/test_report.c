@@ -143,6 +143,34 @@ static void test_above_peak_flagged(void **state)
 	assert_non_null(strstr(r.flags, "above_peak"));
 }
 
+/* A figure in a flag (steal_pct=, cpu_share_pct=) is rounded the way its reader needs and
+ * goes in whole or not at all; an item is copied from a flags string by its key. */
+static void test_flag_figures(void **state)
+{
+	(void)state;
+	struct peak_result r;
+	char item[32];
+	peak_result_init(&r, "cpu", "flops", "avx2", "flops", "GFLOPS");
+	peak_result_flag_pct(&r, "up", 2.01, true);
+	peak_result_flag_pct(&r, "exact", 2.1, true);
+	peak_result_flag_pct(&r, "down", 93.59, false);
+	peak_result_flag_pct(&r, "nan", NAN, true);
+	assert_string_equal(r.flags, "up=2.1;exact=2.1;down=93.5");
+	assert_true(peak_result_flag_item(r.flags, "down", item, sizeof item));
+	assert_string_equal(item, "down=93.5");
+	assert_false(peak_result_flag_item(r.flags, "dow", item, sizeof item));
+	assert_false(peak_result_flag_item("steal", "steal", item, sizeof item));
+	assert_false(peak_result_flag_item(r.flags, "down", item, 4)); /* does not fit */
+	/* 154 of 159 characters used: ";x=1.0" does not fit and is left out, ";ab" goes in. */
+	memset(r.flags, 'f', sizeof r.flags - 6);
+	r.flags[sizeof r.flags - 6] = '\0';
+	peak_result_flag_pct(&r, "x", 1.0, true);
+	assert_null(strstr(r.flags, "x="));
+	peak_result_flag_whole(&r, "ab");
+	assert_non_null(strstr(r.flags, ";ab"));
+	assert_int_equal(strlen(r.flags), sizeof r.flags - 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_console_renders),
 		cmocka_unit_test(test_above_peak_flagged),
+		cmocka_unit_test(test_flag_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* peak_steal: percent stolen between two /proc/stat readings (a fake /proc under a temp
- * root), unknown when nothing can be read or no tick went by, and the "steal" flag only
- * above 1%. */
+ * root), of all CPU time and of busy time, unknown when nothing can be read or no tick went
+ * by, and the "steal" flag (with steal_pct, the busy share) only above 1%. */
 #include "peak_cmocka.h"
 
 #include <math.h>
@@ -15,14 +15,21 @@
 static char root[64];
 
 /* /proc/stat's first line: user nice system idle iowait irq softirq steal. */
-static void write_stat(unsigned long long idle, unsigned long long steal)
+static void write_stat_user(unsigned long long user, unsigned long long idle,
+			    unsigned long long steal)
 {
 	char path[96];
 	snprintf(path, sizeof(path), "%s/proc/stat", root);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
-	fprintf(f, "cpu  100 0 50 %llu 0 0 0 %llu 0 0\ncpu0 50 0 25 1 0 0 0 0 0 0\n", idle, steal);
+	fprintf(f, "cpu  %llu 0 50 %llu 0 0 0 %llu 0 0\ncpu0 50 0 25 1 0 0 0 0 0 0\n", user, idle,
+		steal);
 	fclose(f);
+}
+
+static void write_stat(unsigned long long idle, unsigned long long steal)
+{
+	write_stat_user(100, idle, steal);
 }
 
 static int setup(void **state)
@@ -68,6 +75,18 @@ static void test_window_over_fake_proc(void **state)
 	assert_float_equal(peak_steal_pct(&s), 2.0, 1e-9);
 	write_stat(1850, 0); /* steal went backwards: not a number */
 	assert_true(isnan(peak_steal_pct(&s)));
+
+	/* Two vCPUs for 1000 ticks, one busy (960 user, 40 stolen), one idle: 2% of all the
+	 * time was stolen, but 4% of the busy vCPU's, which is what its thread lost. */
+	write_stat_user(100, 845, 5); /* total 1000 */
+	peak_steal_begin_at(&s, root);
+	write_stat_user(1060, 1845, 45); /* total 3000 */
+	struct peak_steal_share sh = peak_steal_share(&s);
+	assert_float_equal(sh.all_pct, 2.0, 1e-9);
+	assert_float_equal(sh.busy_pct, 4.0, 1e-9);
+	write_stat_user(1060, 1845, 0); /* steal went backwards: both unknown */
+	sh = peak_steal_share(&s);
+	assert_true(isnan(sh.all_pct) && isnan(sh.busy_pct));
 }
 
 static void test_unreadable_is_unknown(void **state)
@@ -84,11 +103,18 @@ static void test_flag_threshold(void **state)
 	(void)state;
 	struct peak_result r;
 	peak_result_init(&r, "cpu", "t", "v", "throughput", "GFLOPS");
-	assert_false(peak_steal_flag(NAN, &r));
-	assert_false(peak_steal_flag(PEAK_STEAL_FLAG_PCT, &r));
+	assert_false(peak_steal_flag((struct peak_steal_share){NAN, NAN}, &r));
+	assert_false(peak_steal_flag((struct peak_steal_share){PEAK_STEAL_FLAG_PCT, 5.0}, &r));
 	assert_null(strstr(r.flags, "steal"));
-	assert_true(peak_steal_flag(1.5, &r));
-	assert_non_null(strstr(r.flags, "steal"));
+	/* The busy share goes with the flag, rounded up: compare reads it as the most the steal
+	 * took from a running thread. */
+	assert_true(peak_steal_flag((struct peak_steal_share){1.5, 3.01}, &r));
+	assert_string_equal(r.flags, "steal;steal_pct=3.1");
+	/* An unknown busy share: the flag alone (compare cannot judge the row by it). */
+	struct peak_result q;
+	peak_result_init(&q, "cpu", "t", "v", "throughput", "GFLOPS");
+	assert_true(peak_steal_flag((struct peak_steal_share){1.5, NAN}, &q));
+	assert_string_equal(q.flags, "steal");
 }
 
 int main(void)
