@@ -146,6 +146,18 @@ static void test_set(void **state)
 	assert_int_equal(peak_config_set(&cfg, "=3", err, sizeof err), -1);
 	assert_int_equal(peak_config_set(&cfg, "", err, sizeof err), -1);
 	assert_int_equal(cfg.n, 2); /* failures change nothing */
+
+	/* cpu.trust: a word, table or probe; anything else is bad input */
+	assert_false(cfg.trust_table);
+	assert_int_equal(peak_config_set(&cfg, "cpu.trust=table", err, sizeof err), 0);
+	assert_true(cfg.trust_table);
+	assert_int_equal(peak_config_set(&cfg, "cpu.trust=probe", err, sizeof err), 0);
+	assert_false(cfg.trust_table);
+	assert_int_equal(peak_config_set(&cfg, "cpu.trust=always", err, sizeof err), -1);
+	assert_non_null(strstr(err, "cpu.trust 'always' is not 'table' or 'probe'"));
+	assert_int_equal(peak_config_set(&cfg, "cpu.trust=", err, sizeof err), -1);
+	assert_false(cfg.trust_table);
+	assert_int_equal(cfg.n, 2);
 }
 
 static void test_default_search(void **state)
