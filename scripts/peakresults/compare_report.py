@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -80,24 +81,30 @@ def as_csv(cmp: Comparison) -> str:
     return buf.getvalue()
 
 
+def _finite(x: float) -> float | None:
+    """A change from zero is infinite: JSON has no such number (nor NaN), so it is null
+    there, with "from_zero": true beside it."""
+    return x if math.isfinite(x) else None
+
+
 def as_json(cmp: Comparison) -> str:
     return json.dumps({
         "machine_differences": [{"key": k, "old": a, "new": b} for k, a, b in cmp.machine_diffs],
         "setup_differences": [{"key": k, "old": a, "new": b} for k, a, b in cmp.setup_diffs],
         "rows": [dict(zip(schema.KEY, r.key), old_mean=r.old_mean, new_mean=r.new_mean,
-                      change_pct=r.change_pct, ci_pct=r.ci_pct, verdict=r.verdict, note=r.note,
-                      lost_pct=r.lost_pct)
+                      change_pct=_finite(r.change_pct), from_zero=not math.isfinite(r.change_pct),
+                      ci_pct=r.ci_pct, verdict=r.verdict, note=r.note, lost_pct=r.lost_pct)
                  for r in cmp.rows],
         "only_old": [dict(zip(schema.KEY, k)) for k in cmp.only_old],
         "only_new": [dict(zip(schema.KEY, k)) for k in cmp.only_new],
-    }, indent=1)
+    }, indent=1, allow_nan=False)
 
 
 def chart(cmp: Comparison, png: str) -> str:
     """Bars of change % with the interval, one per row that moved or was compared. Writes
     PNG's data file beside it; returns a note (drawn, or why not)."""
     dat = os.path.splitext(png)[0] + ".dat"
-    rows = [r for r in cmp.rows if r.verdict != "not comparable"]
+    rows = [r for r in cmp.rows if r.verdict != "not comparable" and math.isfinite(r.change_pct)]
     with open(dat, "w", encoding="utf-8") as f:
         f.write("# index change_pct ci_low_pct ci_high_pct label\n")
         for i, r in enumerate(rows):

@@ -145,6 +145,21 @@ class Compare(unittest.TestCase):
         # Within the tolerance it is no regression.
         self.assertEqual(run_cli("compare", self.old, new, "--tolerance", "40").returncode, 0)
 
+    def test_change_from_zero_is_valid_json(self):
+        # A loss of 0% that becomes 1%: an infinite change, which JSON cannot carry.
+        zero = [row("udp", "loss", 1, "loss", "%", [0.0, 0.0, 0.0])]
+        old, new = os.path.join(self.tmp.name, "z0"), os.path.join(self.tmp.name, "z1")
+        write_run(old, zero, CONTEXT)
+        write_run(new, slower(zero, "loss", 1, 1.0), CONTEXT)
+        moved = copy.deepcopy(zero)
+        moved[0]["samples"], moved[0]["mean"] = [1.0, 1.0, 1.0], 1.0
+        write_run(new, moved, CONTEXT)
+        res = run_cli("compare", old, new, "--format", "json")
+        self.assertNotIn("Infinity", res.stdout)
+        (r,) = json.loads(res.stdout)["rows"]
+        self.assertIsNone(r["change_pct"])
+        self.assertTrue(r["from_zero"])
+
     def test_latency_lower_is_better(self):
         new = os.path.join(self.tmp.name, "new")
         write_run(new, slower(ROWS, "chase", 1, 0.5), CONTEXT)
