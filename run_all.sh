@@ -16,13 +16,36 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PLAN=(python3 "$ROOT/scripts/peakresults" plan)
 
 peak_have python3 || { echo "run_all.sh: python3 is needed (scripts/deps.sh installs it)" >&2; exit 1; }
+# --resume DIR: the run in DIR goes on with its own options (DIR/plan-args, written at its
+# start): the steps status.tsv does not have as ok, skipped or not_built run, the failed
+# and interrupted ones again. Nothing else goes with it (another option would be another plan).
+RESUME=""
+for a in "$@"; do
+	[ "$a" != --resume ] || [ "${1:-}" = --resume ] ||
+		{ echo "run_all.sh: --resume DIR takes no other option (the run's own are in DIR/plan-args)" >&2; exit 2; }
+done
+if [ "${1:-}" = --resume ]; then
+	if [ $# != 2 ] || [ -z "$2" ]; then
+		echo "run_all.sh: --resume DIR takes no other option (the run's own are in DIR/plan-args)" >&2
+		exit 2
+	fi
+	[ -d "$2" ] || { echo "run_all.sh: --resume: $2: no such folder" >&2; exit 2; }
+	if [ ! -f "$2/plan-args" ] || [ ! -f "$2/status.tsv" ]; then
+		echo "run_all.sh: --resume: $2 is not a run_all.sh results folder (no plan-args and status.tsv)" >&2
+		exit 2
+	fi
+	RESUME=$(cd "$2" && pwd)
+	mapfile -d '' -t RESUME_ARGS <"$RESUME/plan-args"
+	set -- "${RESUME_ARGS[@]}"
+fi
 # Help and --dry-run: the plan program prints them (and the one-line usage errors).
 for a in "$@"; do
 	case $a in -h | --help | --dry-run) exec "${PLAN[@]}" "$@" ;; esac
 done
 
 # The plan, NUL-separated (plan.py write_nul): settings key=value up to an empty field,
-# then per step suite, name, estimate, kind, binary, output, quoted command, argv..., "".
+# then per step suite, name, estimate, kind, binary, output, condition, quoted command,
+# argv..., "".
 # The last field is the plan program's exit status.
 read_plan() {
 	local f=() i=0 k
@@ -41,11 +64,11 @@ read_plan() {
 	done
 	i=$((i + 1))
 	STEP_SUITE=() STEP_NAME=() STEP_EST=() STEP_KIND=() STEP_BIN=() STEP_OUTF=() STEP_CMD=()
-	STEP_ARGV=() STEP_AT=() STEP_LEN=()
+	STEP_COND=() STEP_ARGV=() STEP_AT=() STEP_LEN=()
 	while [ "$i" -lt ${#f[@]} ]; do
 		STEP_SUITE+=("${f[i]}") STEP_NAME+=("${f[i + 1]}") STEP_EST+=("${f[i + 2]}") STEP_KIND+=("${f[i + 3]}")
-		STEP_BIN+=("${f[i + 4]}") STEP_OUTF+=("${f[i + 5]}") STEP_CMD+=("${f[i + 6]}")
-		i=$((i + 7))
+		STEP_BIN+=("${f[i + 4]}") STEP_OUTF+=("${f[i + 5]}") STEP_COND+=("${f[i + 6]}") STEP_CMD+=("${f[i + 7]}")
+		i=$((i + 8))
 		# argv of step N: STEP_ARGV from STEP_AT[N], STEP_LEN[N] words
 		STEP_AT+=("${#STEP_ARGV[@]}")
 		while [ -n "${f[i]}" ]; do STEP_ARGV+=("${f[i]}") i=$((i + 1)); done
@@ -92,6 +115,7 @@ last_line() { [ -s "$1" ] && grep -v '^[[:space:]]*$' "$1" | tail -n 1; }
 run_step() {
 	local kind=$1 bin=$2 outf=$3 cmd=("${@:4}") path rc
 	case $outf in */*) mkdir -p "$OUT/raw/${outf%/*}" "$OUT/logs/${outf%/*}" ;; esac # paired rounds
+	[ "$kind" != trace ] || traced_command || return 3
 	case $bin in
 	scripts/* | python3)
 		path=$ROOT/${cmd[0]}
@@ -122,6 +146,24 @@ run_step() {
 	reap
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
 	return "$STEP_RC"
+}
+
+# A traced round (kind trace: `peakresults trace run FILE -- CMD...`, issue 25): needs
+# strace and trace.py; CMD's binary is found as a step's is. Sets run_step's cmd.
+traced_command() {
+	local j w path
+	peak_have strace || { LAST_REASON="strace not installed (Debian: apt-get install strace): no traced round"; return 1; }
+	[ -e "$ROOT/scripts/peakresults/trace.py" ] || { LAST_REASON="scripts/peakresults/trace.py not present"; return 1; }
+	for ((j = 0; j < ${#cmd[@]}; j++)); do [ "${cmd[j]}" != -- ] || break; done
+	w=${cmd[j + 1]:-}
+	case $w in
+	scripts/*) cmd[j + 1]=$ROOT/$w ;;
+	"" | */*) ;;
+	*)
+		path=$(find_bin "$w") || { LAST_REASON="not built ($w not found under $BUILD_DIR)"; return 1; }
+		cmd[j + 1]=$path
+		;;
+	esac
 }
 
 # Stopping (issue 26). Ctrl-C sends SIGINT to the whole foreground process group: this
@@ -213,7 +255,11 @@ stop_leftovers() {
 	kill -KILL $pids 2>/dev/null
 }
 
-if [ -d "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
+if [ -n "$RESUME" ] && [ "$OUT" != "$RESUME" ]; then
+	echo "run_all.sh: --resume: $RESUME/plan-args names another results folder ($OUT)" >&2
+	exit 2
+fi
+if [ -z "$RESUME" ] && [ -d "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
 	echo "run_all.sh: --out: $OUT is not empty (results of another run would mix in); name a new folder (see ./run_all.sh --help)" >&2
 	exit 2
 fi
@@ -233,6 +279,8 @@ fi
 [[ " ${STEP_KIND[*]} " != *" baseline "* ]] || bash "$ROOT/scripts/deps.sh" --tools >&2 || true
 
 mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
+# The run's options, for --resume: the same plan again (the folder named, whatever --out was).
+[ -n "$RESUME" ] || printf '%s\0' "$@" --out "$OUT" >"$OUT/plan-args" || exit 1
 # The plan again (which steps and estimates depends on the tools there now), writing the
 # paired jobs' definitions (raw/pairs/<id>/job.json, read by scripts/peakresults/pairs.py).
 read_plan "$@" --out "$OUT" --write-pairs
@@ -241,11 +289,33 @@ read_plan "$@" --out "$OUT" --write-pairs
 remove_buffers() { [ -z "$BUFFER_DIR" ] || rm -rf "$BUFFER_DIR"; }
 trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
-: >"$OUT/status.tsv"
-{
-	echo "# peakbench run_all.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) in $ROOT"
-	echo "# build dir: $BUILD_DIR; results: $OUT"
-} >"$OUT/commands.txt"
+
+# Resuming: the steps done (ok, skipped, not_built) in DONE by suite and name; status.tsv
+# keeps their lines, drops those of the steps run again, and says where the run resumed.
+declare -A STEP_DONE=()
+FIRST=0
+if [ -n "$RESUME" ]; then
+	redo=""
+	while IFS=$'\t' read -r name suite st _; do
+		case $st in
+		ok | skipped | not_built) STEP_DONE[$suite:$name]=1 ;;
+		failed | interrupted) redo+="${redo:+, }$name ($st)" ;;
+		esac
+	done <"$OUT/status.tsv"
+	while [ "$FIRST" -lt "$N" ] && [ -n "${STEP_DONE[${STEP_SUITE[FIRST]}:${STEP_NAME[FIRST]}]:-}" ]; do FIRST=$((FIRST + 1)); done
+	awk -F'\t' '$3 != "failed" && $3 != "interrupted"' "$OUT/status.tsv" >"$OUT/status.tsv.new" &&
+		mv "$OUT/status.tsv.new" "$OUT/status.tsv"
+	RESUMED="resumed at step $((FIRST + 1)) of $N: ${#STEP_DONE[@]} step(s) done before kept${redo:+; run again: $redo}"
+	printf 'resume\trun\tresumed\t0\t%s\n' "$RESUMED" >>"$OUT/status.tsv"
+	echo "# $RESUMED ($(date -u +%Y-%m-%dT%H:%M:%SZ))" >>"$OUT/commands.txt"
+	echo "run_all.sh: $OUT: $RESUMED" >&2
+else
+	: >"$OUT/status.tsv"
+	{
+		echo "# peakbench run_all.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) in $ROOT"
+		echo "# build dir: $BUILD_DIR; results: $OUT"
+	} >"$OUT/commands.txt"
+fi
 
 # PEAKBENCH_LOCK=FILE: take this flock around every measuring step, so that benchmarks
 # sharing a machine run one at a time (step times exclude the wait).
@@ -267,17 +337,70 @@ unlock() { [ "$LOCKED" = 0 ] || flock -u 9; }
 # 2-thread memory or loopback figure (docs/methodology.md), and pairs.py compares only
 # the sides of a round that ran where the other did.
 PEAKINFO_BIN=$(find_bin peakinfo) || PEAKINFO_BIN=""
+fingerprint() {
+	"$PEAKINFO_BIN" --placement --format json --quiet 2>/dev/null |
+		sed -n 's/.*"c2c.round_trip_ns":[[:space:]]*"\([^"]*\)".*/\1/p'
+}
 placement() {
 	local fp
 	[ -n "$PEAKINFO_BIN" ] || return 0
-	fp=$("$PEAKINFO_BIN" --placement --format json --quiet 2>/dev/null |
-		sed -n 's/.*"c2c.round_trip_ns":[[:space:]]*"\([^"]*\)".*/\1/p')
+	fp=$(fingerprint)
 	printf '%s %s\n' "$1" "${fp:-unknown}" >>"$OUT/raw/$2.placement"
 }
 
-FAILED=0 DONE_EST=0 BUSY=0 RAN=0 STOPPED=""
+# What "moved" means on this host (pairs.py moved_factor): five fingerprints at the start,
+# 0.2 s apart, in OUT/raw/placement-calibration; their own spread widens the threshold
+# (without the file pairs.py takes 1.5x). Kept when resuming: it is the run's start.
+calibrate_placement() {
+	local k fp f=$OUT/raw/placement-calibration
+	[ -n "$PEAKINFO_BIN" ] && [ ! -e "$f" ] || return 0
+	[[ " ${STEP_SUITE[*]} " == *" pair "* ]] || return 0
+	echo "# peakinfo --placement, 5 times 0.2 s apart at the start of the run (c2c.round_trip_ns)" >"$f"
+	for ((k = 0; k < 5; k++)); do
+		[ -z "$STOP_SIG" ] || return 0
+		fp=$(fingerprint)
+		[ -z "$fp" ] || echo "$fp" >>"$f"
+		sleep 0.2
+	done
+}
+calibrate_placement
+
+# A paired round past the job's least (condition "pairs JOB K") runs only while the pairs so
+# far are not enough (`peakresults pairs-enough`, asked once per round); once they are, the
+# job's remaining rounds are skipped with its answer (ENOUGH[job]).
+declare -A ENOUGH=() ASKED=()
+pairs_enough() {
+	local job=$1 k=$2 why
+	if [ -z "${ENOUGH[$job]+x}" ] && [ "${ASKED[$job]:-}" != "$k" ]; then
+		ASKED[$job]=$k
+		if why=$(python3 "$ROOT/scripts/peakresults" pairs-enough "$OUT" "$job" 2>&1); then
+			ENOUGH[$job]=${why:-pairs enough}
+			echo "    $job: $why: its rounds from $k on are skipped" >&2
+		fi
+	fi
+	[ -n "${ENOUGH[$job]+x}" ]
+}
+
+FAILED=0 DONE_EST=0 BUSY=0 RAN=0 STOPPED="" PREDONE=0 ENOUGH_SKIPPED=0 LAST_RAN=-1
+# The estimate left: the steps always run and not done before (a conditional step adds its
+# own when it runs).
 for ((i = 0; i < N; i++)); do
+	[ -n "${STEP_DONE[${STEP_SUITE[i]}:${STEP_NAME[i]}]:-}" ] || continue
+	PREDONE=$((PREDONE + 1))
+	[ -n "${STEP_COND[i]}" ] || TOTAL_EST=$((TOTAL_EST - STEP_EST[i]))
+done
+for ((i = FIRST; i < N; i++)); do
 	[ -z "$STOP_SIG" ] || break
+	[ -z "${STEP_DONE[${STEP_SUITE[i]}:${STEP_NAME[i]}]:-}" ] || continue
+	if [ -n "${STEP_COND[i]}" ]; then
+		read -r _ job k <<<"${STEP_COND[i]}"
+		if pairs_enough "$job" "$k"; then
+			record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" skipped 0 "${ENOUGH[$job]}"
+			ENOUGH_SKIPPED=$((ENOUGH_SKIPPED + 1))
+			continue
+		fi
+		TOTAL_EST=$((TOTAL_EST + STEP_EST[i]))
+	fi
 	progress $((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" $((TOTAL_EST - DONE_EST)) "$BUSY"
 	cmd=("${STEP_ARGV[@]:STEP_AT[i]:STEP_LEN[i]}")
 	kind=${STEP_KIND[i]}
@@ -285,16 +408,21 @@ for ((i = 0; i < N; i++)); do
 	case ${STEP_SUITE[i]}:${STEP_NAME[i]} in disk:* | *:fio | pair:fio\ *) mkdir -p "${DISK_DIR:-$OUT/disk-tmp}" ;; esac
 	t0=$(now_s)
 	LAST_REASON=""
-	[ "${STEP_SUITE[i]}" != pair ] || placement before "${STEP_OUTF[i]}"
+	pairside=""
+	if [ "${STEP_SUITE[i]}" = pair ] && [ "$kind" != trace ]; then
+		pairside=1
+		rm -f "$OUT/raw/${STEP_OUTF[i]}.placement" # (a step run again when resuming)
+		placement before "${STEP_OUTF[i]}"
+	fi
 	[ -z "$STOP_SIG" ] || break
 	run_step "$kind" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
 	rc=$?
-	RAN=$((RAN + 1))
+	RAN=$((RAN + 1)) LAST_RAN=$i
 	# A step ended by SIGINT or SIGTERM stops the run as the signal itself would.
 	if [ -z "$STOP_SIG" ]; then
 		case $rc in 130) STOP_SIG=INT ;; 143) STOP_SIG=TERM ;; esac
 	fi
-	[ -n "$STOP_SIG" ] || [ "${STEP_SUITE[i]}" != pair ] || placement after "${STEP_OUTF[i]}"
+	[ -n "$STOP_SIG" ] || [ -z "$pairside" ] || placement after "${STEP_OUTF[i]}"
 	# One loopback peak per run: netbench's rows take peakinfo's figure.
 	if [ "${STEP_OUTF[i]}" = peakinfo ] && [ "$rc" = 0 ]; then
 		PEAKBENCH_LOOPBACK_GBPS=$(loopback_peak "$OUT") && export PEAKBENCH_LOOPBACK_GBPS
@@ -331,22 +459,24 @@ remove_buffers
 if [ -n "$STOP_SIG" ]; then
 	if [ -n "$STOPPED" ]; then
 		what="during step $((STOPPED + 1))/$N (${STEP_SUITE[STOPPED]}: ${STEP_NAME[STOPPED]}): $((RAN - 1)) step(s) ran before it"
-	elif [ "$RAN" -lt "$N" ]; then
-		what="before step $((RAN + 1))/$N started: $RAN step(s) ran"
+	elif [ "$LAST_RAN" -lt $((N - 1)) ]; then
+		what="before step $((LAST_RAN + 2))/$N started: $RAN step(s) ran"
 	else
 		what="after the last step"
 	fi
-	what+=", $((N - RAN)) did not start"
+	[ "$PREDONE" = 0 ] || what+=" (resumed: $PREDONE done before)"
+	[ "$ENOUGH_SKIPPED" = 0 ] || what+=", $ENOUGH_SKIPPED paired step(s) not needed"
+	what+=", $((N - RAN - PREDONE - ENOUGH_SKIPPED)) did not start"
 	[ "$FAILED" = 0 ] || what+=", $FAILED failed"
 	p=$((N - 1))
-	where="partial raw results in $OUT/raw, logs in $OUT/logs (python3 scripts/peakresults finish $OUT makes the report)"
-	if [ "$RAN" = "$N" ]; then
+	where="partial raw results in $OUT/raw, logs in $OUT/logs (./run_all.sh --resume $OUT goes on; python3 scripts/peakresults finish $OUT makes the report)"
+	if [ "$LAST_RAN" = "$p" ]; then
 		where="results: $OUT/report.md"
-	elif [ "${STEP_KIND[p]}" = post ] && [ "$RAN" -le "$p" ] && [ "$RAN" -gt 0 ]; then
+	elif [ "${STEP_KIND[p]}" = post ] && [ $((RAN + PREDONE)) -gt 0 ]; then
 		cmd=("${STEP_ARGV[@]:STEP_AT[p]:STEP_LEN[p]}")
 		[[ " ${cmd[*]} " == *" --no-charts "* ]] || cmd+=(--no-charts)
 		if run_step post "${STEP_BIN[p]}" "${STEP_OUTF[p]}" "${cmd[@]}"; then
-			where="partial report: $OUT/report.md (no charts: python3 scripts/peakresults finish $OUT draws them)"
+			where="partial report: $OUT/report.md (no charts; ./run_all.sh --resume $OUT goes on)"
 		fi
 	fi
 	el=$(($(now_s) - START_S))

@@ -25,17 +25,17 @@ struct point_def {
 
 static const struct point_def points[NPOINTS] = {
     {"cpu.flops.avx2_dp", "cpu/cpubench",
-     "--test flops --isa avx2 --precision dp --threads 1 --reps 3 --min-time 0.1", "avx2", 0},
+     "--test flops --isa avx2 --precision dp --threads 1 --reps 3 --ci 0 --min-time 0.1", "avx2", 0},
     {"cpu.flops.avx512_dp", "cpu/cpubench",
-     "--test flops --isa avx512 --precision dp --threads 1 --reps 3 --min-time 0.1", "avx512f", 0},
+     "--test flops --isa avx512 --precision dp --threads 1 --reps 3 --ci 0 --min-time 0.1", "avx512f", 0},
     {"memory.seq_read", "memory/membench",
-     "--test seq_read --block 8MiB --size 64MiB --threads 1 --reps 3 --min-time 0.1", NULL, 0},
+     "--test seq_read --block 8MiB --size 64MiB --threads 1 --reps 3 --ci 0 --min-time 0.1", NULL, 0},
     {"memory.latency", "memory/membench",
-     "--test latency --sweep 64MiB:64MiB:1 --threads 1 --reps 3 --min-time 0.1", NULL, 0},
+     "--test latency --sweep 64MiB:64MiB:1 --threads 1 --reps 3 --ci 0 --min-time 0.1", NULL, 0},
     {"disk.rand_read_4k", "disk/diskbench",
-     "--file-size 64MiB --test rand_read --block 4KiB --engine psync --runtime 0.2 --reps 3", NULL, 1},
+     "--file-size 64MiB --test rand_read --block 4KiB --engine psync --runtime 0.2 --reps 3 --ci 0", NULL, 1},
     {"disk.seq_write_1m", "disk/diskbench",
-     "--file-size 64MiB --test seq_write --block 1MiB --engine psync --runtime 0.2 --reps 3", NULL, 1},
+     "--file-size 64MiB --test seq_write --block 1MiB --engine psync --runtime 0.2 --reps 3 --ci 0", NULL, 1},
 };
 
 struct sweep_res {

@@ -10,6 +10,7 @@
 
 #include "peak_calib.h"
 #include "peak_peak.h"
+#include "peak_stats.h"
 #include "peak_steal.h"
 
 /* Below this share of its elapsed time on a CPU, a worker was kept waiting by someone else. */
@@ -68,10 +69,9 @@ static int worker(void *arg, unsigned idx, unsigned n)
 	return rc;
 }
 
-/* One verified run of `iters` iterations on every worker (also calibration's callback). */
-static int one_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
+/* One run of `iters` iterations on every worker, not yet verified. */
+static int team_run(struct loop *l, uint64_t iters, uint64_t *elapsed_ns)
 {
-	struct loop *l = arg;
 	struct peak_bench_run *r = l->run;
 	uint64_t thread_ns[PEAK_BENCH_MAX_THREADS];
 	r->iters = iters;
@@ -82,10 +82,23 @@ static int one_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
 			if (thread_ns[i] > 0)
 				l->cpu_share = fmin(l->cpu_share,
 						    (double)r->cpu_ns[i] / (double)thread_ns[i]);
-	if (r->k->verify && r->k->verify(r, l->e) != 0)
-		return peak_bench_fail(l->e, PEAK_EXIT_FAIL, "%s: verification failed",
-				       r->k->name);
 	return 0;
+}
+
+static int verified(struct peak_bench_run *r, struct peak_bench_err *e)
+{
+	if (r->k->verify && r->k->verify(r, e) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: verification failed", r->k->name);
+	return 0;
+}
+
+/* One verified run (calibration's callback, and the warm-up). */
+static int one_run(void *arg, uint64_t iters, uint64_t *elapsed_ns)
+{
+	struct loop *l = arg;
+	if (team_run(l, iters, elapsed_ns) != 0)
+		return -1;
+	return verified(l->run, l->e);
 }
 
 static void row_init(const struct peak_bench_suite *s, const struct peak_bench_run *run,
@@ -116,6 +129,8 @@ struct slot {
 	uint64_t iters;
 	double work_per_iter; /* the kernel's, or its work_at at this point */
 	bool set_up; /* setup done: teardown owed */
+	unsigned n;  /* measured repetitions run: the row's n */
+	bool done;   /* the stopping rule says n is enough */
 };
 
 /* Row, checks, support, setup. Returns 1 when unsupported (res flagged), 0 when set up,
@@ -137,6 +152,8 @@ static int slot_begin(const struct peak_bench_suite *s, const struct peak_bench_
 	run->point_state = point_state;
 	run->cpu_share = k->measure ? 1.0 : 0.0; /* self-timed: no team time, never contended */
 	sl->set_up = false;
+	sl->n = 0;
+	sl->done = false;
 	sl->l = (struct loop){.run = run, .e = e, .cpu_share = 1.0};
 	sl->iters = p->start_iters ? p->start_iters : s->start_iters ? s->start_iters : 1;
 	row_init(s, run, sl->res);
@@ -186,8 +203,11 @@ static int slot_prepare(const struct peak_bench_suite *s, const struct peak_comm
 	return one_run(&sl->l, sl->iters, &ns); /* warm-up: caches, page faults, clock ramp */
 }
 
-/* Measured repetition i: its sample, verify, after_rep. */
-static int slot_rep(struct slot *sl, unsigned i, struct peak_bench_err *e)
+/* Measured repetition i: its sample, the stopping rule, verify, after_rep. The rule is
+ * asked before verify so that a check due after the last repetition (run->last_rep) runs
+ * on it; round robin decides after the round (round_robin: last_rep only at the cap). */
+static int slot_rep(struct slot *sl, const struct peak_common_opts *c, unsigned i,
+		    bool round_robin, struct peak_bench_err *e)
 {
 	const struct peak_bench_kernel *k = sl->k;
 	struct peak_bench_run *run = sl->run;
@@ -196,20 +216,40 @@ static int slot_rep(struct slot *sl, unsigned i, struct peak_bench_err *e)
 		if (k->measure(run, &sl->samples[i], e) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: repetition %u failed",
 					       k->name, i + 1);
-		if (k->verify && k->verify(run, e) != 0)
-			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: verification failed",
-					       k->name);
 	} else {
 		uint64_t ns = 0;
-		if (one_run(&sl->l, sl->iters, &ns) != 0)
+		if (team_run(&sl->l, sl->iters, &ns) != 0)
 			return -1;
 		double work = sl->work_per_iter * (double)sl->iters * run->nthreads,
 		       scale = k->scale > 0 ? k->scale : 1;
 		sl->samples[i] = ns ? work / (double)ns * scale : 0;
 	}
+	size_t cap = (size_t)peak_opts_max_reps(c);
+	sl->n = run->nreps = i + 1;
+	sl->done = peak_stats_enough(sl->samples, sl->n, (size_t)c->reps, cap, c->ci_pct);
+	run->last_rep = round_robin ? sl->n >= cap : sl->done;
+	if (verified(run, e) != 0)
+		return -1;
 	if (k->after_rep && k->after_rep(run, e) != 0)
 		return -1;
 	return 0;
+}
+
+/* ci_wide=W when --ci is on and the repetitions stopped at the cap short of it: W the
+ * interval's full width reached, in % of the mean, rounded up to a tenth (bare ci_wide
+ * when the mean is 0 and no relative width exists). */
+static void flag_ci_wide(const struct slot *sl, const struct peak_common_opts *c,
+			 struct peak_result *res)
+{
+	if (!(c->ci_pct > 0) || sl->n == 0)
+		return;
+	double w = peak_stats_ci_width_pct(sl->samples, sl->n);
+	if (w <= c->ci_pct)
+		return;
+	if (isfinite(w))
+		peak_result_flag_pct(res, "ci_wide", w, true);
+	else
+		peak_result_flag(res, "ci_wide");
 }
 
 /* Summary, peak, standard flags (steal from the window given), the kernel's row hook. */
@@ -221,7 +261,7 @@ static int slot_finish(const struct peak_bench_suite *s, const struct peak_commo
 	struct peak_bench_run *run = sl->run;
 	struct peak_result *res = sl->res;
 	run->cpu_share = sl->l.cpu_share;
-	peak_result_set_samples(res, sl->samples, c->reps);
+	peak_result_set_samples(res, sl->samples, sl->n);
 	if (k->peak && !run->point->peak_not_applicable) {
 		res->theoretical = k->peak(run);
 		if (!isfinite(res->theoretical) || !(res->theoretical > 0)) {
@@ -242,6 +282,7 @@ static int slot_finish(const struct peak_bench_suite *s, const struct peak_commo
 		peak_result_flag(res, "contended");
 		peak_result_flag_pct(res, "cpu_share_pct", 100.0 * sl->l.cpu_share, false);
 	}
+	flag_ci_wide(sl, c, res);
 	peak_result_finish(res);
 	if (k->row && k->row(run, res, out, e) != 0)
 		return -1;
@@ -257,8 +298,9 @@ static void slot_end(struct slot *sl)
 	sl->run->cpu_ns = NULL;
 }
 
-/* One kernel, kernel order: begin, prepare, reps, finish; the caller ends the slot (its
- * teardown) after recording. Returns as slot_begin. */
+/* One kernel, kernel order: begin, prepare, repetitions until the stopping rule says
+ * enough, finish; the caller ends the slot (its teardown) after recording. Returns as
+ * slot_begin. */
 static int slot_measure(const struct peak_bench_suite *s, const struct peak_bench_point *p,
 			struct peak_team *team, const struct peak_common_opts *c,
 			void *point_state, struct slot *sl, struct peak_output *out,
@@ -268,8 +310,8 @@ static int slot_measure(const struct peak_bench_suite *s, const struct peak_benc
 	if (r != 0)
 		return r;
 	int rc = slot_prepare(s, c, sl, e);
-	for (unsigned i = 0; i < c->reps && rc == 0; i++)
-		rc = slot_rep(sl, i, e);
+	for (unsigned i = 0; rc == 0 && !sl->done; i++)
+		rc = slot_rep(sl, c, i, false, e);
 	if (rc == 0)
 		rc = slot_finish(s, c, sl, &sl->steal, out, e);
 	return rc;
@@ -300,7 +342,7 @@ static void progress(const struct peak_common_opts *c, const struct peak_result 
 }
 
 /* What one point of the sweep needs: a slot (with its run and row) per kernel of the
- * table, samples for reps of each. */
+ * table, samples for the most repetitions of each (peak_opts_max_reps). */
 struct point_loop {
 	const struct peak_bench_suite *s;
 	const struct peak_bench_cfg *cfg;
@@ -375,10 +417,19 @@ static int round_robin(struct point_loop *pl, const struct peak_bench_point *p,
 			rc = slot_prepare(s, c, &pl->slots[ki], e);
 		}
 	}
-	for (unsigned i = 0; i < c->reps && rc == 0; i++)
+	/* Rounds go on while any kernel wants more: all kernels keep the same count, and one
+	 * that had enough earlier keeps every sample of the rounds it ran in. */
+	uint64_t cap = peak_opts_max_reps(c);
+	bool more = true;
+	for (unsigned i = 0; i < cap && rc == 0 && more; i++) {
 		for (ki = 0; ki < s->nkernels && rc == 0; ki++)
 			if (pl->state[ki] == 0)
-				rc = slot_rep(&pl->slots[ki], i, e);
+				rc = slot_rep(&pl->slots[ki], c, i, true, e);
+		more = false;
+		for (ki = 0; ki < s->nkernels; ki++)
+			if (pl->state[ki] == 0 && !pl->slots[ki].done)
+				more = true;
+	}
 	for (ki = 0; ki < s->nkernels; ki++) {
 		if (pl->state[ki] < 0)
 			continue;
@@ -426,7 +477,9 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 	const struct peak_common_opts *c = cfg->common;
 	struct peak_bench_stats local = {0};
 	/* Out-of-range reps are refused per kernel (usage) before samples are touched. */
-	size_t reps = c->reps >= 1 && c->reps <= PEAK_BENCH_MAX_REPS ? (size_t)c->reps : 1;
+	size_t reps = c->reps >= 1 && c->reps <= PEAK_BENCH_MAX_REPS
+			  ? (size_t)peak_opts_max_reps(c)
+			  : 1;
 	size_t nk = s->nkernels ? s->nkernels : 1;
 	struct point_loop pl = {.s = s, .cfg = cfg, .out = out, .st = &local};
 	double *samples = calloc(nk * reps, sizeof *samples);

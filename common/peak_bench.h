@@ -4,8 +4,10 @@
  * A suite declares a table of kernels (struct peak_bench_kernel) and a point enumerator
  * (struct peak_bench_suite.point); the harness owns, per thread count, the thread team, and
  * per point: the support check (unsupported = a row whose flag carries the reason, never an
- * exit), setup, calibration of the iteration count to --min-time, one warm-up run, --reps
- * measured runs each followed by verify, the steal window, the standard flags (steal with
+ * exit), setup, calibration of the iteration count to --min-time, one warm-up run, measured
+ * runs each followed by verify (at least --reps, and with --ci until the 95% CI of the
+ * mean is that narrow or --max-reps ran: peak_stats_enough; ci_wide=W when the cap
+ * stopped it), the steal window, the standard flags (steal with
  * steal_pct, contended with cpu_share_pct, oversubscribed, unpinned; above_peak and zero
  * from peak_result_finish; no_peak when the kernel names no theoretical peak), the row and
  * the progress line. A suite keeps its kernels, engines and protocols and adds its own
@@ -38,7 +40,7 @@
 #include "peak_result.h"
 #include "peak_team.h"
 
-#define PEAK_BENCH_MAX_REPS 1000
+#define PEAK_BENCH_MAX_REPS PEAK_OPTS_MAX_REPS
 #define PEAK_BENCH_MAX_THREADS 1024
 
 /* The one error carrier: an exit code (enum peak_exit) and one line for stderr. */
@@ -79,6 +81,14 @@ struct peak_bench_run {
 	uint64_t *cpu_ns;   /* per thread: CPU time of the last run (for "contended") */
 	double cpu_share;   /* lowest CPU time / elapsed of any worker over the measured runs */
 	void *point_state;  /* the suite's point_setup state for this point; NULL without one */
+	/* Measured repetitions run so far (with rep's): the row's n by the row and peak
+	 * hooks. Size per-repetition arrays with peak_opts_max_reps, not --reps. */
+	unsigned nreps;
+	/* In verify and after_rep: this repetition is the point's last (the stopping rule
+	 * said enough), so a check due after the last one runs now. Round robin: the last
+	 * round is known only once every kernel ran in it, so this is true only in the round
+	 * the cap forces; round-robin kernels check every round. */
+	bool last_rep;
 };
 
 #define PEAK_BENCH_NOT_MEASURED UINT32_MAX
@@ -182,7 +192,7 @@ struct peak_bench_suite {
 
 /* The common options of the run (from peak_opts), plus a progress switch. */
 struct peak_bench_cfg {
-	const struct peak_common_opts *common; /* threads, reps, min_time_s, quiet */
+	const struct peak_common_opts *common; /* threads, reps, ci, min_time_s, quiet */
 	const char *only;   /* NULL or a kernel name: run only that kernel */
 };
 
@@ -198,9 +208,10 @@ int peak_bench_sweep(const struct peak_bench_suite *s, const struct peak_bench_c
 		     struct peak_output *out, struct peak_bench_stats *st,
 		     struct peak_bench_err *e);
 
-/* Measure one kernel at one point on a team: calibrate, warm up, reps measured runs (each
- * verified), steal window, standard flags; res gets the row (samples point into samples,
- * which must hold reps values); the kernel's row hook runs on it with out. Returns 1 when unsupported (res flagged with the reason),
+/* Measure one kernel at one point on a team: calibrate, warm up, measured runs (each
+ * verified; --reps to peak_opts_max_reps by the stopping rule), steal window, standard
+ * flags; res gets the row (samples point into samples, which must hold
+ * peak_opts_max_reps(c) values); the kernel's row hook runs on it with out. Returns 1 when unsupported (res flagged with the reason),
  * 0 when measured, -1 on error. One kernel alone: the suite's point_setup and order are
  * the sweep's, here run->point_state is NULL. */
 int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_bench_kernel *k,

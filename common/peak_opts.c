@@ -33,8 +33,19 @@ void peak_opts_common_defaults(struct peak_common_opts *c)
 	c->threads.v[0] = 1;
 	c->reps = 3;
 	c->min_time_s = 0.2;
+	c->ci_pct = 2.0;
 	c->format_name = "console";
 	c->format = PEAK_FORMAT_CONSOLE;
+}
+
+uint64_t peak_opts_max_reps(const struct peak_common_opts *c)
+{
+	if (!(c->ci_pct > 0) || c->reps >= PEAK_OPTS_MAX_REPS)
+		return c->reps;
+	uint64_t cap = c->max_reps ? c->max_reps : c->reps * PEAK_OPTS_MAX_REPS_FACTOR;
+	if (cap > PEAK_OPTS_MAX_REPS)
+		cap = PEAK_OPTS_MAX_REPS;
+	return cap > c->reps ? cap : c->reps;
 }
 
 __attribute__((format(printf, 3, 4))) static void say(char *err, size_t err_len,
@@ -468,8 +479,15 @@ enum peak_opts_status peak_opts_parse(const struct peak_cli *cli, int argc, char
 		status = PEAK_OPTS_ERROR;
 		goto out;
 	}
-	if (cli->common)
+	if (cli->common) {
 		resolve_format(cli->common);
+		if (cli->common->max_reps && cli->common->max_reps < cli->common->reps) {
+			fprintf(stderr, "%s: --max-reps: %llu is below --reps %llu\n", cli->prog,
+				(unsigned long long)cli->common->max_reps,
+				(unsigned long long)cli->common->reps);
+			status = PEAK_OPTS_ERROR;
+		}
+	}
 out:
 	free(longopts);
 	return status;

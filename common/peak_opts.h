@@ -59,10 +59,25 @@ struct peak_common_opts {
 	enum peak_format format;
 	const char *output; /* NULL: stdout */
 	bool quiet;
+	/* Adaptive repetitions (peak_stats_enough): a point runs at least reps repetitions
+	 * and stops once its 95% CI of the mean is at most ci_pct % of the mean wide (full
+	 * width), or at max_reps. ci_pct 0: exactly reps (zeroed options are fixed reps);
+	 * max_reps 0: the default cap (peak_opts_max_reps). */
+	double ci_pct;
+	uint64_t max_reps;
 };
 
-/* Defaults: threads 1, reps 3, min-time 0.2 s, console, stdout. */
+/* The most repetitions --reps, --max-reps and --ci allow. */
+#define PEAK_OPTS_MAX_REPS 1000
+/* The default cap with --ci: this many times --reps (bounded by PEAK_OPTS_MAX_REPS). */
+#define PEAK_OPTS_MAX_REPS_FACTOR 4
+
+/* Defaults: threads 1, reps 3, min-time 0.2 s, ci 2%, max-reps 4 x reps, console, stdout. */
 void peak_opts_common_defaults(struct peak_common_opts *c);
+
+/* The most repetitions a point may run: reps with --ci 0, else max_reps (its default when
+ * 0); never below reps nor above PEAK_OPTS_MAX_REPS. Size per-repetition arrays with it. */
+uint64_t peak_opts_max_reps(const struct peak_common_opts *c);
 
 /* Table rows for the common flags; put this macro in a binary's table. */
 #define PEAK_OPTS_COMMON(c)                                                                        \
@@ -75,8 +90,12 @@ void peak_opts_common_defaults(struct peak_common_opts *c);
 /* The common flags without --threads and --min-time, for a binary that has no thread sweep
  * and whose repetitions have their own length (dpdkbench: -l/--queues, --time). */
 #define PEAK_OPTS_COMMON_REPORT(c)                                                                 \
-	{"reps", "N", "measured repetitions per point (after one warm-up)", PEAK_OPT_UINT,         \
-	 &(c)->reps, 1, 1000, NULL, NULL},                                                         \
+	{"reps", "N", "measured repetitions per point after a warm-up; with --ci the fewest",      \
+	 PEAK_OPT_UINT, &(c)->reps, 1, PEAK_OPTS_MAX_REPS, NULL, NULL},                            \
+	{"ci", "PCT", "repeat until the 95% CI of the mean is within PCT% (full width; 0: off)",   \
+	 PEAK_OPT_DOUBLE, &(c)->ci_pct, 0, 100, NULL, NULL},                                       \
+	{"max-reps", "N", "most repetitions per point with --ci (default 4 x --reps)",             \
+	 PEAK_OPT_UINT, &(c)->max_reps, 2, PEAK_OPTS_MAX_REPS, NULL, NULL},                        \
 	{"format", "FMT", "console, csv or json", PEAK_OPT_CHOICE, &(c)->format_name, 0, 0,       \
 	 peak_opts_formats, NULL},                                                                 \
 	{"output", "FILE", "write results to FILE instead of stdout", PEAK_OPT_STRING,            \

@@ -45,11 +45,11 @@ static int console_record(struct peak_reporter *r, const struct peak_result *res
 {
 	struct console_state *st = r->state;
 	const struct peak_summary *s = &res->summary;
-	char mean[32], sd[32], med[32], theo[32], eff[32], block[32], thr[16], p99[32];
+	char mean[32], sd[32], med[32], theo[32], eff[32], block[32], thr[16], p99[32], n[24];
 
 	if (st && !st->header_done) {
-		fprintf(r->out, "%-8s %-14s %-20s %4s %8s %-10s %10s %9s %10s %10s %10s %6s  %s\n",
-			"suite", "test", "variant", "thr", "block", "metric", "mean", "stddev",
+		fprintf(r->out, "%-8s %-14s %-20s %4s %8s %-10s %5s %10s %9s %10s %10s %10s %6s  %s\n",
+			"suite", "test", "variant", "thr", "block", "metric", "n", "mean", "stddev",
 			"median", "p99", "peak", "eff%", "unit / flags");
 		st->header_done = true;
 	}
@@ -59,11 +59,12 @@ static int console_record(struct peak_reporter *r, const struct peak_result *res
 	else
 		snprintf(block, sizeof(block), "-");
 	bool have = s->n > 0;
+	snprintf(n, sizeof(n), have ? "%zu" : "-", s->n); /* the repetitions run (--ci) */
 	snprintf(eff, sizeof(eff), "%s", "-");
 	if (isfinite(res->efficiency))
 		snprintf(eff, sizeof(eff), "%.1f", 100.0 * res->efficiency);
-	fprintf(r->out, "%-8s %-14s %-20s %4s %8s %-10s %10s %9s %10s %10s %10s %6s  %s%s%s\n",
-		res->suite, res->test, res->variant, thr, block, res->metric,
+	fprintf(r->out, "%-8s %-14s %-20s %4s %8s %-10s %5s %10s %9s %10s %10s %10s %6s  %s%s%s\n",
+		res->suite, res->test, res->variant, thr, block, res->metric, n,
 		fmt(have ? s->mean : NAN, mean, sizeof(mean)),
 		fmt(have ? s->stddev : NAN, sd, sizeof(sd)),
 		fmt(have ? s->median : NAN, med, sizeof(med)), fmt(res->p99, p99, sizeof(p99)),

@@ -86,6 +86,25 @@ bool peak_result_flag_item(const char *flags, const char *key, char *out, size_t
 	return false;
 }
 
+void peak_result_flag_copy(struct peak_result *r, const char *flags, const char *key)
+{
+	size_t klen = strlen(key);
+	for (const char *p = flags; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len >= klen && strncmp(p, key, klen) == 0 && (len == klen || p[klen] == '=')) {
+			char item[sizeof r->flags];
+			if (len >= sizeof item)
+				return;
+			memcpy(item, p, len);
+			item[len] = '\0';
+			peak_result_flag_whole(r, item);
+			return;
+		}
+		p = end ? end + 1 : NULL;
+	}
+}
+
 void peak_result_finish(struct peak_result *r)
 {
 	if (r->summary.n > 0 && isfinite(r->theoretical) && r->theoretical > 0) {

@@ -43,6 +43,9 @@ void peak_result_flag_whole(struct peak_result *r, const char *flag);
 void peak_result_flag_pct(struct peak_result *r, const char *key, double pct, bool up);
 /* Copy the item "key=value" of a flags string into out (n bytes); false when there is none. */
 bool peak_result_flag_item(const char *flags, const char *key, char *out, size_t n);
+/* Copy the item named key ("key" or "key=value") of a flags string onto r, whole or not
+ * at all: a suite that rebuilds the harness's row keeps the harness's flag (ci_wide). */
+void peak_result_flag_copy(struct peak_result *r, const char *flags, const char *key);
 /* Compute efficiency from theoretical and flag physics violations (above_peak,
  * zero). Call after samples and theoretical are set. */
 void peak_result_finish(struct peak_result *r);

@@ -92,6 +92,34 @@ void peak_stats_summarize(const double *samples, size_t n, struct peak_summary *
 	}
 }
 
+double peak_stats_ci_width_pct(const double *samples, size_t n)
+{
+	if (n < 2)
+		return INFINITY;
+	struct peak_welford w;
+	peak_welford_init(&w);
+	for (size_t i = 0; i < n; i++)
+		peak_welford_add(&w, samples[i]);
+	double sd = peak_welford_stddev(&w);
+	if (sd == 0.0)
+		return 0.0;
+	if (w.mean == 0.0)
+		return INFINITY;
+	/* The same interval as peak_stats_summarize's: mean +- t * sd / sqrt(n). */
+	double half = peak_stats_t95(n - 1) * sd / sqrt((double)n);
+	return 200.0 * half / fabs(w.mean);
+}
+
+bool peak_stats_enough(const double *samples, size_t n, size_t min_reps, size_t max_reps,
+		       double ci_target_pct)
+{
+	if (n < min_reps)
+		return false;
+	if (!(ci_target_pct > 0) || n >= max_reps)
+		return true;
+	return peak_stats_ci_width_pct(samples, n) <= ci_target_pct;
+}
+
 void peak_welford_init(struct peak_welford *w)
 {
 	memset(w, 0, sizeof(*w));

@@ -196,7 +196,7 @@ static double peak_hook(const struct peak_bench_run *b)
 {
 	const struct run_ctx *r = b->state;
 	struct peak_summary ghz;
-	peak_stats_summarize(r->ghz, r->o->reps, &ghz);
+	peak_stats_summarize(r->ghz, b->nreps, &ghz);
 	unsigned cores_used = r->nthreads < r->o->cores ? r->nthreads : r->o->cores;
 	return cores_used * ghz.mean * cpu_kernel_ops_per_cycle(r->k, r->o->uarch);
 }
@@ -228,7 +228,7 @@ static void probe_flags(const struct run_ctx *r, struct peak_result *rr)
 	unsigned cores_used = r->nthreads < o->cores ? r->nthreads : o->cores;
 	double ratio[CPU_MAX_REPS], probe[CPU_MAX_REPS];
 	size_t n = 0;
-	for (size_t k = 0; k < rr->nsamples && k < o->reps && cores_used; k++) {
+	for (size_t k = 0; k < rr->nsamples && k < CPU_MAX_REPS && cores_used; k++) {
 		double pc = rr->samples[k] / (r->ghz[k] * cores_used) / cpu_kernel_ops_per_instr(r->k);
 		if (!(r->probe_per_cycle[k] > 0) || !(pc > 0))
 			continue;
@@ -264,7 +264,7 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 	peak_result_init(fr, "cpu", "frequency", r->k->name, "frequency", "GHz");
 	fr->threads = r->nthreads;
 	memcpy(w->ghz, r->ghz, sizeof w->ghz);
-	peak_result_set_samples(fr, w->ghz, r->o->reps);
+	peak_result_set_samples(fr, w->ghz, b->nreps); /* the rate row's repetitions */
 	if (peak_team_oversubscribed(r->team))
 		peak_result_flag(fr, "oversubscribed");
 	if (strstr(rr->flags, "steal")) { /* the frequency row shares the rate row's run */

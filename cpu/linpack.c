@@ -134,6 +134,7 @@ struct lp_sweep {
 	unsigned cores, used;
 	struct linpack_solve last;
 	double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
+	unsigned nsolves; /* dgesv's repetitions at this point (the stopping rule's count) */
 	double worst, share;
 	bool steal; /* dgesv's row was flagged steal: its twin shares the run */
 	char steal_pct[32]; /* and its "steal_pct=P" ("" when none) */
@@ -151,6 +152,7 @@ static int setup_hook(struct peak_bench_run *r, struct peak_bench_err *be)
 	if (is_twin(r))
 		return 0;
 	w->used = r->nthreads < w->cores ? r->nthreads : w->cores;
+	w->nsolves = 0;
 	w->worst = 0;
 	w->share = 1.0;
 	openblas_set_num_threads((int)r->nthreads);
@@ -161,11 +163,19 @@ static int measure_hook(struct peak_bench_run *r, double *value, struct peak_ben
 {
 	struct lp_sweep *w = r->suite_data;
 	unsigned i = r->rep, reps = (unsigned)w->o->common.reps;
-	if (is_twin(r)) { /* no solve of its own: dgesv's samples */
+	unsigned cap = (unsigned)peak_opts_max_reps(&w->o->common);
+	if (is_twin(r)) { /* no solve of its own: dgesv's samples, so the same stopping point */
+		if (i >= w->nsolves)
+			return peak_bench_fail(be, PEAK_EXIT_FAIL,
+					       "dgesv_vs_avx2: repetition %u past dgesv's %u", i + 1,
+					       w->nsolves);
 		*value = w->gflops[i];
 		return 0;
 	}
-	if (!w->o->common.quiet)
+	if (!w->o->common.quiet && cap > reps)
+		fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u (%u to %u)\n",
+			w->s->n, r->nthreads, r->nthreads == 1 ? "" : "s", i + 1, reps, cap);
+	else if (!w->o->common.quiet)
 		fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u/%u\n", w->s->n,
 			r->nthreads, r->nthreads == 1 ? "" : "s", i + 1, reps);
 	struct linpack_solve *sv = &w->last;
@@ -174,6 +184,7 @@ static int measure_hook(struct peak_bench_run *r, double *value, struct peak_ben
 				       w->s->n, sv->info,
 				       sv->info > 0 ? "singular matrix" : "bad argument");
 	*value = w->gflops[i] = sv->gflops;
+	w->nsolves = i + 1;
 	/* OpenBLAS's threads should own `used` CPUs for the whole solve. */
 	if (sv->seconds > 0)
 		w->share = fmin(w->share, sv->cpu_seconds / (sv->seconds * w->used));
@@ -204,7 +215,7 @@ static int verify_hook(struct peak_bench_run *r, struct peak_bench_err *be)
 static double mean_ghz(const struct lp_sweep *w, bool avx2)
 {
 	struct peak_summary g;
-	peak_stats_summarize(avx2 ? w->ghz_avx2 : w->ghz_wide, (size_t)w->o->common.reps, &g);
+	peak_stats_summarize(avx2 ? w->ghz_avx2 : w->ghz_wide, w->nsolves, &g);
 	return g.mean;
 }
 

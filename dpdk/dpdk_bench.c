@@ -21,7 +21,7 @@ struct sweep {
 
 /* One point's rounds (the kernel's r->state). */
 struct point_state {
-	struct dpdk_rep *reps; /* --reps measured rounds */
+	struct dpdk_rep *reps; /* the measured rounds: room for peak_opts_max_reps */
 	struct dpdk_rep warm;
 	struct peak_hist hist;    /* latency over the measured rounds */
 	struct peak_hist scratch; /* the warm-up's, not reported */
@@ -70,7 +70,7 @@ static int setup(struct peak_bench_run *r, struct peak_bench_err *e)
 	const struct dpdk_point *pt = r->point->data;
 	struct point_state *ps = calloc(1, sizeof(*ps));
 	if (ps != NULL)
-		ps->reps = calloc(b->o->common.reps, sizeof(*ps->reps));
+		ps->reps = calloc(peak_opts_max_reps(&b->o->common), sizeof(*ps->reps));
 	if (ps == NULL || ps->reps == NULL) {
 		free(ps);
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
@@ -123,12 +123,13 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 	if (!peak_result_flag_item(res->flags, "steal_pct", noise.steal_pct,
 				   sizeof noise.steal_pct))
 		noise.steal_pct[0] = '\0';
+	if (!peak_result_flag_item(res->flags, "ci_wide", noise.ci_wide, sizeof noise.ci_wide))
+		noise.ci_wide[0] = '\0';
 	double wall_s = (double)(ps->tsc1 - ps->tsc0) / (double)sw->b->tsc_hz;
 	if (ps->cpu0_s >= 0 && ps->cpu1_s >= 0 && wall_s > 0)
 		noise.cpu_share = (ps->cpu1_s - ps->cpu0_s) / (wall_s * pt->lcores);
 	(void)out; /* dpdk_report writes to its own output, the same peak_output */
-	if (dpdk_report_point(sw->rep, pt, ps->reps, sw->b->o->common.reps, &ps->hist, &noise,
-			      res) != 0)
+	if (dpdk_report_point(sw->rep, pt, ps->reps, r->nreps, &ps->hist, &noise, res) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot write the results");
 	return 0;
 }

@@ -273,6 +273,8 @@ int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 	char test[48];
 	(void)snprintf(test, sizeof(test), "tx_%s", self);
 	rc |= emit(r, pt, test, base, "throughput", "Mpps", tx, n, NAN);
+	if (noise->ci_wide[0]) /* the rounds were repeated on tx's samples: its flag */
+		peak_result_flag_whole(&r->pending, noise->ci_wide);
 	if (hist->n > 0) {
 		/* Samples: each rep's median; percentiles: over every rep's latencies. */
 		double p50 = (double)peak_hist_percentile(hist, 50) / 1e3;

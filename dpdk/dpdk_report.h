@@ -33,6 +33,7 @@ struct dpdk_noise {
 	bool steal;         /* the harness flagged the point's steal window */
 	char steal_pct[32]; /* and its share, the harness's "steal_pct=P" ("" when none) */
 	double cpu_share;   /* CPU time / (wall time x lcores): "preempted" below 0.95 */
+	char ci_wide[32];   /* the harness's "ci_wide=W" for the tx row ("" when none) */
 };
 
 struct dpdk_report_buf; /* a point's per-repetition figures (dpdk_report.c) */

@@ -316,7 +316,7 @@ static int tp_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 {
 	struct tp_point *p = r->point_state;
 	p->visits += r->iters;
-	if (r->rep == PEAK_BENCH_NOT_MEASURED || r->rep + 1 < p->run->common.reps)
+	if (r->rep == PEAK_BENCH_NOT_MEASURED || !r->last_rep)
 		return 0;
 	if (phase(r->team, p, TP_VERIFY) == 0)
 		return 0;

@@ -66,9 +66,14 @@ static int setup(struct peak_bench_run *r, struct peak_bench_err *e)
 	}
 	if (!nb->quiet) {
 		char sz[32];
-		fprintf(stderr, "netbench: %s %s x%u connections, %u reps\n",
+		char reps[32];
+		if (nb->reps > nb->min_reps)
+			snprintf(reps, sizeof reps, "%u to %u", nb->min_reps, nb->reps);
+		else
+			snprintf(reps, sizeof reps, "%u", nb->reps);
+		fprintf(stderr, "netbench: %s %s x%u connections, %s reps\n",
 			net_test_name(bp->test), peak_format_size(bp->size, sz, sizeof sz),
-			r->nthreads, nb->reps);
+			r->nthreads, reps);
 	}
 	if (net_point_init(&ss->pt, bp->test, r->nthreads, bp->size, nb->reps) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
@@ -168,7 +173,12 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 		snprintf(f + strlen(f), fl - strlen(f), ";%s", pct);
 	if (has_flag(res->flags, "oversubscribed"))
 		snprintf(f + strlen(f), fl - strlen(f), "%soversubscribed", f[0] ? ";" : "");
+	char standard[sizeof res->flags];
+	snprintf(standard, sizeof standard, "%s", res->flags);
 	net_point_main(&ss->pt, &nb->th, ss->p.total_bytes != 0, res);
+	/* The stopping rule's flag on the row whose repetitions it judged (latency: the
+	 * sessions' mean round trips; the row's n counts round trips). */
+	peak_result_flag_copy(res, standard, "ci_wide");
 	return 0;
 }
 

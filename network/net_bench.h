@@ -27,7 +27,8 @@ struct net_bench {
 	struct net_params base; /* rate, warmup, GSO, send batch, timeout; throughput's bytes
 				   or time */
 	uint64_t latency_ns;    /* a latency session's length */
-	unsigned reps;
+	unsigned reps;     /* the most repetitions a point may run (peak_opts_max_reps) */
+	unsigned min_reps; /* --reps: the fewest */
 	bool quiet;
 	size_t npoints;
 	struct net_bench_point points[NET_BENCH_MAX_POINTS];

@@ -235,7 +235,8 @@ static int finish_client_opts(struct nb_opts *o)
 static void bench_data(const struct nb_opts *o, struct net_bench *nb)
 {
 	memset(nb, 0, sizeof *nb);
-	nb->reps = (unsigned)o->common.reps;
+	nb->reps = (unsigned)peak_opts_max_reps(&o->common); /* the stopping rule's cap */
+	nb->min_reps = (unsigned)o->common.reps;
 	nb->quiet = o->common.quiet;
 	struct net_params *p = &nb->base;
 	p->warmup_msgs = (uint32_t)o->warmup;

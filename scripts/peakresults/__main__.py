@@ -2,6 +2,11 @@
 suite JSON/CSV files, results.csv, baselines.csv, context.json, charts/, report.md and
 report-appendix.md (exit 2 when OUT has no raw/ folder).
 python3 scripts/peakresults theoretical FILE SUITE VARIANT: the first theoretical figure.
+python3 scripts/peakresults pairs-enough OUT JOB: exit 0 when the paired job's rounds so far
+are enough (its median ratios' 95% intervals within 5%), 1 when not, one line saying why.
+python3 scripts/peakresults trace run OUTFILE -- ARGV...: ARGV under strace, its system calls
+summarized into OUTFILE (trace.py; exit: ARGV's, 3 without strace).
+python3 scripts/peakresults insmix BINARY SYMBOL: the instruction mix of SYMBOL's loops.
 python3 scripts/peakresults compare OLD NEW [--tolerance PCT] [--format md|csv|json]
 [--chart FILE]: exit 0 when nothing regressed beyond the tolerance, 1 when something did,
 2 on a usage error (one line on stderr)."""
@@ -54,10 +59,29 @@ def run_theoretical(path: str, suite: str, variant: str) -> int:
     return 1
 
 
+def run_pairs_enough(args: list) -> int:
+    """run_all.sh, before an extra paired round: 0 = enough (skip it), 1 = run it, 2 = usage."""
+    from peakresults import pairs
+    if len(args) != 2 or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
+        print("peakresults: pairs-enough OUT JOB: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
+        return 2
+    ok, line = pairs.enough_line(args[0], args[1])
+    print(line)
+    return 0 if ok else 1
+
+
 def main(argv: list) -> int:
     if argv[:1] == ["plan"]:  # run_all.sh's options and steps (plan.py)
         from peakresults import plan
         return plan.main(argv[1:])
+    if argv[:1] == ["pairs-enough"]:  # run_all.sh, before an extra paired round (pairs.py)
+        return run_pairs_enough(argv[1:])
+    if argv[:1] == ["trace"]:  # a pair's two sides under strace (trace.py)
+        from peakresults import trace
+        return trace.main(argv[1:])
+    if argv[:1] == ["insmix"]:  # a kernel's instruction mix (insmix.py)
+        from peakresults import insmix
+        return insmix.main(argv[1:])
     p = _Parser(prog="peakresults", description="peakbench's results program")
     sub = p.add_subparsers(dest="cmd", required=True)
     f = sub.add_parser("finish", help="everything after the binaries: merge, CSV, baselines, charts, report")

@@ -2,7 +2,9 @@
 frame size, best efficiency, peakbench vs the reference tools, the roofline."""
 import re
 
-from . import pick
+from . import chart_bars, pick
+from .chart_gp import Axis, LineChart, Series, log2_axis, value_axis
+from .chart_styles import quote, ref_gp, style, terminal
 from .charts import Charts, blk, num
 from .load import SUITES
 from .report_fmt import isnum
@@ -32,8 +34,23 @@ def latency_fig(c: Charts, mem: list, context: dict) -> None:
     def size(k):
         v = context.get(k)
         return v if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
-    c.draw("memory_latency", "latency_ws.gp", nser=len(names), l1=size("cache.l1d"),
-           l2=size("cache.l2"), l3=size("cache.l3"))
+    xs = sorted(x for x in xs if x > 0)
+    # A tick at every power of two over a short sweep, every power of four over a long one.
+    step = 1 if xs and xs[-1] <= xs[0] << 10 else 2
+    x = Axis("working set", 2, xs[0] / 1.3, xs[-1] * 1.3,
+             [(blk(1 << e), 1 << e) for e in range(0, 41, step)
+              if xs[0] / 1.3 <= (1 << e) <= xs[-1] * 1.3]) if xs else Axis("working set", 2)
+    # The cache sizes hwloc reported: dotted grey verticals (not series), named at the top.
+    extra = []
+    for i, (lv, k) in enumerate((("L1", "cache.l1d"), ("L2", "cache.l2"), ("L3", "cache.l3"))):
+        if size(k) > 0:
+            extra += [f"set arrow {i + 1} from {size(k)}, graph 0 to {size(k)}, graph 1 nohead dt 3 "
+                      "lc rgb 'gray30' back",
+                      f"set label {i + 1} {quote(lv)} at {size(k)}, graph 0.96 offset 0.5, 0"]
+    series = [Series(n, 2 + i, n) for i, n in enumerate(names)]
+    chart = LineChart("Memory load latency vs working set (dependent pointer chase, 1 thread)", x,
+                      value_axis(list(val.values()), "latency per load (ns)"), series, extra)
+    c.line_chart("memory_latency", chart)
 
 
 def dpdk_fig(c: Charts, dpdk: list) -> None:
@@ -58,8 +75,10 @@ def dpdk_fig(c: Charts, dpdk: list) -> None:
     for x in sorted(xs):
         lines.append(str(x) + "".join(" " + num(val.get((s, x))) for s in range(len(names))))
     c.write("dpdk_mpps", lines)
-    c.draw("dpdk_mpps", "bars.gp", nser=len(names), ttl="DPDK: received Mpps by frame size and flows",
-           ylab="Mpps", ref=0, xlab="frame size (bytes)")
+    series = [Series(n[:-1] if n.startswith("1 ") else n, 2 + i, n) for i, n in enumerate(names)]
+    chart = LineChart("DPDK: received Mpps vs frame size, per flow count", log2_axis(xs, "frame size (bytes)"),
+                      value_axis(list(val.values()), "Mpps"), series)
+    c.line_chart("dpdk_mpps", chart)
 
 
 def efficiency_fig(c: Charts, suites: dict) -> None:
@@ -96,9 +115,11 @@ def efficiency_fig(c: Charts, suites: dict) -> None:
             hi = max(above, key=lambda r: r["efficiency"])
             lines.append(f'"{k} {hi["variant"]} {hi["threads"]}t (above_peak)" {hi["efficiency"] * 100:.2f} 2')
     c.write("efficiency", lines)
-    c.draw("efficiency", "hbars.gp", nrows=len(lines) - 1, marks=1,
-           ttl="Best unflagged efficiency per subsystem and test (measured / theoretical)",
-           xlab="% of the theoretical peak (orange: only flagged rows; red: above_peak)", ref=100, logx=0)
+    vals = [float(ln.rsplit(" ", 2)[1]) for ln in lines[1:]]
+    marks = [int(ln.rsplit(" ", 1)[1]) for ln in lines[1:]]
+    bars = chart_bars.HBars("Best unflagged efficiency per subsystem and test (measured / theoretical)",
+                            "% of the theoretical peak (dashed: 100%)", vals, 100.0, marks=marks)
+    c.plot("efficiency", bars.title, chart_bars.script(bars, "data/efficiency.dat", "efficiency.png"))
 
 
 def baseline_fig(c: Charts, matches: list) -> None:
@@ -120,15 +141,17 @@ def baseline_fig(c: Charts, matches: list) -> None:
     if not lines:
         return
     c.write("baseline", ["# label peakbench_as_percent_of_tool"] + lines)
-    c.draw("baseline", "hbars.gp", nrows=len(lines),
-           ttl="peakbench vs the reference tools (100% = same; above = peakbench faster)",
-           xlab="peakbench as % of the tool (latency: tool / peakbench), log scale", ref=100, logx=1)
+    vals = [float(ln.rsplit(" ", 1)[1]) for ln in lines]
+    bars = chart_bars.HBars("peakbench vs the reference tools (right of 100%: peakbench faster)",
+                            "peakbench as % of the tool, log scale (latency: tool / peakbench; dashed: 100%)",
+                            vals, 100.0, base=100.0, log=True, bar_title="peakbench / tool")
+    c.plot("baseline", bars.title, chart_bars.script(bars, "data/baseline.dat", "baseline.png"))
 
 
 def _roof_name(what: str, flags: list[str]) -> str:
-    """A roof's legend word (underscores for spaces): a stand-in flagged row says so."""
+    """A roof's legend words: a stand-in flagged row says so."""
     note = pick.fallback_note(flags)
-    return (what + (f" ({note})" if note else "")).replace(" ", "_")
+    return what + (f" ({note})" if note else "")
 
 
 def roofline_fig(c: Charts, cpu: list, levels: list, mem: list) -> None:
@@ -156,13 +179,42 @@ def roofline_fig(c: Charts, cpu: list, levels: list, mem: list) -> None:
         return
     roofs = []
     if tflops > 0:
-        roofs.append(("peak", "theoretical_DP_peak", tflops))
+        roofs.append(("peak", "theoretical DP peak", tflops))
     if top:
         roofs.append(("peak", _roof_name(f"measured {top['variant']} {top['threads']}t", why), top["mean"]))
     for lv in ("L1", "L2", "L3", "DRAM"):
         if lv in bw:
             roofs.append(("bw", _roof_name(f"{lv} bandwidth", bw[lv][1]), bw[lv][0] / 1000))
-    lines = ["# roof name value (peak: GFLOPS, bw: GB/s)"] + [f"{k} {n} {v:.3f}" for k, n, v in roofs]
+    lines = ["# roof name value (peak: GFLOPS, bw: GB/s)"] + [f"{k} {n.replace(' ', '_')} {v:.3f}" for k, n, v in roofs]
     c.write("roofline", lines)
-    c.draw("roofline", "roofline.gp", nlines=len(roofs), kinds=" " + " ".join(k for k, _, _ in roofs),
-           vals=" " + " ".join(f"{v:.3f}" for _, _, v in roofs), names=" " + " ".join(n for _, n, _ in roofs))
+    title = "Roofline: attainable GFLOPS vs arithmetic intensity (double precision)"
+    c.plot("roofline", title, roofline_script(title, roofs))
+
+
+def roofline_script(title: str, roofs: list) -> str:
+    """attainable GFLOPS = min(peak, bandwidth x intensity) per memory level, log-log: each
+    bandwidth roof rises until it meets the highest peak (drawn dashed, the reference, last
+    so that the roofs ending on it leave it seen), each roof in a style of its own."""
+    top = max([v for k, _, v in roofs if k == "peak"], default=0) or 1e9
+    lows = [v / 64 for k, _, v in roofs if k == "bw"] + [v for k, _, v in roofs if k == "peak"]
+    out = [f"# {title}", "# drawn from the charts directory: gnuplot data/roofline.gp"]
+    out += terminal(1600, 1000, 18, "roofline.png")
+    # The legend under the x label in columns of three: right of the plot it took half
+    # the width.
+    out += [f"set title {quote(title)}", "set xlabel 'arithmetic intensity (FLOP / byte)'",
+            "set ylabel 'GFLOPS'", "set logscale xy 10", "set xrange [1.0/64:64]",
+            f"set yrange [{min(lows) / 1.5:.6g}:{top * 1.5:.6g}]", "set format y '%g'",
+            "set grid lc rgb '#d0d0d0'", "set samples 400", "set bmargin 7.5",
+            "set key at screen 0.5, screen 0.01 center bottom Left reverse samplen 3 maxrows 3 width -3 font ',16'"]
+    clauses, k = [], 0
+    for kind, name, v in sorted(roofs, key=lambda r: r[1] == "theoretical DP peak"):
+        f = f"{v:.6g}" if kind == "peak" else f"({v:.6g} * x <= {top:.6g} ? {v:.6g} * x : NaN)"
+        words = quote(f"{name}: {v:.1f} {'GFLOPS' if kind == 'peak' else 'GB/s'}")
+        if name == "theoretical DP peak":
+            clauses.append(f"{f} with lines {ref_gp()} title {words}")
+            continue
+        st = style(k)
+        k += 1
+        clauses.append(f'{f} with lines lw 3 lc rgb "{st.colour}" dt {st.dash} title {words}')
+    out += ["plot \\"] + [f"\t{c}" + (", \\" if n < len(clauses) - 1 else "") for n, c in enumerate(clauses)]
+    return "\n".join(out) + "\n"

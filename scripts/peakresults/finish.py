@@ -1,5 +1,6 @@
 """`finish OUT`: the raw files of a run into everything after the binaries, in order:
-merge (and pool the second pass), join the baselines, write JSON/CSV, the charts, the report."""
+merge (and pool the second pass), join the baselines, write JSON/CSV, the charts, the report
+(report.md, report-appendix.md and their self-contained HTML twins: report.py)."""
 import json
 import os
 

@@ -27,20 +27,31 @@ counts only when neither side saw the host move the vCPUs (its before and after
 fingerprints agree) and both ran in the same placement; the others are kept in the
 record, not in the statistics, and counted in the flag placement_moved=K. When no round
 qualifies, all complete rounds count, flagged placement_unmatched; without fingerprints
-(peakinfo not built), all count, unflagged.
+(peakinfo not built), all count, unflagged. What "moved" means is calibrated per run
+(moved_factor): OUT/raw/placement-calibration holds fingerprints run_all.sh took at the
+start, and a host whose own round trips wander gets a wider threshold.
+
+Enough pairs: the median ratio's 95% interval (order statistics, distribution-free) within
+5% of the median; run_all.sh asks `peakresults pairs-enough OUT JOB` before each extra
+round (enough_line). A record whose interval is wider, or that has fewer pairs than such an
+interval needs, is flagged pairs_wide.
 
 load_pairs(out_dir) -> list of records as docs/methodology.md describes."""
 import csv
 import json
+import math
 import os
 import re
 
-from . import schema
+from . import insmix, schema, trace
 
 BAND = (0.90, 1.10)  # a ratio outside it needs its measured cause
 PAIR_FIELDS = ("tool", "tool_version", "suite", "test", "variant", "threads", "block_bytes",
                "metric", "unit", "kind", "ours_job", "tool_job", "n_pairs", "ratio_median",
-               "ratio_min", "ratio_max", "ours_median", "tool_median", "cause", "flags")
+               "ratio_min", "ratio_max", "ours_median", "tool_median", "cause", "flags",
+               "ratio_ci_low", "ratio_ci_high")
+# Pairs are enough when the median ratio's 95% interval lies within this share of it.
+ENOUGH_REL = 0.05
 
 
 def median(xs: list) -> float | None:
@@ -49,6 +60,30 @@ def median(xs: list) -> float | None:
     if n == 0:
         return None
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def median_interval(xs: list) -> tuple | None:
+    """The distribution-free 95% interval of the median: the order statistics x_(l) and
+    x_(n+1-l), l the largest count with P(B < l) <= 2.5% for B ~ Binomial(n, 1/2) (each
+    value falls below the median with probability 1/2, whatever the distribution), so the
+    interval holds the median with probability >= 95%. None below 6 values: with 5, even
+    [min, max] holds it only 93.75% of the time."""
+    s = sorted(xs)
+    n = len(s)
+    cum, lo = 0.0, 0
+    for j in range(n):
+        cum += math.comb(n, j) / 2 ** n
+        if cum > 0.025:
+            break
+        lo = j + 1
+    return (s[lo - 1], s[n - lo]) if lo else None
+
+
+def enough(ratios: list) -> bool:
+    """Whether the median's 95% interval lies within ENOUGH_REL of the median."""
+    m, ci = median(ratios), median_interval(ratios)
+    return ci is not None and m is not None and m > 0 and \
+        ci[1] - m <= ENOUGH_REL * m and m - ci[0] <= ENOUGH_REL * m
 
 
 def _read(path: str):
@@ -83,8 +118,16 @@ def _figure(doc, key: dict):
 
 
 # Two fingerprints differ when a pair of CPUs' minimum round trip changed by more than
-# this factor either way (common/peak_c2c.h PEAK_C2C_MOVED_FACTOR, the same test).
+# this factor either way (common/peak_c2c.h PEAK_C2C_MOVED_FACTOR, the same test): the
+# fallback when the run has no calibration.
 MOVED_FACTOR = 1.5
+# The calibrated factor (moved_factor): 1 + MOVED_K x (spread - 1) of the fingerprints taken
+# at the start, within MOVED_MIN..MOVED_MAX. A host whose round trips wander 122-147 ns
+# (spread 1.2) by themselves gets 1.6, so its rounds are not dropped for its own noise (1.5
+# dropped 8 of 9 iperf3 rounds there); a quiet host's (50-53 ns) stays at 1.25; and no host
+# gets more than 4, below the one real move measured (52 -> 300 ns, 5.8x: one CCD to two).
+MOVED_MIN, MOVED_MAX, MOVED_K = 1.25, 4.0, 3.0
+CALIBRATION = "placement-calibration"  # in OUT/raw: one fingerprint a line
 
 
 def parse_fingerprint(text: str) -> dict | None:
@@ -101,9 +144,37 @@ def parse_fingerprint(text: str) -> dict | None:
     return out or None
 
 
-def moved(a: dict, b: dict) -> bool:
-    """Whether any pair of CPUs in both fingerprints changed by more than MOVED_FACTOR."""
-    return any(max(a[p], b[p]) / min(a[p], b[p]) > MOVED_FACTOR for p in a.keys() & b.keys())
+def moved(a: dict, b: dict, factor: float = MOVED_FACTOR) -> bool:
+    """Whether any pair of CPUs in both fingerprints changed by more than FACTOR."""
+    return any(max(a[p], b[p]) / min(a[p], b[p]) > factor for p in a.keys() & b.keys())
+
+
+def moved_factor(fingerprints: list) -> tuple:
+    """(factor, note) from fingerprints taken in one placement (the start of the run): their
+    spread (the largest max/min of one pair of CPUs' round trips) widened by MOVED_K,
+    within MOVED_MIN..MOVED_MAX; MOVED_FACTOR with the reason when fewer than two readings
+    of a pair are known."""
+    fps = [fp for fp in (parse_fingerprint(t) for t in fingerprints) if fp]
+    pairs_seen = {p for fp in fps for p in fp}
+    spreads = [max(v) / min(v) for v in ([fp[p] for fp in fps if p in fp] for p in pairs_seen) if len(v) > 1]
+    if not spreads:
+        return MOVED_FACTOR, f"{MOVED_FACTOR:g}x, fixed (no calibration: fewer than two fingerprints at the start)"
+    spread = max(spreads)
+    f = min(MOVED_MAX, max(MOVED_MIN, 1 + MOVED_K * (spread - 1)))
+    note = f"{f:.2f}x, from {len(fps)} fingerprints at the start (spread {spread:.2f}x)"
+    if 1 + MOVED_K * (spread - 1) > MOVED_MAX:
+        note += f": capped at {MOVED_MAX:g}x, so a move between CCDs is still seen"
+    return round(f, 4), note
+
+
+def calibration(out_dir: str) -> tuple:
+    """moved_factor of the run's OUT/raw/placement-calibration ('#' lines are comments)."""
+    try:
+        with open(os.path.join(out_dir, "raw", CALIBRATION)) as f:
+            lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+    except OSError:
+        lines = []
+    return moved_factor(lines)
 
 
 def _placement(path: str) -> dict:
@@ -139,13 +210,14 @@ def _side(d: str, k: int, side: str, key: dict):
     return None, "", next((e for e in map(_last_line, errs) if e), why), {}
 
 
-def same_placement(ours: dict, tool: dict) -> str:
+def same_placement(ours: dict, tool: dict, factor: float = MOVED_FACTOR) -> str:
     """"same" when both sides' before and after fingerprints are known and none of the
-    four differs from another; "moved" when one does; "" when a fingerprint is missing."""
+    four differs from another by more than FACTOR; "moved" when one does; "" when a
+    fingerprint is missing."""
     fps = [x.get(w) for x in (ours, tool) for w in ("before", "after")]
     if any(fp is None for fp in fps):
         return ""
-    return "moved" if any(moved(a, b) for i, a in enumerate(fps) for b in fps[i + 1:]) else "same"
+    return "moved" if any(moved(a, b, factor) for i, a in enumerate(fps) for b in fps[i + 1:]) else "same"
 
 
 def _rounds(d: str) -> list:
@@ -157,9 +229,45 @@ def _rounds(d: str) -> list:
     return sorted(ks)
 
 
-def record(job: dict, d: str, kind: str) -> dict:
+def trace_cause(d: str) -> str | None:
+    """trace.pair_cause of the job's traced round (trace-ours.txt, trace-tool.txt), None
+    when its traces are not there or show the same job."""
+    try:
+        return trace.pair_cause(d) or None
+    except (OSError, ValueError):
+        return None
+
+
+def build_dir_of(out_dir: str) -> str | None:
+    """The build folder run_all.sh ran (commands.txt's "# build dir: X; results: Y")."""
+    try:
+        with open(os.path.join(out_dir, "commands.txt")) as f:
+            for line in f:
+                m = re.match(r"# build dir: (.*?); results: ", line)
+                if m:
+                    return m.group(1)
+    except OSError:
+        pass
+    return None
+
+
+def mix_cause(job: dict, d: str) -> str | None:
+    """A memory job's instruction-mix differences (insmix: our stream loop against
+    likwid-bench's kernel or hpcc's Triad), None when the same or not readable."""
+    out_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(d))))
+    build = build_dir_of(out_dir)
+    binary = os.path.join(build, "memory", "membench") if build else ""
+    if not os.path.isfile(binary):
+        return None
+    try:
+        return insmix.pair_mix_cause(job, binary) or None
+    except (OSError, ValueError):
+        return None
+
+
+def record(job: dict, d: str, kind: str, factor: float = MOVED_FACTOR) -> dict:
     """One pair record: ours (kind like_for_like) or ours best (kind best) against the tool.
-    JOB: the tool's fields and one figure's."""
+    JOB: the tool's fields and one figure's; FACTOR: what moved means (calibration)."""
     key = job["key"]
     ours_key, ours_side = (job["best_key"], "best") if kind == "best" else (key, "ours")
     rounds, flags = [], set()
@@ -173,7 +281,7 @@ def record(job: dict, d: str, kind: str) -> dict:
         ratio = o / t if o is not None and t not in (None, 0) else None
         error = "; ".join(e for e in (oerr and f"ours: {oerr}", terr and f"tool: {terr}") if e)
         rounds.append({"round": k, "ours": o, "tool": t, "ratio": ratio, "error": error,
-                       "placement": same_placement(oplace, tplace)})
+                       "placement": same_placement(oplace, tplace, factor)})
     complete = [r for r in rounds if r["ratio"] is not None]
     failed = len(rounds) - len(complete)
     if job.get("placement") == "matched" and any(r["placement"] for r in complete):
@@ -195,13 +303,47 @@ def record(job: dict, d: str, kind: str) -> dict:
         cause = job.get("best_cause" if kind == "best" else "cause", "")
     if failed:
         flags.add(f"failed_rounds={failed}")
+    # The traced round's system calls differ (trace.py): the job was not the same one.
+    traced = trace_cause(d) if kind == "like_for_like" else None
+    if traced:
+        cause = traced
+        flags.add("trace_differs")
+    elif cause == "" and kind == "like_for_like" and key.get("suite") == "memory" and \
+            rm is not None and not BAND[0] <= rm <= BAND[1]:
+        # (the hot loops, disassembled: only for a ratio that needs a cause, objdump is slow)
+        mixed = mix_cause(job, d)
+        if mixed:
+            cause = mixed
+            flags.add("mix_differs")
+    ci = median_interval(ratios)
+    if ratios and not enough(ratios):
+        flags.add("pairs_wide")
     out.update(kind=kind, ours_job=job.get("best_job" if kind == "best" else "ours_job", ""),
                tool_job=job.get("tool_job", ""), rounds=rounds, n_pairs=len(ratios),
                ratio_median=rm, ratio_min=min(ratios) if ratios else None,
                ratio_max=max(ratios) if ratios else None,
+               ratio_ci_low=ci[0] if ci else None, ratio_ci_high=ci[1] if ci else None,
                ours_median=median([r["ours"] for r in complete]),
                tool_median=median([r["tool"] for r in complete]),
                cause=cause, flags=";".join(sorted(flags)))
+    return out
+
+
+def job_records(d: str, factor: float = MOVED_FACTOR, best: bool = True) -> list:
+    """The records of the job in folder D (job.json's figures), [] without a job.json."""
+    job = _read(os.path.join(d, "job.json"))
+    if not isinstance(job, dict):
+        return []
+    out = []
+    figures = job.get("figures") if isinstance(job.get("figures"), list) else [job]
+    for fig in figures:
+        if not isinstance(fig, dict) or not isinstance(fig.get("key"), dict):
+            continue
+        one = {k: v for k, v in job.items() if k != "figures"}
+        one.update(fig)
+        out.append(record(one, d, "like_for_like", factor))
+        if best and isinstance(fig.get("best_key"), dict):
+            out.append(record(one, d, "best", factor))
     return out
 
 
@@ -209,22 +351,41 @@ def load_pairs(out_dir: str) -> list:
     base = os.path.join(out_dir, "raw", "pairs")
     if not os.path.isdir(base):
         return []
+    factor = calibration(out_dir)[0]
     pairs = []
     for job_id in sorted(os.listdir(base)):
-        d = os.path.join(base, job_id)
-        job = _read(os.path.join(d, "job.json"))
-        if not isinstance(job, dict):
-            continue
-        figures = job.get("figures") if isinstance(job.get("figures"), list) else [job]
-        for fig in figures:
-            if not isinstance(fig, dict) or not isinstance(fig.get("key"), dict):
-                continue
-            one = {k: v for k, v in job.items() if k != "figures"}
-            one.update(fig)
-            pairs.append(record(one, d, "like_for_like"))
-            if isinstance(fig.get("best_key"), dict):
-                pairs.append(record(one, d, "best"))
+        pairs += job_records(os.path.join(base, job_id), factor)
     return pairs
+
+
+def _fig_name(p: dict) -> str:
+    return f"{p['test']} {p['variant']}"
+
+
+def enough_line(out_dir: str, job_id: str) -> tuple:
+    """(enough, line) for run_all.sh before an extra round of JOB_ID: enough when every
+    like-for-like figure's median ratio has its 95% interval within ENOUGH_REL (a figure
+    none of whose rounds gave a pair is not waited for: more rounds of a missing row give
+    none). The line names the widest figure: "pairs enough: median ratio 1.02
+    [0.99-1.04] over 6 pairs"."""
+    d = os.path.join(out_dir, "raw", "pairs", job_id)
+    recs = [p for p in job_records(d, calibration(out_dir)[0], best=False) if p["n_pairs"]]
+    if not recs:
+        return True, "pairs enough: no figure of the job gave a pair to wait for"
+
+    def width(p):
+        if p["ratio_ci_low"] is None:
+            return math.inf
+        return max(p["ratio_ci_high"] - p["ratio_median"], p["ratio_median"] - p["ratio_ci_low"]) / p["ratio_median"]
+
+    p = max(recs, key=width)
+    ok = all("pairs_wide" not in q["flags"].split(";") for q in recs)
+    what = f"{_fig_name(p)}: " if len(recs) > 1 else ""
+    if p["ratio_ci_low"] is None:
+        return False, (f"pairs not enough: {what}median ratio {p['ratio_median']:.3g} over {p['n_pairs']} "
+                       f"pair{'s' if p['n_pairs'] != 1 else ''} (a 95% interval needs 6)")
+    return ok, (f"pairs {'enough' if ok else 'not enough'}: {what}median ratio {p['ratio_median']:.3g} "
+                f"[{p['ratio_ci_low']:.3g}-{p['ratio_ci_high']:.3g}] over {p['n_pairs']} pairs")
 
 
 def write_pairs_csv(pairs: list, path: str) -> None:

@@ -1,7 +1,8 @@
 """The full protocol's second pass (raw/<name>.pass2.json): its samples join the first
 pass's row of equal key, the row's statistics are computed again over the pooled samples,
 and a row whose pooled samples have two modes is flagged bimodal with both modes. A noisy
-row keeps the worst steal and CPU share of its passes (noise.merge_flags)."""
+row keeps the worst steal and CPU share of its passes (noise.merge_flags); a pass's
+ci_wide is dropped (it described that pass's repetitions, not the pooled ones)."""
 import math
 from statistics import fmean, median, stdev
 
@@ -67,7 +68,9 @@ def pool(first: list[dict], second: list[dict]) -> list[dict]:
             samples += list(e.get("samples") or [])
             flags = merge_flags(flags, e.get("flags") or "")
         p = restat(r, samples)
-        p["flags"] = flags
+        # ci_wide=W told how far one pass's repetitions agreed when it stopped at its cap;
+        # the pooled interval is another one (its ci95 columns say it).
+        p["flags"] = ";".join(f for f in flags.split(";") if f and not f.startswith("ci_wide="))
         two = modes(samples)
         if two:
             p["flags"] = _add_flag(_add_flag(p["flags"], "bimodal"),

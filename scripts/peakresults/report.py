@@ -1,13 +1,16 @@
-"""report.md (what a student pastes: the PA1 tables, the charts, the machine, the reference
-tools, the warnings) and report-appendix.md (every row, one line each)."""
+"""report.md (what a student reads and pastes: the summary on its first screen, then the PA1
+tables and the charts, the reference tools, the warnings, the machine), report-appendix.md
+(what report.md leaves out: report_appendix) and report.html and report-appendix.html (the
+same, self-contained: report_html)."""
 import os
 
-from . import pick, report_cluster, report_dpdk, report_pa1, report_refs, report_tables, schema
+from . import (pick, report_appendix, report_cluster, report_dpdk, report_html, report_pa1, report_refs,
+               report_summary, schema)
 from .load import SUITES
 from .report_fmt import FLAG_MEANING, fmt, human, warnings
-from .report_machine import machine, status_notes, steps
+from .report_machine import machine, status_notes
 
-TITLES = {"cpu": "CPU", "memory": "Memory", "disk": "Disk", "network": "Network", "dpdk": "DPDK"}
+TITLES = report_appendix.TITLES
 CHARTS = {
     "cpu": ["cpu_flops_dp", "cpu_flops_sp", "cpu_iops_i32", "cpu_iops_i64", "cpu_linpack"],
     "memory": ["memory_seq_rw", "memory_rand_rw", "memory_seq_read", "memory_rand_read", "memory_seq_write",
@@ -82,79 +85,92 @@ def warnings_section(all_rows, unexplained, problems) -> list[str]:
     return out
 
 
-def write(out_dir: str, res, charts) -> None:
-    """res: finish.Results."""
-    status = res.status
-    rows = res.merged.rows()
-    unexplained: list[str] = []
+def head(out_dir: str) -> list[str]:
     md = ["# peakbench report", ""]
     try:
         with open(os.path.join(out_dir, "commands.txt"), encoding="utf-8") as f:
             md += ["- " + ln.rstrip("\n")[2:] for ln in f.readlines()[:2] if ln.startswith("# ")]
     except OSError:
         pass
-    md += [f"- Results folder: `{out_dir}` (CSV and JSON per suite, results.csv, baselines.csv, context.json, "
-           "charts/, commands.txt)",
-           "- Every row, one line each: [report-appendix.md](report-appendix.md)", ""]
-    md += steps(status) + ["", "## Summary", "", "### Efficiency (best over the thread counts)", ""]
-    md += efficiency_summary(rows) + [""] + chart_lines(charts, ["efficiency"])
-    if charts.note:
-        md += [f"Charts: {charts.note}."]
-    md += [""] + machine(res.merged.context, res.merged.peaks)
-    app = ["# peakbench report: every row", "", "[Back to the report](report.md)"]
+    return md + [f"- Results folder: `{out_dir}` (CSV and JSON per suite, results.csv, baselines.csv, pairs.csv, "
+                 "context.json, charts/, [commands.txt](commands.txt))",
+                 "- The steps, every context key, the peaks' sources, every row one line each and the reference "
+                 "jobs' command lines: [report-appendix.md](report-appendix.md)", ""]
+
+
+def suites_part(out_dir: str, res, charts) -> list[str]:
+    """Per suite: its PA1 tables (report_pa1.MAIN) and its charts."""
+    md = ["", "Tables: mean ± stddev over the repetitions; a column with nothing in it is left out; the "
+              "appendix has every row (IOPS and latency beside disk throughput, CPU use, the clock per kernel)."]
     for s in SUITES:
         md += ["", f"## {TITLES[s]}", ""]
-        app += ["", f"## {TITLES[s]}", ""]
         rs = res.merged.suites.get(s, {}).get("results", [])
         if not rs:
-            md += suite_missing(out_dir, status, s)
-            app += ["Not run."]
+            md += suite_missing(out_dir, res.status, s)
             continue
-        md += status_notes(status, s)
+        md += status_notes(res.status, s)
         md += report_pa1.section(rs)
         md += [""] + chart_lines(charts, CHARTS[s])
         if s == "dpdk":
             md += report_dpdk.section(out_dir, rs, res.merged.suites.get("network", {}).get("results", []))
-        for title, tre, mre, pct, empty in report_tables.SECTIONS[s]:
-            t = report_tables.table(report_tables.select(rs, s, tre, mre), pct)
-            if title:
-                app += [f"### {title}", ""]
-            app += (t or ([empty] if empty else [])) + [""]
-        if s == "memory":
-            app += ["### Load latency vs working set (pointer chase)", ""] + report_tables.latency_table(rs) + [""]
-            app += ["### Roofline", ""] + report_tables.levels_table(res.merged.levels)
-    md += ["", "## Reference tools", ""] + status_notes(status, "baseline")
-    pairs = report_refs.load_pairs(out_dir, res.merged.problems)
-    if pairs:
-        md += ["Paired rounds: ours and the tool alternate, round by round; the ratio is ours / tool.", ""]
-        md += report_refs.pairs_section(pairs, unexplained)
+    return md
+
+
+def references_part(out_dir: str, res, pair_recs: list[dict], unexplained: list[str], charts) -> list[str]:
+    md = ["", "## Reference tools", ""] + status_notes(res.status, "baseline")
+    unmatched = [b for b in res.baselines.rows if not b.get("matched")]
+    if pair_recs:
+        md += ["Paired rounds: ours and the tool alternate, round by round; the ratio is ours / tool (for a "
+               "latency, below 1 means ours is faster). Each verdict (in band, its measured cause, or "
+               "unexplained) is in the summary; each job's command lines are in the appendix.", ""]
+        md += report_refs.pairs_section(pair_recs, unexplained, out_dir)
+        if res.matches:
+            md += ["", "The tools also ran once over the sweep's points, minutes away from ours: those figures "
+                       "carry no ratio and are in the appendix."]
+    elif res.matches:
+        md += ["No paired rounds were run: each tool ran once with parameters matched to ours, joined to the "
+               "peakbench row of the same key; the ratio is ours / tool (for a latency, below 1 means ours is "
+               "faster). The tools' command lines: the appendix.", ""]
+        md += report_refs.joined_section(res.matches, unexplained)
     else:
-        md += ["No paired rounds were run."]
-    if res.baselines.rows or res.baselines.skipped:
-        if pairs:
-            md += ["", "### Unpaired reference figures", "",
-                   "The tools also ran once over the sweep's points, each row joined to the peakbench row of the",
-                   "same key (suite, test, variant, threads, block size, metric, unit). They were taken minutes",
-                   "away from ours, so no ratio is given for them: the paired table above is the comparison.", ""]
-        else:
-            md += ["", "Each tool ran with parameters matched to ours (see docs/benchmarks/suite.md for the mapping);",
-                   "the ratio is peakbench / tool (for latency lower is better, so below 100% means peakbench is faster).",
-                   "Each reference row is joined to the peakbench row of the same key (suite, test, variant, threads,",
-                   "block size, metric, unit).", ""]
-        if any(b.get("test") == "seq_write" for b in res.baselines.rows):
-            md += report_refs.WRITE_LAYOUTS + [""]
-        md += report_refs.baseline_section(res.matches, [b for b in res.baselines.rows if not b.get("matched")],
-                                           unexplained, ratios=not pairs)
-        if res.baselines.skipped:
-            md += ["", "Skipped or failed:", ""]
-            md += report_refs.skipped_lines(res.baselines.skipped)
-    else:
-        md += ["", "No reference tool ran (--no-baselines, or none installed)."]
-    md += [""] + chart_lines(charts, ["baseline"])
-    md += report_cluster.section(out_dir, charts.dir)  # clusterbench's (docs/cluster.md)
-    md += warnings_section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained, res.merged.problems)
-    for name, lines in (("report.md", md), ("report-appendix.md", app)):
+        md += ["No paired rounds were run."] if res.baselines.rows or res.baselines.skipped else \
+            ["No paired rounds were run.", "", "No reference tool ran (--no-baselines, or none installed)."]
+    if any(b.get("test") == "seq_write" for b in res.baselines.rows):
+        md += [""] + report_refs.WRITE_LAYOUTS
+    if unmatched:
+        md += ["", "Reference figures with no peakbench row (appendix): " + "; ".join(
+            f"{b['tool']} {b['suite']} {b['test']} {b['variant']} {b['metric']}" for b in unmatched) + "."]
+    if res.baselines.skipped:
+        md += ["", "Skipped or failed:", ""] + report_refs.skipped_lines(res.baselines.skipped)
+    return md + [""] + chart_lines(charts, ["baseline"])
+
+
+def write_files(out_dir: str, docs: dict) -> None:
+    for name, lines in docs.items():
         tmp = os.path.join(out_dir, name + ".tmp")
         with open(tmp, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
         os.replace(tmp, os.path.join(out_dir, name))
+
+
+def write(out_dir: str, res, charts) -> None:
+    """res: finish.Results; charts: the charts drawn (charts.Charts)."""
+    rows = res.merged.rows()
+    pair_recs = report_refs.load_pairs(out_dir, res.merged.problems)
+    verdicts = report_refs.pair_verdicts(pair_recs) if pair_recs else report_refs.join_verdicts(res.matches)
+    unexplained: list[str] = []  # filled by the Reference tools section, read by the summary's count
+    refs = references_part(out_dir, res, pair_recs, unexplained, charts)
+    md = head(out_dir) + report_summary.summary(out_dir, res, verdicts, unexplained)
+    md += ["", "## Efficiency", "", "Each workload's best efficiency over the thread counts (its table: "
+           "[the appendix](report-appendix.md)):"]
+    md += [""] + chart_lines(charts, ["efficiency"])
+    if charts.note:
+        md += [f"Charts: {charts.note}."]
+    md += suites_part(out_dir, res, charts) + refs
+    md += report_cluster.section(out_dir, charts.dir)  # clusterbench's (docs/cluster.md)
+    md += warnings_section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained,
+                           res.merged.problems)
+    md += [""] + machine(res.merged.context)
+    app = report_appendix.appendix(out_dir, res, efficiency_summary(rows), pair_recs)
+    write_files(out_dir, {"report.md": md, "report-appendix.md": app})
+    report_html.write(out_dir, {"report.html": md, "report-appendix.html": app})

@@ -181,6 +181,22 @@ def _sweep_lines(doc: dict) -> list[str]:
     return lines
 
 
+def headlines(out_dir: str) -> list[tuple]:
+    """The summary's cluster figures: (label, value, where) for the median and the slowest
+    TCP link of the matrix; [] without one."""
+    matrix = _load(out_dir, "net_matrix")
+    if matrix is None:
+        return []
+    bw = {k: v for k, v in _matrix(matrix.get("results", []), "tcp", "throughput", "median").items() if v is not None}
+    if not bw:
+        return []
+    vals = sorted(bw.values())
+    mid = vals[len(vals) // 2] if len(vals) % 2 else (vals[len(vals) // 2 - 1] + vals[len(vals) // 2]) / 2
+    (h, p), low = min(bw.items(), key=lambda kv: kv[1])
+    return [("TCP throughput, median link", f"{_fmt(mid)} Gbit/s", f"{len(bw)} links"),
+            ("TCP throughput, slowest link", f"{_fmt(low)} Gbit/s", f"{h} -> {p}")]
+
+
 def section(out_dir: str, charts_dir: str) -> list[str]:
     """Markdown lines of the cluster section; [] when the run has no cluster results."""
     matrix, sweep = _load(out_dir, "net_matrix"), _load(out_dir, "node_sweep")

@@ -1,4 +1,5 @@
-"""The report's Machine and Steps sections: context.json and status.tsv in words."""
+"""The report's Machine section (report.md) and its Steps, context keys and peaks (the
+appendix): context.json, peaks.csv and status.tsv in words."""
 import os
 import re
 
@@ -27,7 +28,8 @@ def _size(c, k):
     return f"{round(v / 1048576 * 100) / 100:g} MiB" if v >= 1048576 else f"{v / 1024:g} KiB"
 
 
-def machine(c: dict, peaks: list[dict]) -> list[str]:
+def machine(c: dict, peaks: list[dict] | None = None) -> list[str]:
+    """The Machine section of report.md (peaks: unused, the appendix lists them: peaks_table)."""
     out = ["## Machine", ""]
     if c:
         gib = lambda k: f"{round((c.get(k) or 0) / 1073741824 * 10) / 10:g}"  # noqa: E731
@@ -54,12 +56,21 @@ def machine(c: dict, peaks: list[dict]) -> list[str]:
                        f"at the start, {_v(c, 'c2c.end_round_trip_ns')} at the end: {moved} |")
         if c.get("warnings"):
             out.append(f"| Context warnings | {c['warnings']} |")
-        out += ["", "<details><summary>Every context key</summary>", "", "| key | value |", "| --- | --- |"]
-        out += [f"| {k} | {cell(_v(c, k))} |" for k in c]
-        out += ["", "</details>"]
     else:
-        out.append("No context: peakinfo did not run (see the steps above).")
-    out += ["", "### Theoretical peaks and their sources", ""]
+        out.append("No context: peakinfo did not run (see the appendix's Steps).")
+    return out + table_corrections(c)
+
+
+def context_keys(c: dict) -> list[str]:
+    """Every context key (the appendix)."""
+    if not c:
+        return ["No context: peakinfo did not run."]
+    return ["| key | value |", "| --- | --- |"] + [f"| {k} | {cell(_v(c, k))} |" for k in c]
+
+
+def peaks_table(peaks: list[dict]) -> list[str]:
+    """The theoretical peaks and where each came from."""
+    out = []
     if peaks:
         out += ["| Subsystem | Item | Peak | Source | How |", "| --- | --- | ---: | --- | --- |"]
         for r in peaks:
@@ -75,7 +86,7 @@ def machine(c: dict, peaks: list[dict]) -> list[str]:
                        f"{src or '–'} | {cell(how)} |")
     else:
         out.append("No peaks: peakinfo did not run.")
-    return out + table_corrections(c)
+    return out
 
 
 # One entry of peak.table_corrected: "vec_int_mul_units: table 1, probe 2 (vmul128 1.95, 1.97 per cycle)".
@@ -89,7 +100,7 @@ def table_corrections(c: dict) -> list[str]:
     out = []
     text = c.get("peak.table_corrected")
     if isinstance(text, str) and text.strip() not in ("", "none"):
-        out += ["", "The probe corrected the micro-architecture table (`peak.table_corrected`); the peaks above and "
+        out += ["", "The probe corrected the micro-architecture table (`peak.table_corrected`); the theoretical peaks and "
                 "the rows flagged `table_corrected` use the probe's count:", "",
                 "| Count | Table | Probe | Probe measured |", "| --- | ---: | ---: | --- |"]
         for entry in (e for e in text.split(";") if e.strip()):
@@ -122,6 +133,14 @@ def steps(status: list) -> list[str]:
     out += ["| Step | Suite | Status | Seconds | Note |", "| --- | --- | --- | ---: | --- |"]
     out += [f"| {s[0]} | {s[1]} | {s[2].replace('_', ' ')} | {s[3]} | {cell(s[4])} |" for s in status]
     return out
+
+
+def status_problems(status: list) -> list[str]:
+    """"name (status)" of each step that did not end ok: not the resume line, nor a paired
+    round skipped because the job's pairs were already enough (run_all.sh's pairs-enough)."""
+    return [f"{s[0]} ({s[2].replace('_', ' ')})" for s in status
+            if s[2] not in ("ok", "resumed")
+            and not (s[2] == "skipped" and len(s) > 4 and s[4].startswith("pairs enough"))]
 
 
 def status_notes(status: list, suite: str) -> list[str]:

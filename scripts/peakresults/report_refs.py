@@ -1,7 +1,9 @@
-"""The report's "Reference tools" section: the paired rounds of pairs.py
-(docs/methodology.md, "Reference tools") when they ran; else the joined baseline rows with
-their peakbench / tool ratio. A ratio outside 0.90-1.10 without a measured cause is
-"unexplained" and listed under the report's warnings."""
+"""The reference tools in the report: one verdict per compared figure (ratio ours / tool, in
+band or its measured cause), from the paired rounds of pairs.py (docs/methodology.md,
+"Reference tools") when they ran, else from the baseline rows joined on their key. report.md
+names each job in a few words; the full command lines go to the appendix (and
+commands.txt). A ratio outside 0.90-1.10 without a measured cause is "unexplained" and
+listed under the report's warnings."""
 from . import pairs
 from .pairs import MOVED_FACTOR
 from .report_fmt import cell, fmt, human, isnum
@@ -14,6 +16,18 @@ WRITE_LAYOUTS = [
     "allocated file (fio's plain `--rw=write` on a new file, whose blocks are allocated but unwritten).",
     "On a virtual or thin-provisioned disk the first write is slower; compare each with its own row.",
 ]
+
+
+def placement_note(out_dir: str = "") -> list[str]:
+    """Why some rounds of a placement-matched job are left out, with the run's threshold
+    (pairs.calibration: from the fingerprints taken at the start, else the fixed one)."""
+    limit = pairs.calibration(out_dir)[1] if out_dir else f"{MOVED_FACTOR:g}x"
+    return ["A figure spanning two CPUs (two memory threads, a loopback client and server) runs as fast as",
+            "where the host put the vCPUs. Such a job's rounds count only when both sides ran in one placement:",
+            "run_all.sh took the VM placement fingerprint (core-to-core round trips) before and after each side,",
+            f"and a round where it changed by more than the run's threshold is left out (\"moved\"; its ratio",
+            f"stays in pairs.csv). Threshold: {limit}. \"none matched\": no round ran in one placement,",
+            "so all count."]
 
 
 def load_pairs(out: str, problems: list | None = None) -> list[dict]:
@@ -31,28 +45,33 @@ def outside(ratio) -> bool:
     return isnum(ratio) and not BAND[0] <= ratio <= BAND[1]
 
 
-def pairs_section(pairs: list[dict], unexplained: list[str]) -> list[str]:
-    out = ["| Reference | Job (ours / tool) | Ours median | Tool median | Ratio median [min-max] | Pairs | Cause |",
-           "| --- | --- | ---: | ---: | ---: | ---: | --- |"]
-    for p in pairs:
-        ref = (f"{p.get('tool')} {p.get('tool_version', '')}: {p['suite']} {p['test']} ({p['variant']}) "
-               f"{p['metric']} {p.get('threads')}t {human(p.get('block_bytes'))} [{p.get('kind', '')}]")
-        rm = p.get("ratio_median")
-        cause = p.get("cause") or ""
-        if outside(rm) and not cause:
-            cause = "unexplained"
-            unexplained.append(ref)
-        rng = f"{fmt(rm)} [{fmt(p.get('ratio_min'))}-{fmt(p.get('ratio_max'))}]" if isnum(rm) else "–"
-        out.append(f"| {cell(ref)} | {cell(p.get('ours_job', ''))} / {cell(p.get('tool_job', ''))} | "
-                   f"{fmt(p.get('ours_median'))} {p.get('unit', '')} | {fmt(p.get('tool_median'))} {p.get('unit', '')} | "
-                   f"{rng} | {pairs_cell(p)} | {cell(cause)} |")
-    if any("placement_" in (p.get("flags") or "") for p in pairs):
-        out += ["", "A figure spanning two CPUs (two memory threads, a loopback client and server) runs as fast as",
-                "where the host put the vCPUs. Such a job's rounds count only when both sides ran in one placement:",
-                "run_all.sh took the VM placement fingerprint (core-to-core round trips) before and after each side,",
-                f"and a round where it changed by more than {MOVED_FACTOR:g}x is left out (\"moved\"; its ratio stays in",
-                "pairs.csv). \"none matched\": no round ran in one placement, so all count."]
-    return out
+def short_job(r: dict) -> str:
+    """A compared figure in a few words: "seq_read psync 1 MiB 1t", "linpack dgesv 2t",
+    "rand_read uring-qd32 4 KiB 1t iops"; the metric only when the test does not say it."""
+    test, variant, metric = r.get("test") or "", r.get("variant") or "", r.get("metric") or ""
+    words = [test]
+    if variant and not test.startswith(variant):
+        words.append(variant)
+    if r.get("block_bytes"):
+        words.append(human(r["block_bytes"]))
+    if r.get("threads") is not None:
+        words.append(f"{r['threads']}t")
+    if metric and metric not in test and metric not in ("throughput", "flops"):
+        words.append(metric)
+    return " ".join(words) + (" (our best)" if r.get("kind") == "best" else "")
+
+
+def ratio_txt(x) -> str:
+    """A ratio to two decimals; three when two would put a ratio outside the band on its
+    edge (0.896 is not "0.90", in band)."""
+    if not isnum(x):
+        return "–"
+    two = f"{x:.2f}"
+    return f"{x:.3f}" if outside(x) and not outside(float(two)) else two
+
+
+def _value(x, unit) -> str:
+    return f"{fmt(x)} {unit}" if isnum(x) else "–"
 
 
 def pairs_cell(p: dict) -> str:
@@ -60,11 +79,151 @@ def pairs_cell(p: dict) -> str:
     vCPUs during the round (pairs.py, placement-matched jobs)."""
     n = str(p.get("n_pairs", 0))
     for flag in (p.get("flags") or "").split(";"):
+        if flag == "pairs_wide":
+            n += " (wide)"
         if flag.startswith("placement_moved="):
             n += f" (+{flag.split('=', 1)[1]} moved)"
         elif flag == "placement_unmatched":
             n += " (none matched)"
+        elif flag.startswith("failed_rounds="):
+            n += f" ({flag.split('=', 1)[1]} failed)"
     return n
+
+
+def _verdict(ratio, cause: str, none: str, differs: bool = False) -> str:
+    """DIFFERS: the traced round or the hot loops showed another job (the cause says how):
+    whatever the ratio, the pair is not like for like."""
+    if differs:
+        return f"not the same job: {cause}"
+    if not isnum(ratio):
+        return none
+    if outside(ratio):
+        return cause or "unexplained"
+    return "in band"
+
+
+def _pair_ratio(p: dict) -> str:
+    """The summary's ratio: the median, with its interval when pairs.py has one (6 pairs or
+    more), and the count when a single pair is all there is."""
+    rm = p.get("ratio_median")
+    txt = ratio_txt(rm)
+    if not isnum(rm):
+        return txt
+    if p.get("n_pairs") == 1:
+        return f"{txt} (1 pair)"
+    if isnum(p.get("ratio_ci_low")) and isnum(p.get("ratio_ci_high")):
+        wide = ", wide" if "pairs_wide" in (p.get("flags") or "").split(";") else ""
+        return f"{txt} [{ratio_txt(p['ratio_ci_low'])}-{ratio_txt(p['ratio_ci_high'])}{wide}]"
+    return txt
+
+
+def _tool_version(v: dict) -> str:
+    """"fio-3.33", "hpcc 1.5.0", "iperf3 iperf 3.12": the version string names the tool or follows it."""
+    ver = (v.get("version") or "").strip()
+    return ver if ver.startswith(v["tool"]) else f"{v['tool']} {ver}".strip()
+
+
+def pair_verdicts(recs: list[dict]) -> list[dict]:
+    """One verdict per paired record, in pairs.py's order."""
+    out = []
+    for p in recs:
+        rm, unit = p.get("ratio_median"), p.get("unit", "")
+        differs = bool({"trace_differs", "mix_differs"} & set((p.get("flags") or "").split(";")))
+        ref = (f"{p.get('tool')} {p.get('tool_version', '')}: {p.get('suite')} {p.get('test')} ({p.get('variant')}) "
+               f"{p.get('metric')} {p.get('threads')}t {human(p.get('block_bytes'))} [{p.get('kind', '')}]")
+        out.append({"ratio": rm, "tool": p.get("tool", ""), "version": p.get("tool_version", ""),
+                    "job": short_job(p), "ours": _value(p.get("ours_median"), unit),
+                    "theirs": _value(p.get("tool_median"), unit), "pairs": pairs_cell(p),
+                    "range": f"{ratio_txt(rm)} [{ratio_txt(p.get('ratio_min'))}-{ratio_txt(p.get('ratio_max'))}]"
+                    if isnum(rm) else "–",
+                    "verdict": _verdict(rm, p.get("cause") or "", "no complete round", differs),
+                    "ratio_txt": _pair_ratio(p),
+                    "unexplained": outside(rm) and not p.get("cause"), "ref": ref,
+                    "ours_job": p.get("ours_job", ""), "tool_job": p.get("tool_job", ""),
+                    "placement": "placement_" in (p.get("flags") or "")})
+    return out
+
+
+def _ratio(ours: dict, br: dict):
+    ok = isnum(ours.get("mean")) and isnum(br.get("mean")) and br["mean"] > 0
+    return ours["mean"] / br["mean"] if ok else None
+
+
+def join_verdicts(matches: list) -> list[dict]:
+    """One verdict per (peakbench row, joined reference row): no measured cause exists for
+    these, so a ratio outside the band is unexplained."""
+    out = []
+    for ours, br in matches:
+        ratio = _ratio(ours, br)
+        blk = f" {human(ours['block_bytes'])}" if ours.get("block_bytes") else ""
+        out.append({"ratio": ratio, "tool": br["tool"], "version": br.get("tool_version", ""), "job": short_job(ours),
+                    "ours": _value(ours.get("mean"), ours["unit"]), "theirs": _value(br.get("mean"), br["unit"]),
+                    "pairs": "–", "range": ratio_txt(ratio), "verdict": _verdict(ratio, "", "–"),
+                    "unexplained": outside(ratio),
+                    "ref": f"{br['tool']}: {ours['suite']} {ours['test']} ({ours['variant']}) {ours['metric']} "
+                           f"{ours['threads']}t{blk}",
+                    "ours_job": "", "tool_job": br.get("job", ""), "placement": False,
+                    "group": (br["tool"], ours["suite"], ours["test"], ours["variant"], ours.get("threads"),
+                              ours.get("block_bytes"))})
+    return out
+
+
+def summary_lines(verdicts: list[dict]) -> list[str]:
+    """The summary's verdicts, ratio first, one line per compared job: of the joined rows
+    (no paired rounds) only each job's first metric (its throughput before its latency)."""
+    if not verdicts:
+        return ["No reference tool was compared (--no-baselines, none installed, or none ran)."]
+    seen, out = set(), ["| Ratio | Tool | Job | Ours | Tool's | Verdict |", "| ---: | --- | --- | ---: | ---: | --- |"]
+    for v in verdicts:
+        if v.get("group") in seen:
+            continue
+        if v.get("group"):
+            seen.add(v["group"])
+        out.append(f"| {v.get('ratio_txt') or ratio_txt(v['ratio'])} | {v['tool']} | {cell(v['job'])} | {v['ours']} | {v['theirs']} | "
+                   f"{cell(v['verdict'])} |")
+    return out
+
+
+def pairs_section(recs: list[dict], unexplained: list[str], out_dir: str = "") -> list[str]:
+    """report.md's table of the paired rounds, ratio first: the rounds' spread and count (each
+    verdict, with its cause, is the summary's; the commands are the appendix's)."""
+    vs = pair_verdicts(recs)
+    unexplained += [v["ref"] for v in vs if v["unexplained"]]
+    out = ["| Ratio median [min-max] | Tool | Job | Ours median | Tool median | Pairs |",
+           "| ---: | --- | --- | ---: | ---: | ---: |"]
+    out += [f"| {v['range']} | {cell(_tool_version(v))} | {cell(v['job'])} | {v['ours']} | "
+            f"{v['theirs']} | {v['pairs']} |" for v in vs]
+    if any(v["placement"] for v in vs):
+        out += [""] + placement_note(out_dir)
+    return out
+
+
+def joined_section(matches: list, unexplained: list[str]) -> list[str]:
+    """report.md's table of the joined rows when no paired rounds ran, ratio first."""
+    vs = join_verdicts(matches)
+    unexplained += [v["ref"] for v in vs if v["unexplained"]]
+    out = ["| Ratio | Tool | Job | Ours | Tool's | Verdict |", "| ---: | --- | --- | ---: | ---: | --- |"]
+    out += [f"| {ratio_txt(v['ratio'])} | {v['tool']} | {cell(v['job'])} | {v['ours']} | {v['theirs']} | "
+            f"{cell(v['verdict'])} |" for v in vs]
+    return out
+
+
+def commands_section(recs: list[dict], matches: list, unmatched: list) -> list[str]:
+    """The appendix: each compared job's full command lines (ours and the tool's)."""
+    out = []
+    if recs:
+        out += ["Paired jobs (ours and the tool's command of each figure; every round's command is in "
+                "[commands.txt](commands.txt)):", ""]
+        for v in pair_verdicts(recs):
+            out += [f"- {v['tool']} {cell(v['job'])}:", f"  - ours: `{v['ours_job']}`", f"  - tool: `{v['tool_job']}`"]
+        out.append("")
+    if matches or unmatched:
+        out += ["Reference rows over the sweep's points, each joined to the peakbench row of the same key "
+                "(suite, test, variant, threads, block size, metric, unit)" +
+                (": taken minutes away from ours, so no ratio is given for them (the paired rounds are the "
+                 "comparison)." if recs else "."), ""]
+        out += baseline_section(matches, unmatched, [], ratios=not recs)
+    return out
 
 
 def baseline_section(matches: list, unmatched: list, unexplained: list[str], ratios: bool = True) -> list[str]:
@@ -87,11 +246,15 @@ def baseline_section(matches: list, unmatched: list, unexplained: list[str], rat
         out.append(f"| {br['tool']} | {cell(br.get('job', ''))} | {ours['threads'] if ours.get('threads') is not None else '–'} | "
                    f"{human(ours.get('block_bytes'))} | {fmt(br.get('mean'))} {br['unit']} | {cell(mine)} | "
                    f"{fmt(ours.get('mean'))} {ours['unit']} | {f'{ratio * 100:.0f}%' if ratio is not None else '–'} | {cell(note)} |")
-    for br in unmatched:
-        out.append(f"| {br['tool']} | {cell(br.get('job', ''))} | {br.get('threads') if br.get('threads') is not None else '–'} | "
-                   f"{human(br.get('block_bytes'))} | {fmt(br.get('mean'))} {br['unit']} | not measured by peakbench "
-                   f"({br['suite']} {br['test']} {br['variant']} {br['metric']}) | – | – | {cell(br.get('config') or '')} |")
+    out += unmatched_lines(unmatched)
     return out
+
+
+def unmatched_lines(unmatched: list) -> list[str]:
+    return [f"| {br['tool']} | {cell(br.get('job', ''))} | {br.get('threads') if br.get('threads') is not None else '–'} | "
+            f"{human(br.get('block_bytes'))} | {fmt(br.get('mean'))} {br['unit']} | not measured by peakbench "
+            f"({br['suite']} {br['test']} {br['variant']} {br['metric']}) | – | – | {cell(br.get('config') or '')} |"
+            for br in unmatched]
 
 
 def skipped_lines(skipped: list[dict]) -> list[str]:

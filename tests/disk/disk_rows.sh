@@ -7,7 +7,7 @@ set -u
 case_name=$1
 bin=$2
 fixtures=$4
-tiny="--file-size 4MiB --reps 2 --min-time 0.01 --quiet --engine psync"
+tiny="--file-size 4MiB --reps 2 --ci 0 --min-time 0.01 --quiet --engine psync"
 
 TEST_NAME="rows $case_name"
 # shellcheck source=tests/disk/lib_case.sh

@@ -16,7 +16,7 @@ run() {
 	shift
 	# shellcheck disable=SC2046
 	"$bin" $(eal 0 rows) --vdev=net_ring0 -- --role loopback --sizes 64 --flows 1,8 \
-		--time 0.05 --reps 3 --format csv --output "$tmp/$name.csv" "$@" 2>"$tmp/$name.err"
+		--time 0.05 --reps 3 --ci 0 --format csv --output "$tmp/$name.csv" "$@" 2>"$tmp/$name.err"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
 		echo "FAIL: loopback run ($name) exited $rc" >&2

@@ -1,5 +1,6 @@
 #!/bin/sh
-# SIGINT stops a long loopback run within seconds: ports stopped, EAL cleaned up, one line
+# SIGINT stops a long loopback run within seconds (20 s allowed: ASan builds on a loaded
+# 2-vCPU CI machine, not a speed check): ports stopped, EAL cleaned up, one line
 # saying it was interrupted, exit 1; the dut leaves with exit 0 on SIGINT.
 # Usage: sigint.sh DPDKBENCH
 set -u
@@ -15,13 +16,13 @@ pid=$!
 sleep 1
 kill -INT "$pid"
 i=0
-while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
+while kill -0 "$pid" 2>/dev/null && [ $i -lt 200 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 if kill -0 "$pid" 2>/dev/null; then
 	kill -KILL "$pid"
-	echo "FAIL: loopback still running 5 s after SIGINT" >&2
+	echo "FAIL: loopback still running 20 s after SIGINT (of a 60 s run)" >&2
 	exit 1
 fi
 wait "$pid"

@@ -251,6 +251,13 @@ class Pool(unittest.TestCase):
         c = row("flops", "x", 1, "flops", "GFLOPS", [10.2], "contended;cpu_share_pct=96.5")
         self.assertEqual(noise.values(pool([b], [c])[0])["cpu_share_pct"], "90.0")
 
+    def test_a_pass_ci_wide_is_not_the_pooled_rows(self):
+        a = row("flops", "x", 1, "flops", "GFLOPS", [10.0, 11.0, 9.0], "ci_wide=20.1;unpinned")
+        b = row("flops", "x", 1, "flops", "GFLOPS", [10.2], "")
+        (p,) = pool([a], [b])
+        self.assertEqual(schema.flags_of(p), {"unpinned"})
+        self.assertEqual(p["n"], 4)
+
     def test_a_pass_without_its_share_makes_it_unknown(self):
         a = row("flops", "x", 1, "flops", "GFLOPS", [10.0, 10.1], "steal;steal_pct=1.5")
         old = row("flops", "x", 1, "flops", "GFLOPS", [10.2], "steal")

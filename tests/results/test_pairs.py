@@ -121,6 +121,7 @@ class Pairs(unittest.TestCase):
         self.assertEqual(len(rows), 1)
         self.assertEqual(rows[0]["rounds"], "r1=1|r2=failed")
         self.assertEqual(rows[0]["n_pairs"], "1")
+        self.assertEqual(rows[0]["ratio_ci_low"], "")  # one pair: no interval
 
     def test_figures_from_parts(self):
         # one tool run, two figures from two of our binaries (hpcc: HPL and STREAM)
@@ -172,7 +173,7 @@ class Pairs(unittest.TestCase):
         self.assertEqual(p["n_pairs"], 3)
         self.assertAlmostEqual(p["ratio_median"], 1.0)  # 1.0, 1.1, 0.9375
         self.assertAlmostEqual(p["ratio_max"], 1.1)
-        self.assertEqual(p["flags"], "placement_moved=2")
+        self.assertEqual(p["flags"], "pairs_wide;placement_moved=2")  # 3 pairs: no 95% interval
         path = os.path.join(self.out, "pairs.csv")
         pairs.write_pairs_csv([p], path)
         with open(path) as f:
@@ -191,9 +192,9 @@ class Pairs(unittest.TestCase):
         # no fingerprints (peakinfo not built): every round, no flag
         self.job("unknown", [{"ours": ours(10.0), "tool": tool(10.0)}], placement="matched")
         other, tcp1, unknown = pairs.load_pairs(self.out)
-        self.assertEqual((tcp1["n_pairs"], tcp1["flags"]), (2, "placement_unmatched"))
-        self.assertEqual((other["n_pairs"], other["flags"]), (2, ""))
-        self.assertEqual((unknown["n_pairs"], unknown["flags"]), (1, ""))
+        self.assertEqual((tcp1["n_pairs"], tcp1["flags"]), (2, "pairs_wide;placement_unmatched"))
+        self.assertEqual((other["n_pairs"], other["flags"]), (2, "pairs_wide"))
+        self.assertEqual((unknown["n_pairs"], unknown["flags"]), (1, "pairs_wide"))
 
     def test_report_counts_moved_rounds(self):
         from peakresults import report_refs
@@ -221,6 +222,133 @@ class Pairs(unittest.TestCase):
         self.assertIsNone(pairs.median([]))
         self.assertEqual(pairs.median([3.0]), 3.0)
         self.assertEqual(pairs.median([4.0, 1.0, 3.0, 2.0]), 2.5)
+
+
+FIXTURES = os.path.join(REPO, "tests", "fixtures", "placement")
+
+
+def fixture(name):
+    with open(os.path.join(FIXTURES, name)) as f:
+        return [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+
+
+class _Folder(unittest.TestCase):
+    """A results folder of recorded rounds (Pairs' helpers, without its tests)."""
+    setUp, job, place = Pairs.setUp, Pairs.job, Pairs.place
+
+
+class EnoughPairs(_Folder):
+    """Issue 25 item 3: rounds go on until the median ratio's 95% interval is within 5%."""
+
+    def test_median_interval(self):
+        # order statistics of Binomial(n, 1/2): none below 6 values, [min, max] at 6 to 8,
+        # the 2nd and (n-1)th from 9 to 11, the 3rd from 12
+        self.assertIsNone(pairs.median_interval([1.0, 1.1, 1.2, 1.3, 1.4]))
+        self.assertEqual(pairs.median_interval([6.0, 1.0, 2.0, 3.0, 4.0, 5.0]), (1.0, 6.0))
+        self.assertEqual(pairs.median_interval(list(map(float, range(1, 10)))), (2.0, 8.0))
+        self.assertEqual(pairs.median_interval(list(map(float, range(1, 13)))), (3.0, 10.0))
+
+    def test_enough(self):
+        self.assertTrue(pairs.enough([1.00, 1.01, 0.99, 1.02, 1.00, 0.98]))
+        self.assertFalse(pairs.enough([1.00, 1.01, 0.99, 1.02, 1.00]))  # five: no interval
+        self.assertFalse(pairs.enough([1.00, 1.01, 0.99, 1.02, 1.00, 1.20]))  # one far round at six
+        # nine pairs: the 2nd and 8th values bound it, so one far round on each side is allowed
+        self.assertTrue(pairs.enough([0.70, 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.30]))
+
+    def test_pairs_wide_and_interval_in_record(self):
+        self.job("tcp1", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.9, 10.2, 10.0, 9.8)])
+        self.job("tcp2", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 12.0, 9.0, 10.2, 10.0, 9.8)])
+        quiet, noisy = pairs.load_pairs(self.out)
+        self.assertAlmostEqual(quiet["ratio_ci_low"], 0.98)
+        self.assertAlmostEqual(quiet["ratio_ci_high"], 1.02)
+        self.assertNotIn("pairs_wide", quiet["flags"])
+        self.assertAlmostEqual(noisy["ratio_ci_low"], 0.9)
+        self.assertAlmostEqual(noisy["ratio_ci_high"], 1.2)
+        self.assertIn("pairs_wide", noisy["flags"])
+
+    def test_enough_line_and_cli(self):
+        import subprocess
+        self.job("quiet", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.9, 10.2, 10.0, 9.8)])
+        self.job("five", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.9, 10.2, 10.0)])
+        self.job("gone", [{"ours": "diskbench: no such engine\n", "tool": tool(10.0)}] * 6)
+        ok, line = pairs.enough_line(self.out, "quiet")
+        self.assertEqual((ok, line), (True, "pairs enough: median ratio 1 [0.98-1.02] over 6 pairs"))
+        ok, line = pairs.enough_line(self.out, "five")
+        self.assertEqual((ok, line), (False, "pairs not enough: median ratio 1 over 5 pairs (a 95% interval needs 6)"))
+        self.assertTrue(pairs.enough_line(self.out, "gone")[0])  # no pair to wait for
+        cli = [sys.executable, os.path.join(REPO, "scripts", "peakresults"), "pairs-enough", self.out]
+        r = subprocess.run(cli + ["quiet"], capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stdout.strip()), (0, line.replace("not enough", "enough")
+                                                            .replace(" over 5 pairs (a 95% interval needs 6)",
+                                                                     " [0.98-1.02] over 6 pairs")))
+        self.assertEqual(subprocess.run(cli + ["five"], capture_output=True, text=True).returncode, 1)
+        r = subprocess.run(cli + ["nope"], capture_output=True, text=True)
+        self.assertEqual((r.returncode, len(r.stderr.strip().splitlines())), (2, 1))
+
+    def test_trace_cause(self):
+        # The traced round (trace.py's summaries, recorded: tests/fixtures/traces) shows
+        # another job: its difference is the cause and the pair is not like for like.
+        import shutil
+        fix = os.path.join(REPO, "tests", "fixtures", "traces")
+        d = self.job("udp1", [{"ours": ours(10.0), "tool": tool(10.0)}])
+        (p,) = pairs.load_pairs(self.out)
+        self.assertNotIn("trace_differs", p["flags"])  # not traced: nothing said
+        shutil.copy(os.path.join(fix, "netbench-udp.summary.json"), os.path.join(d, "trace-ours.txt"))
+        shutil.copy(os.path.join(fix, "iperf3-udp.summary.json"), os.path.join(d, "trace-tool.txt"))
+        (p,) = pairs.load_pairs(self.out)
+        self.assertIn("trace_differs", p["flags"].split(";"))
+        self.assertIn("recvmmsg", p["cause"])
+        # the same side against itself: the same job, no cause
+        shutil.copy(os.path.join(d, "trace-ours.txt"), os.path.join(d, "trace-tool.txt"))
+        (p,) = pairs.load_pairs(self.out)
+        self.assertNotIn("trace_differs", p["flags"])
+
+
+class MovedCalibration(_Folder):
+    """Issue 25 item 3: what "moved" means comes from the run's own fingerprints at the start."""
+
+    def test_quiet_host_stays_tight(self):
+        f, note = pairs.moved_factor(fixture("quiet-host.txt"))
+        self.assertEqual(f, pairs.MOVED_MIN)  # spread 1.06: no wider than the floor, 1.25
+        self.assertIn("5 fingerprints", note)
+        self.assertTrue(pairs.moved({(0, 1): 52.0}, {(0, 1): 300.0}, f))  # one CCD to two
+        self.assertTrue(pairs.moved({(0, 1): 52.0}, {(0, 1): 70.0}, f))  # 1.35x: seen here, not at 1.5
+
+    def test_noisy_host_keeps_its_own_rounds(self):
+        fps = fixture("noisy-host.txt")
+        f, _ = pairs.moved_factor(fps)
+        self.assertAlmostEqual(f, 1 + 3 * (147 / 122 - 1), places=3)  # 1.61
+        parsed = [pairs.parse_fingerprint(t) for t in fps]
+        # no two of its own readings count as a move (at 1.5, the fixed factor, 122 -> 190
+        # would; its rounds wandered that far in issue 25), and a real move still does
+        self.assertFalse(any(pairs.moved(a, b, f) for a in parsed for b in parsed))
+        self.assertFalse(pairs.moved({(0, 1): 122.0}, {(0, 1): 190.0}, f))
+        self.assertTrue(pairs.moved({(0, 1): 122.0}, {(0, 1): 190.0}))
+        self.assertTrue(pairs.moved({(0, 1): 52.0}, {(0, 1): 300.0}, f))
+
+    def test_capped_and_fallback(self):
+        f, note = pairs.moved_factor(["0-1:50/52", "0-1:300/310"])  # the host moved during calibration
+        self.assertEqual(f, pairs.MOVED_MAX)
+        self.assertIn("capped", note)
+        self.assertEqual(pairs.moved_factor(["0-1:50/52"])[0], pairs.MOVED_FACTOR)  # one reading
+        self.assertEqual(pairs.calibration(self.out)[0], pairs.MOVED_FACTOR)  # no file: 1.5, said
+        self.assertIn("no calibration", pairs.calibration(self.out)[1])
+
+    def test_calibration_file_decides_a_round(self):
+        # the noisy host: a round whose sides read 122 and 190 ns (1.56x) is dropped at 1.5,
+        # kept with the run's calibration
+        d = self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0)}, {"ours": ours(11.0), "tool": tool(10.0)}],
+                     placement="matched")
+        for k in (1, 2):
+            self.place(d, k, "ours", "0-1:122/130", "0-1:125/130")
+            self.place(d, k, "tool", "0-1:190/200" if k == 2 else "0-1:122/130", "0-1:124/130")
+        (p,) = pairs.load_pairs(self.out)
+        self.assertEqual([r["placement"] for r in p["rounds"]], ["same", "moved"])
+        import shutil as sh
+        sh.copy(os.path.join(FIXTURES, "noisy-host.txt"), os.path.join(self.out, "raw", pairs.CALIBRATION))
+        (p,) = pairs.load_pairs(self.out)
+        self.assertEqual([r["placement"] for r in p["rounds"]], ["same", "same"])
+        self.assertEqual(p["n_pairs"], 2)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,13 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import plan  # noqa: E402
+from peakresults import plan, plan_options, plan_pairs  # noqa: E402
 
 SYSROOT = os.path.join(REPO, "tests", "fixtures", "sysroot-full")
-BASE = ["--out", "/tmp/peakbench-plan-test", "--ncpu", "2", "--sysroot", SYSROOT, "--have", "none"]
+# (no built binaries: options another change adds, such as --ci, are not passed)
+NOBUILD = os.path.join(REPO, "tests", "fixtures", "no-such-build")
+BASE = ["--out", "/tmp/peakbench-plan-test", "--ncpu", "2", "--sysroot", SYSROOT, "--build-dir", NOBUILD,
+        "--have", "none"]
 
 
 def steps_of(*args):
@@ -32,7 +35,7 @@ class PlanSteps(unittest.TestCase):
         o, st = steps_of()
         self.assertEqual(names(st), [
             "peakinfo", "cpubench", "linpack", "membench", "bandwidth L1", "bandwidth L2",
-            "bandwidth L3", "bandwidth DRAM", "diskbench", "netbench", "dpdkbench", "memif pair",
+            "bandwidth L3", "bandwidth DRAM", "diskbench", "diskbench io_uring", "netbench", "dpdkbench", "memif pair",
             "memif latency", "kernel udp", "hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf",
             "cpubench pass 2", "linpack pass 2", "membench pass 2", "diskbench pass 2",
             "netbench pass 2", "placement", "finish"])
@@ -41,8 +44,24 @@ class PlanSteps(unittest.TestCase):
         first, second = by["membench"].argv, by["membench pass 2"].argv
         self.assertEqual(first[first.index("--reps") + 1], "2")
         self.assertEqual(second[second.index("--reps") + 1], "1")
-        self.assertEqual([a for a in first if a not in ("1", "2")], [a for a in second if a not in ("1", "2")])
+        # the second pass: a subset, 1 thread and the largest count that fits the 2 CPUs
+        self.assertEqual(second[second.index("--threads") + 1], "1,2")
+        # (the second pass's one repetition is exactly one: --ci 0)
+        self.assertEqual(second[-2:], ["--ci", "0"])
+        self.assertEqual([a for a in first if a not in ("1", "2", "1,2,4,8", "1,2")],
+                         [a for a in second[:-2] if a not in ("1", "2", "1,2,4,8", "1,2")])
         self.assertEqual(by["membench pass 2"].outf, "memory-membench.pass2")
+        d2 = by["diskbench pass 2"].argv
+        self.assertEqual((d2[d2.index("--test") + 1], d2[d2.index("--block") + 1], d2[d2.index("--engine") + 1]),
+                         ("seq_rw,seq_read,rand_read,seq_write", "4KiB,1MiB", "psync"))
+        # the disk sweep: every test and PA1 block on psync, io_uring on small-block reads
+        d = by["diskbench"].argv
+        self.assertEqual((d[d.index("--test") + 1], d[d.index("--engine") + 1]), ("all", "psync"))
+        self.assertEqual(d[d.index("--block") + 1], "8B,4KiB,8KiB,1MiB,8MiB,80MiB")
+        u = by["diskbench io_uring"].argv
+        self.assertEqual((u[u.index("--test") + 1], u[u.index("--block") + 1], u[u.index("--engine") + 1]),
+                         ("seq_read,rand_read", "4KiB,8KiB,1MiB", "uring"))
+        self.assertEqual(by["diskbench io_uring"].outf, "disk-diskbench-uring")  # merged into disk
         self.assertIn("--file-size", by["diskbench"].argv)
         self.assertEqual(by["diskbench"].argv[by["diskbench"].argv.index("--file-size") + 1], "1GiB")
         self.assertEqual(by["finish"].argv, ["python3", "scripts/peakresults", "finish", o.out])
@@ -74,7 +93,8 @@ class PlanSteps(unittest.TestCase):
 
     def test_only(self):
         _, st = steps_of("--only", "disk", "--quick")
-        self.assertEqual(names(st), ["peakinfo", "diskbench", "fio", "iozone", "placement", "finish"])
+        self.assertEqual(names(st), ["peakinfo", "diskbench", "diskbench io_uring", "fio", "iozone", "placement",
+                                     "finish"])
         _, st = steps_of("--only", "cpu,network", "--no-baselines", "--quick")
         self.assertEqual(set(s.suite for s in st), {"info", "cpu", "network", "post"})
 
@@ -105,7 +125,7 @@ class PlanSteps(unittest.TestCase):
         rest = fields[len(settings) + 1:-1]
         got = []
         while rest:
-            head, rest = rest[:7], rest[7:]
+            head, rest = rest[:8], rest[8:]
             argv = rest[:rest.index("")]
             rest = rest[len(argv) + 1:]
             got.append((head[1], argv))
@@ -120,12 +140,14 @@ class PlanSteps(unittest.TestCase):
             est = {s.name: s.est for s in st}
             self.assertEqual(est["cpubench"], int(53 * threads * (reps + 1) * rep_s + 1), args)
             self.assertEqual(est["membench"], int(135 * threads * (reps + 1) * rep_s + 1), args)
+            # disk: psync points x (timed repetitions + warm-up + what is not timed)
             runtime = {(): 0.5, ("--quick",): 0.2, ("--tiny",): 0.05}[args]
-            self.assertEqual(est["diskbench"], int(6 * blocks * 2 * threads * (reps + 1) * runtime + 1), args)
-        # the second pass: one repetition (+ warm-up) of the same points
+            extra = {(): 1.3, ("--quick",): 0.5, ("--tiny",): 0.1}[args]
+            self.assertEqual(est["diskbench"], int(6 * blocks * threads * (reps * runtime + rep_s + extra) + 1), args)
+        # the second pass: one repetition (+ warm-up) of half the points (threads 1,2 of 1,2,4,8)
         _, st = steps_of()
         est = {s.name: s.est for s in st}
-        self.assertEqual(est["cpubench pass 2"], est["cpubench"] // 3 * 2)
+        self.assertEqual(est["cpubench pass 2"], int(est["cpubench"] * 0.5) // 3 * 2)
 
     def test_shquote(self):
         self.assertEqual(plan.shquote("--log-level=*:critical"), "'--log-level=*:critical'")
@@ -149,22 +171,24 @@ class PairedRounds(unittest.TestCase):
             os.environ.update(env)
 
     def test_rounds_alternate(self):
-        # 5 rounds in the full protocol, 2 quick, 1 tiny
-        for mode, n in (("--tiny", 1), ("--quick", 2), (None, 5)):
+        # 6 rounds always in the full protocol and 2 more only while needed, 2 quick, 1 tiny
+        for mode, n, cap in (("--tiny", 1, 1), ("--quick", 2, 2), (None, 6, 8)):
             _, jobs, steps = self.pairs(*([mode] if mode else []))
-            sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf ")]
-            self.assertEqual(len(sq), 2 * n, mode)
+            sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf r")]
+            self.assertEqual(len(sq), 2 * cap, mode)
             order = [s.name.split()[-1] for s in sq]
-            self.assertEqual(order, ["ours", "sockperf", "sockperf", "ours"] * 2 + ["ours", "sockperf"][:2 * n]
-                             if n == 5 else ["ours", "sockperf", "sockperf", "ours"][:2 * n])
+            self.assertEqual(order, (["ours", "sockperf", "sockperf", "ours"] * 4)[:2 * cap])
+            # the rounds past the least carry their condition: run_all.sh asks pairs-enough
+            self.assertEqual([s.cond for s in sq], [""] * 2 * n + [f"pairs sockperf {k // 2 + 1}"
+                                                                    for k in range(2 * n, 2 * cap)])
             self.assertEqual(sq[0].outf, "pairs/sockperf/r1-ours")
             tool = sq[1].argv
             self.assertEqual(tool[tool.index("--json") + 1], "/tmp/peakbench-plan-test/raw/pairs/sockperf/r1-tool.json")
         # the pairs come after the sweeps and baselines, before the second pass
         names = [s.name for s in steps]
         self.assertLess(names.index("sockperf"), names.index("sockperf r1 ours"))
-        self.assertLess(names.index("sockperf r5 ours"), names.index("cpubench pass 2"))
-        self.assertEqual(len([s for s in steps if s.name.startswith("hpcc r") and s.name.endswith("hpcc")]), 5)
+        self.assertLess(names.index("sockperf r8 ours"), names.index("cpubench pass 2"))
+        self.assertEqual(len([s for s in steps if s.name.startswith("hpcc r") and s.name.endswith("hpcc")]), 8)
 
     def test_same_job_memory(self):
         # fixture CPU: AVX-512 (Cascade Lake), 2 CPUs; full mode: 1 GiB working set
@@ -192,25 +216,26 @@ class PairedRounds(unittest.TestCase):
         self.assertEqual(lm.doc()["placement"], "matched")
         self.assertNotIn("placement", lf.doc())
         self.assertEqual(stream[stream.index("--reps") + 1], "1")
-        self.assertEqual(len([s for s in steps if s.name.startswith("likwid-mem r") and s.name.endswith("bench")]), 9)
-        self.assertEqual(len([s for s in steps if s.name.startswith("likwid-flops r") and s.name.endswith("bench")]), 5)
+        mem = [s for s in steps if s.name.startswith("likwid-mem r") and s.name.endswith("bench")]
+        self.assertEqual((len(mem), len([s for s in mem if not s.cond])), (12, 6))
+        self.assertEqual(len([s for s in steps if s.name.startswith("likwid-flops r") and s.name.endswith("bench")]), 8)
         # one CPU: nothing to move, plain rounds
         _, jobs, _ = self.pairs("--threads", "1")
         lm = {j.id: j for j in jobs}["likwid-mem"]
         self.assertFalse(lm.matched)
         stream = lm.ours[0][1]
-        self.assertEqual(stream[stream.index("--reps") + 1], "3")
+        self.assertEqual(stream[stream.index("--reps") + 1], "1")  # one run a side in every job
 
     def test_same_job_hpcc_stream_width(self):
         # hpcc's STREAM runs at the width its binary was built for: membench runs that ISA
         for isa, how in (("sse2", "measured"), ("avx2", "measured"),
                          ("sse2", "hpcc's vector width not measured (no objdump): SSE2 assumed")):
-            old = plan.hpcc_vector_isa
-            plan.hpcc_vector_isa = lambda: (isa, how)
+            old = plan_pairs.hpcc_vector_isa
+            plan_pairs.hpcc_vector_isa = lambda: (isa, how)
             try:
                 _, jobs, _ = self.pairs()
             finally:
-                plan.hpcc_vector_isa = old
+                plan_pairs.hpcc_vector_isa = old
             hp = {j.id: j for j in jobs}["hpcc"]
             st = dict(hp.ours)["stream"]
             self.assertEqual(st[st.index("--nt") + 1], "off")  # hpcc's STREAM has no NT stores
@@ -336,7 +361,7 @@ class PairedRounds(unittest.TestCase):
         # one-CPU latency pair keep the plain rounds
         self.assertEqual((it.matched, iu.matched, sp.matched), (cpu != scpu, False, False))
         a = dict(it.ours)["tcp"]
-        self.assertEqual(a[a.index("--reps") + 1], "1" if cpu != scpu else "3")
+        self.assertEqual(a[a.index("--reps") + 1], "1")
 
     def test_write_pairs(self):
         with tempfile.TemporaryDirectory() as d:
@@ -362,6 +387,90 @@ class PairedRounds(unittest.TestCase):
         self.assertFalse([s for s in steps if s.suite == "pair"])
         _, jobs, _ = self.pairs("--only", "disk")
         self.assertEqual([j.id for j in jobs], ["fio"])
+
+    def test_best_only_in_first_rounds(self):
+        _, _, steps = self.pairs()
+        best = [s.name for s in steps if s.name.startswith("iperf3-udp r") and " best" in s.name]
+        self.assertEqual(best, [f"iperf3-udp r{k} best-udp" for k in (1, 2, 3)])
+
+    def test_traced_round(self):
+        # full: after the rounds, each of our parts and the tool under `peakresults trace run`
+        o, _, steps = self.pairs()
+        tr = [s for s in steps if s.kind == "trace"]
+        self.assertEqual([s.name for s in tr], ["fio trace ours-seq", "fio trace ours-rand", "fio trace fio",
+                                                "iperf3-tcp trace ours-tcp", "iperf3-tcp trace iperf3",
+                                                "iperf3-udp trace ours-udp", "iperf3-udp trace iperf3",
+                                                "sockperf trace ours", "sockperf trace sockperf"])
+        raw = os.path.join(o.out, "raw", "pairs")
+        seq = tr[0].argv
+        self.assertEqual(seq[:6], ["python3", "scripts/peakresults", "trace", "run",
+                                   os.path.join(raw, "fio", "trace-ours-seq.txt"), "--"])
+        self.assertEqual(seq[6], "diskbench")
+        tool = tr[2].argv
+        self.assertEqual(tool[4:7], [os.path.join(raw, "fio", "trace-tool.txt"), "--", "scripts/baseline/fio.sh"])
+        self.assertEqual(tool[tool.index("--json") + 1], os.path.join(raw, "fio", "trace-tool.json"))
+        names = [s.name for s in steps]
+        self.assertLess(names.index("fio r8 fio"), names.index("fio trace ours-seq"))
+        _, _, steps = self.pairs("--quick")
+        self.assertFalse([s for s in steps if s.kind == "trace"])
+
+    def test_ci_options(self):
+        # --quick fixes its repetitions (--ci 0), a pair's side and the second pass are one
+        # run (--reps 1 --ci 0); the full protocol's sweeps repeat until the interval is narrow
+        o = plan.parse_options(["--quick", "--out", "/tmp/x", "--ncpu", "2", "--sysroot", SYSROOT,
+                                "--have", "sockperf"])
+        by = {s.name: s.argv for s in plan.build_plan(o)}
+        o = plan.parse_options(["--out", "/tmp/x", "--ncpu", "2", "--sysroot", SYSROOT, "--have", "none"])
+        full = {s.name: s.argv for s in plan.build_plan(o)}
+        cpu = by["cpubench"]
+        self.assertEqual(cpu[cpu.index("--ci") + 1], "0")
+        side = by["sockperf r1 ours"]
+        self.assertEqual((side[side.index("--reps") + 1], side[side.index("--ci") + 1]), ("1", "0"))
+        self.assertNotIn("--ci", full["cpubench"])  # the full protocol: adaptive
+        p2 = full["cpubench pass 2"]
+        self.assertEqual(p2[p2.index("--ci") + 1], "0")
+
+
+class QuickAndPlanFile(unittest.TestCase):
+    def test_quick_linpack_n_is_hpccs(self):
+        # --quick: linpack at hpcc's own --quick N, which the baseline joins it with
+        _, st = steps_of("--quick")
+        lp = {s.name: s.argv for s in st}["linpack"]
+        self.assertEqual(lp[1:3], ["--n", "4000"])
+        with open(os.path.join(REPO, "scripts", "baseline", "hpcc.sh")) as f:
+            self.assertIn("quick) n=4000 ", f.read())
+
+    def test_shortened_and_plan_json(self):
+        o, st = steps_of("--quick")
+        short = plan.shortened(o)
+        self.assertIn("linpack N=4000 (full: N for a 20 s solve)", short)
+        self.assertTrue(any(q.startswith("disk file 256 MiB") for q in short), short)
+        self.assertEqual(plan.shortened(steps_of()[0]), [])
+        with tempfile.TemporaryDirectory() as d:
+            argv = ["--quick", "--out", d, "--ncpu", "2", "--sysroot", SYSROOT, "--build-dir", NOBUILD,
+                    "--have", "sockperf", "--nul", "--write-pairs"]
+            old, sys.stdout = sys.stdout, io.StringIO()
+            try:
+                self.assertEqual(plan.main(argv), 0)
+            finally:
+                sys.stdout = old
+            with open(os.path.join(d, "plan.json")) as f:
+                doc = json.load(f)
+        self.assertEqual(doc["mode"], "quick")
+        self.assertIn("2 paired round(s) a job", " ".join(doc["shortened"]))
+        self.assertEqual(doc["total_est_s"], doc["total_max_s"])  # --quick: no conditional rounds
+
+    def test_estimates_with_and_without_extra_rounds(self):
+        o, st = steps_of()
+        o2 = plan.parse_options(BASE[:-1] + ["sockperf"])
+        st = plan.build_plan(o2)
+        cfg = plan.settings(o2, st)
+        extra = sum(s.est for s in st if s.cond)
+        self.assertGreater(extra, 0)
+        self.assertEqual(int(cfg["total_max"]) - int(cfg["total_est"]), extra)
+        buf = io.StringIO()
+        plan.write_text(o2, st, buf)
+        self.assertIn("if needed: ", buf.getvalue())
 
 
 class BadInput(unittest.TestCase):

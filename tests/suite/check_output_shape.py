@@ -38,6 +38,7 @@ BIN_DIR = {"cpubench": "cpu", "linpack": "cpu", "membench": "memory", "diskbench
 MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted", "above_peak", "zero",
                 "steal_pct", "cpu_share_pct",               # the share beside steal, contended, preempted
                 "bimodal", "no_peak", "clock_unknown",      # the moment, the peaks known here
+                "ci_wide",                                  # how far its repetitions agreed
                 "cached", "small_arrays", "level", "thp_partial",  # this machine's caches and pages
                 "time_based", "iodepth_capped", "buffer_pages",   # this disk's speed, the hugetlb pool
                 "udp_gso",                                  # this kernel's UDP segmentation offload

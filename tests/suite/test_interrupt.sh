@@ -117,7 +117,10 @@ check() {
 	[ "$want_rc" = - ] ||
 		grep -Eq "^run_all.sh: interrupted by SIG$sig during step $n/[0-9]+ \($suite: $step\): $((n - 1)) step\(s\) ran before it, [0-9]+ did not start, in [0-9hms]+; partial report: $R/report.md" \
 			"$R.progress" || fail "$name: no interrupted line: $(tail -n 2 "$R.progress")"
-	grep -q "^| $step | $suite | interrupted | " "$R/report.md" || fail "$name: report.md does not show $step interrupted"
+	grep -q "^- \*\*Interrupted\*\* during step $step ($suite) (SIG$sig " "$R/report.md" ||
+		fail "$name: report.md's summary does not say the run was interrupted during $step"
+	grep -q "^| $step | $suite | interrupted | " "$R/report-appendix.md" ||
+		fail "$name: report-appendix.md's steps do not show $step interrupted"
 	left=$(run_pids)
 	if [ -n "$left" ]; then
 		ps -o pid=,args= -p "$left" >&2

@@ -10,10 +10,14 @@
 
 #include "peak_bench.h"
 
+/* Fixed repetitions (--ci 0): the fake kernels' samples are timings, so a count that
+ * followed their spread would make the call counts below a matter of chance; the adaptive
+ * rule has its own tests on scripted samples (test_reps.c). */
 static inline void common(struct peak_common_opts *c, uint64_t reps)
 {
 	peak_opts_common_defaults(c);
 	c->reps = reps;
+	c->ci_pct = 0;
 	c->min_time_s = 0.0001;
 	c->quiet = true;
 }

@@ -171,6 +171,39 @@ static void test_unknown_and_missing(void **state)
 	assert_non_null(strstr(err, "stray"));
 }
 
+/* --ci and --max-reps: defaults (2%, 4 x --reps), the cap they give, and every bad value
+ * (not a number, negative, above 100%, a cap below 2 or below --reps) one line naming it. */
+static void test_adaptive_reps(void **state)
+{
+	(void)state;
+	struct parsed p;
+	char err[1024];
+	const char *none[] = {NULL};
+	assert_int_equal(parse(&p, none, err, sizeof(err)), PEAK_OPTS_OK);
+	assert_double_equal(p.common.ci_pct, 2.0, 0);
+	assert_int_equal(peak_opts_max_reps(&p.common), 12);
+	const char *set[] = {"--ci", "0.5", "--reps", "4", "--max-reps", "9", NULL};
+	assert_int_equal(parse(&p, set, err, sizeof(err)), PEAK_OPTS_OK);
+	assert_double_equal(p.common.ci_pct, 0.5, 0);
+	assert_int_equal(peak_opts_max_reps(&p.common), 9);
+	const char *off[] = {"--ci", "0", "--reps", "4", "--max-reps", "9", NULL};
+	assert_int_equal(parse(&p, off, err, sizeof(err)), PEAK_OPTS_OK);
+	assert_int_equal(peak_opts_max_reps(&p.common), 4); /* off: exactly --reps */
+	const char *big[] = {"--reps", "400", NULL};
+	assert_int_equal(parse(&p, big, err, sizeof(err)), PEAK_OPTS_OK);
+	assert_int_equal(peak_opts_max_reps(&p.common), PEAK_OPTS_MAX_REPS);
+
+	const char *bad_ci[] = {"-1", "abc", "101", "nan", "inf", "", "2%"};
+	for (size_t i = 0; i < sizeof(bad_ci) / sizeof(bad_ci[0]); i++)
+		expect_error("--ci", bad_ci[i]);
+	const char *bad_max[] = {"0", "1", "-1", "abc", "1001", ""};
+	for (size_t i = 0; i < sizeof(bad_max) / sizeof(bad_max[0]); i++)
+		expect_error("--max-reps", bad_max[i]);
+	const char *below[] = {"--reps", "5", "--max-reps", "4", NULL};
+	assert_int_equal(parse(&p, below, err, sizeof(err)), PEAK_OPTS_ERROR);
+	assert_string_equal(err, "testprog: --max-reps: 4 is below --reps 5\n");
+}
+
 static void test_format_size(void **state)
 {
 	(void)state;
@@ -190,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_table_parse_good),
 		cmocka_unit_test(test_table_parse_bad),
 		cmocka_unit_test(test_unknown_and_missing),
+		cmocka_unit_test(test_adaptive_reps),
 		cmocka_unit_test(test_format_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,179 @@
+"""run_all.sh's options (USAGE, parse_options: a bad one is a UsageError, one line and exit 2
+in run_all.sh) and the plan's step record (Step). plan.py makes the steps from them."""
+import argparse
+import os
+import re
+import shutil
+import time
+
+SUITES = ("cpu", "memory", "disk", "network", "dpdk")
+BASELINE_TOOLS = ("hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf")
+# The program a baseline step needs (the tool's name when absent).
+TOOL_PROGRAM = {"likwid": "likwid-bench"}
+
+USAGE = """Usage: ./run_all.sh [options]
+Run the peakbench protocol (the PA1 protocol by default: 1/2/4/8 threads, every block
+size, 3 repetitions) and write results/<timestamp>/ with CSV, JSON, charts and report.md.
+
+Options:
+  --quick            reduced plan that finishes in a few minutes (1,2 threads, smaller
+                     sizes, --min-time 0.05 unless given)
+  --only LIST        suites to run: cpu,memory,disk,network,dpdk (default: all built)
+  --reps N           repetitions per point (default 3)
+  --threads LIST     thread counts (default 1,2,4,8; --quick: 1,2)
+  --min-time S       shortest repetition, passed to every benchmark
+  --out DIR          results folder (default results/<timestamp>)
+  --disk-dir DIR     directory for diskbench's and fio's test files (default: under --out)
+  --peer HOST        also run netbench against a `netbench server` on HOST (two-node part)
+  --hostfile FILE    also run the cluster part on the hosts of FILE (scripts/cluster_run.sh)
+  --mpirun "ARGS"    extra arguments for mpirun in the cluster part
+  --build-dir DIR    use binaries from DIR (default build/, built with `make`)
+  --no-build         do not run make; use what is already built
+  --no-baselines     skip the reference tools (fio, iperf3, sockperf, hpcc, likwid-bench);
+                     without it, missing tools are installed first when root or sudo -n
+                     can (scripts/deps.sh --tools), else the command to run is printed
+  --no-charts        skip gnuplot
+  --tiny             tiny sizes for tests (implies --quick; numbers are meaningless)
+  --dry-run          print the plan with the estimated time and run nothing
+  --resume DIR       continue the run in DIR (interrupted, or with failed steps) with its own
+                     options: the steps not done yet (failed and interrupted ones again);
+                     no other option goes with it
+  -h, --help         this help
+
+The full protocol (neither --quick nor --tiny) runs each suite's sweep with reps-1
+repetitions, and again with 1 repetition at the end of the run (<name>.pass2.json), so
+that a point's repetitions span minutes, not seconds (docs/methodology.md).
+
+Environment: PEAKBENCH_LOCK=FILE takes flock(1) on FILE around every measuring step, so
+runs that share a machine measure one at a time. PEAKBENCH_DPDK_HUGE=auto|yes|no: dpdkbench
+on hugepages when a hugetlbfs is mounted and enough pages are free (auto), always, or never
+(--no-huge); run_all.sh never allocates hugepages itself. PEAK_DEPS=required: install no
+reference tool (scripts/deps.sh).
+
+DPDK steps (--only dpdk): net_ring loopback; a tester and a dut over net_memif in two
+processes (scripts/dpdk_memif_pair.sh, 2 CPUs), at full load and again at --rate 0.1 Mpps
+for the round trip without queueing; and netbench's kernel UDP path at the same frame sizes
+(payload = frame - 46 bytes), compared in the report.
+
+Exit status: 0 when every step ran (skipped steps included), 1 when a step failed,
+2 on a usage error.
+"""
+
+
+class UsageError(Exception):
+    """A bad option: run_all.sh prints one line and exits 2."""
+
+
+class Step:
+    """One step of the plan. cond: "" (always run) or "pairs JOB K" (round K of a paired job,
+    past its least: run_all.sh runs the round only while `peakresults pairs-enough OUT JOB`
+    says its pairs are not enough)."""
+
+    def __init__(self, suite, name, est, kind, binary, outf, argv, cond=""):
+        self.suite, self.name, self.est, self.kind = suite, name, int(est), kind
+        self.binary, self.outf, self.argv = binary, outf, [str(a) for a in argv]
+        self.cond = cond
+        if any(a == "" for a in self.argv):
+            raise ValueError(f"step {name}: an empty argument")
+
+    def command(self) -> str:
+        """The command as commands.txt and --dry-run show it."""
+        return " ".join(shquote(a) for a in self.argv)
+
+
+def shquote(word: str) -> str:
+    """One word for a shell command line: bare when safe, else single-quoted."""
+    if re.fullmatch(r"[A-Za-z0-9_./:,=+@%-]+", word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def fmt_duration(s: float) -> str:
+    s = int(s)
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m{s % 60:02d}s"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def parse_options(argv: list) -> argparse.Namespace:
+    p = _Parser(prog="run_all.sh", add_help=False, allow_abbrev=False)
+    for flag in ("--quick", "--tiny", "--dry-run", "--no-build", "--no-baselines",
+                 "--no-charts", "-h", "--help", "--nul", "--write-pairs"):
+        p.add_argument(flag, action="store_true")
+    for opt in ("--only", "--reps", "--threads", "--min-time", "--out", "--disk-dir",
+                "--peer", "--build-dir", "--hostfile", "--mpirun",
+                # for tests: the CPUs, the tools taken as installed, where /sys is
+                "--ncpu", "--have", "--sysroot", "--root"):
+        p.add_argument(opt)
+    if any(a in ("-h", "--help") for a in argv):
+        o = argparse.Namespace(help=True)
+        return o
+    for i, a in enumerate(argv):
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if a.startswith("--") and a[2:].replace("-", "_") in _VALUED and (nxt is None or nxt == ""):
+            raise UsageError(f"{a} needs a value")
+    o, rest = p.parse_known_args(argv)
+    if rest:
+        raise UsageError(f"unknown option '{rest[0]}'")
+    o.quick = o.quick or o.tiny
+    if o.only:
+        for s in o.only.split(","):
+            if s not in SUITES:
+                raise UsageError(f"--only: unknown suite '{s}' (cpu,memory,disk,network,dpdk)")
+        o.suites = o.only.split(",")
+    else:
+        o.suites = list(SUITES)
+    if o.reps is not None:
+        if not re.fullmatch(r"[1-9][0-9]{0,3}", o.reps) or int(o.reps) > 1000:
+            raise UsageError(f"--reps: '{o.reps}' is not a count from 1 to 1000")
+        o.reps = int(o.reps)
+    else:
+        o.reps = 3
+    if o.threads is not None:
+        if not re.fullmatch(r"[1-9][0-9]*(,[1-9][0-9]*)*", o.threads):
+            raise UsageError(f"--threads: '{o.threads}' is not a list like 1,2,4,8")
+    else:
+        o.threads = "1,2" if o.quick else "1,2,4,8"
+    if o.min_time is None and o.quick:
+        o.min_time = "0.05"
+    elif o.min_time is not None:
+        ok = re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)", o.min_time)
+        if not ok or not 0 < float(o.min_time) <= 3600:
+            raise UsageError(f"--min-time: '{o.min_time}' is not a number of seconds in (0, 3600]")
+    if o.peer and not re.fullmatch(r"[A-Za-z0-9.:_-]+", o.peer):
+        raise UsageError(f"--peer: '{o.peer}' is not a host name or address")
+    if o.mpirun is not None and not o.hostfile:
+        raise UsageError("--mpirun needs --hostfile")
+    o.root = o.root or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    o.out = os.path.abspath(o.out or os.path.join(o.root, "results",
+                                                  time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())))
+    o.build_dir = os.path.abspath(o.build_dir or os.path.join(o.root, "build"))
+    if o.ncpu is not None:
+        if not re.fullmatch(r"[1-9][0-9]*", o.ncpu):
+            raise UsageError(f"--ncpu: '{o.ncpu}' is not a count")
+        o.ncpu = int(o.ncpu)
+    else:
+        o.ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    o.help = False
+    return o
+
+
+_VALUED = {"only", "reps", "threads", "min_time", "out", "disk_dir", "peer", "build_dir",
+           "hostfile", "mpirun", "ncpu", "have", "sysroot", "root"}
+
+
+def have_tool(o, name: str) -> bool:
+    if o.have is not None:
+        return name in o.have.split(",")
+    return shutil.which(TOOL_PROGRAM.get(name, name)) is not None
+
+
+def mode_of(o) -> str:
+    return "tiny" if o.tiny else "quick" if o.quick else "full"
