@@ -82,9 +82,14 @@ def build_plan(o) -> list:
     # OpenBLAS threads, the second pass's counts: the largest count that fits the CPUs.
     tmax = max([1] + [int(t) for t in o.threads.split(",") if int(t) <= o.ncpu])
 
-    # --quick keeps its repetitions: --ci 0, no more than --reps (the full protocol's go on
-    # until the interval is narrow, docs/methodology.md).
-    fixed = ["--ci", "0"] if o.quick else []
+    # --quick keeps its repetitions: --ci 0, no more than --reps. The full protocol's go on
+    # until the interval is narrow (--ci, docs/methodology.md), up to a cap per suite sized
+    # by what a repetition costs: a CPU kernel's 0.2 s, but a disk point's untimed layout and
+    # cache drop, a 20 s linpack solve, and membench's 540 points.
+    def fixed(suite):
+        if o.quick:
+            return ["--ci", "0"]
+        return ["--max-reps", str(reps + FULL_EXTRA_REPS[suite])]
 
     def est(points, secs, r=None):
         return int(points * ((r if r is not None else reps) + 1) * secs + 1)
@@ -108,7 +113,7 @@ def build_plan(o) -> list:
     if "cpu" in want:
         isa = "best" if o.tiny else "all"
         add("cpu", "cpubench", est(53 * nthreads, rep_s), "bench", "cpubench", "cpu-cpubench",
-            ["cpubench", "--test", "flops,iops", "--isa", isa, "--precision", "sp,dp"] + common + fixed)
+            ["cpubench", "--test", "flops,iops", "--isa", isa, "--precision", "sp,dp"] + common + fixed("cpu"))
         sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
         # --quick: N = hpcc's own in --quick (scripts/baseline/hpcc.sh), the problem its HPL
         # figure is joined with: --max-time 5 chose an N small enough that linpack read 0.66
@@ -118,7 +123,7 @@ def build_plan(o) -> list:
         # (--n 200 takes well under a second: the bash plan took 200 for seconds there)
         lp_s = 0.5 if o.tiny else 2.0 if o.quick else float(lp[1])
         add("cpu", "linpack", int(est(1, lp_s) * 3 / 4), "bench", "linpack", "cpu-linpack",
-            ["linpack"] + lp + ["--threads", tmax, "--reps", reps, "--quiet"] + fixed)
+            ["linpack"] + lp + ["--threads", tmax, "--reps", reps, "--quiet"] + fixed("linpack"))
         sweeps.append((steps[-1], {}))
     if "memory" in want:
         size, blocks, sweep = "1GiB", "8B,8KiB,8MiB,80MiB", "4KiB:1GiB"
@@ -128,7 +133,7 @@ def build_plan(o) -> list:
             size, blocks, sweep = "256MiB", "8B,8KiB,8MiB,80MiB", "4KiB:64MiB:1"
         add("memory", "membench", est(135 * nthreads, rep_s), "bench", "membench", "memory-membench",
             ["membench", "--test", "all", "--block", blocks, "--size", size, "--sweep", sweep] + common
-            + fixed)
+            + fixed("memory"))
         sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
         # Bandwidth of each memory level for the roofline: reads over a buffer that fits
         # the level (half of it per thread for private caches), every CPU reading.
@@ -160,7 +165,7 @@ def build_plan(o) -> list:
         # ran every point too, half of the disk sweep's 725 s on a 2-vCPU VM.
         add("disk", "diskbench", est_disk(6 * len(blocks) * nthreads, runtime), "bench", "diskbench",
             "disk-diskbench", base + ["--test", "all", "--block", dblocks, "--engine", "psync",
-                                      "--runtime", runtime] + common + fixed)
+                                      "--runtime", runtime] + common + fixed("disk"))
         # The second pass: the PA1 workloads and the overwrite, at the blocks the reference
         # tools are compared at (4 KiB: IOPS, 1 MiB: bandwidth), 1 thread and all CPUs.
         p2_blocks = ",".join(b for b in blocks if b in ("4KiB", "1MiB")) or blocks[0]
@@ -170,17 +175,17 @@ def build_plan(o) -> list:
         add("disk", "diskbench io_uring", est_disk(2 * len(ublocks.split(",")) * nthreads, runtime), "bench",
             "diskbench", "disk-diskbench-uring", base + ["--test", "seq_read,rand_read", "--block", ublocks,
                                                          "--engine", "uring", "--runtime", runtime]
-            + common + fixed)
+            + common + fixed("disk"))
     if "network" in want:
         nbytes = "1MiB" if o.tiny else "128MiB" if o.quick else "1GiB"
         add("network", "netbench", est(4 * nthreads, 1), "bench", "netbench", "network-netbench",
             ["netbench", "loopback", "--test", "all", "--buffer", "64KiB", "--bytes", nbytes] + common
-            + fixed)
+            + fixed("network"))
         sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
         if o.peer:
             add("network", f"netbench --peer {o.peer}", est(4 * nthreads, 2), "bench", "netbench",
                 "network-remote", ["netbench", "client", "--host", o.peer, "--test", "all",
-                                   "--buffer", "64KiB", "--bytes", nbytes] + common + fixed)
+                                   "--buffer", "64KiB", "--bytes", nbytes] + common + fixed("network"))
             sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
     if "dpdk" in want:
         sizes, flows, pflows, t = "64,1500,9000", "1,8,32,256", "1,8", "1"
@@ -211,7 +216,9 @@ def build_plan(o) -> list:
         add("dpdk", "kernel udp", est(2 * nsizes, tf, o.reps), "bench", "netbench", "network-udpframes",
             ["netbench", "loopback", "--test", "udp_throughput,udp_latency", "--datagram", payloads,
              "--msg-size", payloads, "--time", t, "--threads", "1", "--reps", o.reps, "--quiet"])
-    if not o.no_baselines:
+    # The tools' own sweep, unpaired (its figures carry no ratio: the paired rounds are the
+    # comparison): the full protocol only, 82 of --quick's 413 s on a 2-vCPU VM (issue 26).
+    if not o.no_baselines and not (o.quick and not o.tiny):
         steps += baseline_steps(o, want, disk_dir)
     o.pair_jobs = pair_jobs(o, want, disk_dir) if not o.no_baselines else []
     for job in o.pair_jobs:
@@ -237,6 +244,9 @@ def build_plan(o) -> list:
     return steps
 
 
+# The full protocol's first pass: repetitions past --reps the --ci target may add (a
+# point's cap, --max-reps, is --reps plus these; the second pass adds one more sample).
+FULL_EXTRA_REPS = {"cpu": 4, "linpack": 1, "memory": 2, "disk": 2, "network": 2}
 QUICK_LINPACK_N = 4000  # scripts/baseline/hpcc.sh's N in --quick
 
 
@@ -285,10 +295,6 @@ def baseline_steps(o, want, disk_dir) -> list:
     return steps
 
 
-# Rounds per paired job. On a VM single figures swing between rounds (memory bandwidth
-# modes, wake-up latency, the disk): the median of 5 ratios is not moved by one or two
-# rounds in the other mode. hpcc took 3 until the fifth session (its three rounds had
-# spread 0.75-1.44 in the fourth's full run, docs/benchmarks.md).
 def cluster_step(o) -> Step:
     """The cluster part (docs/cluster.md): scripts/cluster_run.sh when present;
     run_all.sh skips the step with the reason otherwise."""
@@ -343,6 +349,9 @@ def shortened(o) -> list:
                    f"{pp.ROUNDS_MAX['full']}, {pp.ROUNDS_MATCHED['full']} to {pp.ROUNDS_MATCHED_MAX['full']} "
                    "placement-matched, until the median ratio's 95% interval is within 5%)")
         out.append("no traced round of the disk and network pairs (full: one, under strace)")
+        out.append(f"our best configuration in {pp.BEST_ROUNDS[m]} round(s) (full: {pp.BEST_ROUNDS['full']})")
+    if not o.tiny and not o.no_baselines:
+        out.append("no unpaired sweep of the reference tools (full: each tool over the sweep's points)")
     return out
 
 

@@ -23,7 +23,7 @@ ROUNDS_MATCHED_MAX = {"full": 12, "quick": 2, "tiny": 1}
 TRACED_TOOLS = ("fio", "iperf3", "sockperf")
 # Our best configuration runs in the first rounds only: it is shown beside the like-for-like
 # ratio, not judged, and the rounds past these tighten the like-for-like interval.
-BEST_ROUNDS = 3
+BEST_ROUNDS = {"full": 3, "quick": 1, "tiny": 1}
 
 
 class PairJob:
@@ -32,7 +32,7 @@ class PairJob:
     OUT/raw/pairs/<id>/r<k>-ours[-part].json and r<k>-tool.json (pairs.py reads them).
     figures: [{"key": {...}, "ours_job", "cause", and for our best configuration beside
     the like-for-like one "best_key", "best_job", "best_cause"}]; ours: [(part, argv)];
-    best: [(part, argv)] run after ours in the first BEST_ROUNDS rounds; tool: the baseline
+    best: [(part, argv)] run after ours in the first BEST_ROUNDS[mode] rounds; tool: the baseline
     script's argv.
     matched: the figures span two CPUs, so pairs.py compares a round's sides only when they
     ran in one VM placement (run_all.sh fingerprints each side), over ROUNDS_MATCHED."""
@@ -65,7 +65,7 @@ class PairJob:
             ours = [step(f"ours{'-' + part if part else ''}", self.ours_est, "bench",
                          argv[0] if not argv[0].startswith("scripts/") else argv[1],
                          f"{d}/r{k}-ours{'-' + part if part else ''}", argv) for part, argv in self.ours]
-            if k <= min(least, BEST_ROUNDS):
+            if k <= min(least, BEST_ROUNDS[mode_of(o)]):
                 ours += [step(f"best{'-' + part if part else ''}", self.ours_est, "bench", argv[0],
                               f"{d}/r{k}-best{'-' + part if part else ''}", argv) for part, argv in self.best]
             raw = os.path.join(o.out, "raw", d)
