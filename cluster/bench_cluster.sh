@@ -53,8 +53,8 @@ fi
 sleep 1
 for r in 1 2 3; do
 	# clusterbench's serial schedule measures both directions; A -> B is the comparable row.
-	mpi 2 --schedule serial --duration "$D" --reps 1 --latency-duration "$D" \
-		--outlier-bw 0 --outlier-lat 1000 --out "$RES/pair-r$r.json" 2>"$RES/pair-r$r.err"
+	mpi 2 --schedule serial --min-time "$D" --reps 1 --latency-duration "$D" \
+		--outlier-bw 0 --outlier-lat 1000 --format json --output "$RES/pair-r$r.json" 2>"$RES/pair-r$r.err"
 	ip netns exec "$A" "$NB" client --host "$NET.2" --port 5311 --test tcp_throughput \
 		--buffer 128KiB --time "$D" --reps 1 --format csv --quiet >"$RES/netbench-tcp-r$r.csv"
 	ip netns exec "$A" "$NB" client --host "$NET.2" --port 5311 --test tcp_latency \
@@ -122,8 +122,8 @@ for n in 2 3 4 6; do
 	cluster_up "$n"
 	for s in shift serial; do
 		t0=$(date +%s.%N)
-		mpi "$n" --schedule "$s" --duration 0.5 --reps 3 --latency-duration 0.3 \
-			--out "$RES/grow-$s-$n.json" 2>"$RES/grow-$s-$n.err"
+		mpi "$n" --schedule "$s" --min-time 0.5 --reps 3 --latency-duration 0.3 \
+			--format json --output "$RES/grow-$s-$n.json" 2>"$RES/grow-$s-$n.err"
 		t1=$(date +%s.%N)
 		echo "N=$n $s: $(echo "$t1 - $t0" | bc) s"
 	done

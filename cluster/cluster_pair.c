@@ -42,12 +42,18 @@ static int run_tcp(const struct cluster_cfg *cfg, struct net_client *cli, struct
 	w.duration_ns /= 8;
 	if (net_client_run(cli, &w, team, &rep, NULL, p->err, sizeof p->err) != 0)
 		return -1;
-	p->reps = cfg->reps > CLUSTER_MAX_REPS ? CLUSTER_MAX_REPS : cfg->reps;
-	for (uint32_t r = 0; r < p->reps; r++) {
+	/* The suite's one stopping rule (peak_stats_enough): --reps, then with --ci until the
+	 * interval is narrow or --max-reps. */
+	size_t most = cfg->max_reps > CLUSTER_MAX_REPS ? CLUSTER_MAX_REPS : cfg->max_reps;
+	size_t n = 0;
+	while (n < most && !peak_stats_enough(p->tcp_gbps, n, cfg->reps, most, cfg->ci_pct)) {
 		if (net_client_run(cli, &np, team, &rep, NULL, p->err, sizeof p->err) != 0)
 			return -1;
-		p->tcp_gbps[r] = rep_gbps(&rep);
+		p->tcp_gbps[n++] = rep_gbps(&rep);
 	}
+	p->reps = (uint32_t)n;
+	double width = peak_stats_ci_width_pct(p->tcp_gbps, n);
+	p->ci_wide_pct = cfg->ci_pct > 0 && width > cfg->ci_pct ? width : 0.0;
 	return 0;
 }
 

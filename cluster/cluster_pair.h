@@ -6,11 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CLUSTER_MAX_REPS 16u
+#define CLUSTER_MAX_REPS 64u
 
 struct cluster_cfg {
-	double duration_s;   /* each throughput repetition */
-	unsigned reps;       /* throughput repetitions */
+	double duration_s;   /* each throughput repetition (--min-time) */
+	unsigned reps;       /* throughput repetitions: the fewest (--reps) */
+	unsigned max_reps;   /* the most, with ci_pct > 0 (--max-reps) */
+	double ci_pct;       /* repeat until the 95% CI is this % of the mean wide (--ci; 0 off) */
 	double lat_s;        /* latency run */
 	uint64_t udp_bps;    /* UDP sender rate */
 	uint32_t tcp_block;  /* TCP write size */
@@ -23,8 +25,9 @@ struct cluster_cfg {
 struct cluster_pair {
 	int32_t host, peer;   /* ranks: host sends (client), peer receives (server) */
 	int32_t ok;           /* 1 measured, 0 not run or failed */
-	uint32_t reps;
+	uint32_t reps;        /* throughput repetitions run */
 	double tcp_gbps[CLUSTER_MAX_REPS];
+	double ci_wide_pct;   /* the CI width reached when --ci was not met by max_reps; else 0 */
 	double udp_loss_pct;  /* lost / sent over the run */
 	uint64_t udp_sent, udp_lost;
 	uint64_t lat_n;       /* timed round trips */

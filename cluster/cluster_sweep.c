@@ -1,11 +1,15 @@
-#include "cluster_sweep.h"
-
+/* --test node_sweep: every node runs the same short suite points at the same time (the
+ * suite's own binaries, --format json, read by key), rank 0 tabulates them per node and
+ * flags the node that is slow beyond its own noise. */
+#include <cjson/cJSON.h>
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "cluster_wait.h"
 #include "peak_stats.h"
 
@@ -19,7 +23,7 @@ struct point_def {
 	const char *key;  /* the row's variant */
 	const char *bin;  /* under bindir */
 	const char *args; /* disk points get --dir appended */
-	const char *need; /* ISA flag the node must have, or NULL */
+	const char *need; /* ISA the node must have (avx2, avx512f), or NULL */
 	int disk;
 };
 
@@ -45,44 +49,74 @@ struct sweep_res {
 	char why[96];
 };
 
-/* The first CSV data row: suite,test,variant,threads,block,metric,unit,n,mean,stddev,min,
- * median,max,... (docs/results-schema.md). The first columns never hold quotes. Each point's
+/* The whole of a binary's standard output (its --format json document), or NULL. */
+static char *read_all(FILE *f)
+{
+	size_t cap = 1 << 16, len = 0, got;
+	char *buf = malloc(cap);
+	while (buf != NULL && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (len + 1 == cap) {
+			char *more = realloc(buf, cap * 2);
+			if (more == NULL) {
+				free(buf);
+				return NULL;
+			}
+			buf = more;
+			cap *= 2;
+		}
+	}
+	if (buf != NULL)
+		buf[len] = '\0';
+	return buf;
+}
+
+static bool num_of(const cJSON *row, const char *key, double *v)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(row, key);
+	if (!cJSON_IsNumber(x))
+		return false;
+	*v = x->valuedouble;
+	return true;
+}
+
+static bool text_of(const cJSON *row, const char *key, char *out, size_t len)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(row, key);
+	if (!cJSON_IsString(x))
+		return false;
+	snprintf(out, len, "%s", x->valuestring);
+	return true;
+}
+
+/* The first result with a median, read by key (docs/results-schema.md). Each point's
  * arguments above make that row the one meant: one block (seq_read 8 MiB, not membench's
  * first block of 8 B), one working set (latency 64 MiB, past the caches, not the sweep's
  * 4 KiB), one engine. */
-static int parse_csv(FILE *f, struct sweep_res *r)
+static int parse_json(const char *text, struct sweep_res *r)
 {
-	char line[4096];
-	int row = 0;
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (row++ == 0)
-			continue;
-		char *col[13];
-		int n = 0;
-		char *p = line;
-		while (n < 13 && p != NULL) {
-			col[n++] = p;
-			p = strchr(p, ',');
-			if (p != NULL)
-				*p++ = '\0';
+	cJSON *doc = cJSON_Parse(text);
+	const cJSON *row;
+	int rc = -1;
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+	{
+		if (num_of(row, "median", &r->median) && num_of(row, "min", &r->min) &&
+		    num_of(row, "max", &r->max) && text_of(row, "metric", r->metric, sizeof r->metric) &&
+		    text_of(row, "unit", r->unit, sizeof r->unit)) {
+			rc = 0;
+			break;
 		}
-		if (n < 13 || col[11][0] == '\0')
-			continue;
-		snprintf(r->metric, sizeof r->metric, "%s", col[5]);
-		snprintf(r->unit, sizeof r->unit, "%s", col[6]);
-		r->median = atof(col[11]);
-		r->min = atof(col[10]);
-		r->max = atof(col[12]);
-		return 0;
 	}
-	return -1;
+	cJSON_Delete(doc);
+	return rc;
 }
 
 static void run_point(const struct point_def *d, const char *bindir, const char *dir,
 		      const struct cluster_node *self, struct sweep_res *r)
 {
 	memset(r, 0, sizeof *r);
-	if (d->need != NULL && strstr(self->flags, d->need) == NULL) {
+	bool has = d->need == NULL || (strcmp(d->need, "avx2") == 0 ? self->avx2 : self->avx512f);
+	if (!has) {
 		snprintf(r->why, sizeof r->why, "no %s on this node", d->need);
 		return;
 	}
@@ -91,15 +125,17 @@ static void run_point(const struct point_def *d, const char *bindir, const char 
 		return;
 	}
 	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "'%s/%s' %s%s%s%s --format csv --quiet 2>/dev/null", bindir,
+	snprintf(cmd, sizeof cmd, "'%s/%s' %s%s%s%s --format json --quiet 2>/dev/null", bindir,
 		 d->bin, d->args, d->disk ? " --dir '" : "", d->disk ? dir : "", d->disk ? "'" : "");
 	FILE *f = popen(cmd, "r");
-	if (f == NULL || parse_csv(f, r) != 0) {
+	char *text = f != NULL ? read_all(f) : NULL;
+	if (text == NULL || parse_json(text, r) != 0) {
 		r->ran = -1;
 		snprintf(r->why, sizeof r->why, "%s gave no result", d->bin);
 	} else {
 		r->ran = 1;
 	}
+	free(text);
 	if (f != NULL && pclose(f) != 0 && r->ran == 1) {
 		r->ran = -1;
 		snprintf(r->why, sizeof r->why, "%s failed", d->bin);
@@ -111,84 +147,124 @@ static int lower_is_better(const char *metric)
 	return strcmp(metric, "latency") == 0;
 }
 
-static void tabulate(int p, const struct sweep_res *all, int nranks,
-		     const struct cluster_node *nodes, struct cluster_out *out)
+static void sweep_row(struct peak_result *row, int p, const char *metric, const char *unit,
+		      const char *host)
 {
-	double med[4096];
-	int n = 0;
+	peak_result_init(row, "cluster", "node_sweep", points[p].key, metric, unit);
+	row->threads = 1;
+	snprintf(row->host, sizeof row->host, "%s", host);
+}
+
+static void keep(const struct cluster_run *run, struct peak_result *r)
+{
+	peak_result_finish(r);
+	if (cluster_rows_add(run->rows, r) != 0)
+		cluster_fail(run, "out of memory");
+}
+
+/* One node's row: its median, with its repetitions' min and max beside; slow when even its
+ * best repetition trails the nodes' median by SLOW_FRAC. Returns whether it is slow. */
+static bool node_row(const struct cluster_run *run, int p, int i, const struct sweep_res *r,
+		     const struct sweep_res *any, double nodes_median, int nmeasured)
+{
+	struct peak_result row;
+	if (r->ran != 1) {
+		sweep_row(&row, p, any->metric, any->unit, run->nodes[i].name);
+		snprintf(row.flags, sizeof row.flags, "%s%s", r->ran ? "failed: " : "unsupported: ",
+			 r->why);
+		keep(run, &row);
+		return false;
+	}
+	sweep_row(&row, p, r->metric, r->unit, run->nodes[i].name);
+	peak_result_set_samples(&row, &r->median, 1);
+	row.summary.min = r->min;
+	row.summary.max = r->max;
+	bool slow = lower_is_better(r->metric) ? r->min > nodes_median * (1.0 + SLOW_FRAC)
+					      : r->max < nodes_median * (1.0 - SLOW_FRAC);
+	slow = slow && nmeasured > 1;
+	if (slow) {
+		char item[64];
+		snprintf(item, sizeof item, "slow_node;vs_median=%.3g", r->median / nodes_median);
+		peak_result_flag_whole(&row, item);
+	}
+	keep(run, &row);
+	return slow;
+}
+
+static void tabulate(const struct cluster_run *run, int p, const struct sweep_res *all)
+{
+	int nranks = run->nranks, n = 0;
+	double *med = calloc((size_t)nranks, sizeof *med);
 	const struct sweep_res *any = NULL;
-	for (int i = 0; i < nranks && n < 4096; i++) {
+	if (med == NULL)
+		cluster_fail(run, "out of memory");
+	for (int i = 0; i < nranks; i++) {
 		const struct sweep_res *r = &all[(size_t)i * NPOINTS + (size_t)p];
 		if (r->ran == 1) {
 			med[n++] = r->median;
 			any = r;
 		}
 	}
-	if (any == NULL)
+	if (any == NULL) {
+		free(med);
 		return;
+	}
 	struct peak_summary s;
 	peak_stats_summarize(med, (size_t)n, &s);
-	char slow[256] = "";
+	char slow[160] = "";
+	int nslow = 0;
 	for (int i = 0; i < nranks; i++) {
 		const struct sweep_res *r = &all[(size_t)i * NPOINTS + (size_t)p];
-		struct cluster_row row = {.test = "node_sweep", .variant = points[p].key,
-					  .metric = r->metric, .unit = r->unit, .threads = 1,
-					  .block_bytes = -1, .host = nodes[i].name, .peer = ""};
-		if (r->ran != 1) {
-			snprintf(row.flags, sizeof row.flags, "%s%s", r->ran ? "failed: " : "unsupported: ",
-				 r->why);
-			row.metric = any->metric;
-			row.unit = any->unit;
-			(void)cluster_out_add(out, &row);
-			continue;
-		}
-		double mm[2] = {r->min, r->max};
-		row.samples = &r->median;
-		row.n = 1;
-		row.minmax = mm;
-		/* Slow: even this node's best repetition trails the nodes' median by 5%. */
-		int bad = lower_is_better(r->metric) ? r->min > s.median * (1.0 + SLOW_FRAC)
-						     : r->max < s.median * (1.0 - SLOW_FRAC);
-		if (bad && n > 1) {
-			snprintf(row.flags, sizeof row.flags, "slow_node;vs_median=%.3g",
-				 r->median / s.median);
+		if (node_row(run, p, i, r, any, s.median, n)) {
 			size_t len = strlen(slow);
-			snprintf(slow + len, sizeof slow - len, "%s%s", len ? "," : "", nodes[i].name);
+			snprintf(slow + len, sizeof slow - len, "%s%s", len ? "," : "", run->nodes[i].name);
+			nslow++;
 		}
-		(void)cluster_out_add(out, &row);
 	}
 	/* The across-node row: one sample per node, so min/median/max are across nodes. */
-	struct cluster_row all_row = {.test = "node_sweep", .variant = points[p].key,
-				      .metric = any->metric, .unit = any->unit, .threads = 1,
-				      .block_bytes = -1, .samples = med, .n = (size_t)n,
-				      .host = "all", .peer = ""};
-	snprintf(all_row.flags, sizeof all_row.flags, "nodes=%d;spread=%.3g%s%s", n,
-		 s.median > 0 ? (s.max - s.min) / s.median : 0.0, slow[0] ? ";slow_nodes=" : "",
-		 slow);
-	(void)cluster_out_add(out, &all_row);
+	struct peak_result row;
+	char item[200];
+	sweep_row(&row, p, any->metric, any->unit, "all");
+	peak_result_set_samples(&row, med, (size_t)n);
+	snprintf(item, sizeof item, "nodes=%d;spread=%.3g", n,
+		 s.median > 0 ? (s.max - s.min) / s.median : 0.0);
+	peak_result_flag_whole(&row, item);
+	if (nslow > 0) {
+		/* The names when they fit whole in the flags, else how many (each node's own row
+		 * carries slow_node either way). */
+		snprintf(item, sizeof item, "slow_nodes=%s", slow);
+		size_t before = strlen(row.flags);
+		peak_result_flag_whole(&row, item);
+		if (strlen(row.flags) == before) {
+			snprintf(item, sizeof item, "slow_nodes_count=%d", nslow);
+			peak_result_flag_whole(&row, item);
+		}
+	}
+	keep(run, &row);
+	free(med);
 }
 
-void cluster_sweep(const struct cluster_cfg *cfg, const char *bindir, const char *dir, int rank,
-		   int nranks, const struct cluster_node *nodes, struct cluster_out *out,
-		   double round_s)
+void cluster_sweep(const struct cluster_run *run)
 {
-	(void)cfg;
+	const struct cluster_opts *o = run->o;
 	struct sweep_res mine[NPOINTS];
-	struct sweep_res *all = rank == 0 ? calloc((size_t)nranks * NPOINTS, sizeof *all) : NULL;
-	if (bindir == NULL)
-		bindir = ".";
+	struct sweep_res *all =
+		run->rank == 0 ? calloc((size_t)run->nranks * NPOINTS, sizeof *all) : NULL;
+	if (run->rank == 0 && all == NULL)
+		cluster_fail(run, "out of memory");
+	const char *bindir = o->bindir != NULL ? o->bindir : ".";
 	for (int p = 0; p < NPOINTS; p++) {
 		/* Same point, same moment on every node: what differs is the node. */
-		alarm((unsigned)round_s);
+		cluster_watch(run, p + 1, 1);
 		cluster_barrier(MPI_COMM_WORLD);
-		run_point(&points[p], bindir, dir, &nodes[rank], &mine[p]);
-		alarm(0);
+		run_point(&points[p], bindir, o->dir, &run->nodes[run->rank], &mine[p]);
+		cluster_watch(run, p + 1, 0);
 	}
 	cluster_gather(mine, (int)sizeof mine, all, 0, MPI_COMM_WORLD);
-	if (rank == 0 && all != NULL) {
+	if (run->rank == 0) {
 		for (int p = 0; p < NPOINTS; p++)
-			tabulate(p, all, nranks, nodes, out);
-		(void)cluster_out_flush(out);
+			tabulate(run, p, all);
+		cluster_flush(run);
 	}
 	free(all);
 }

@@ -329,16 +329,19 @@ int peak_bench_point_run(const struct peak_bench_suite *s, const struct peak_ben
 	return r;
 }
 
-static void progress(const struct peak_common_opts *c, const struct peak_result *res)
+/* The one progress line per row (never with --quiet), the suite's text when it has some. */
+static void progress(const struct peak_bench_suite *s, const struct peak_common_opts *c,
+		     const struct peak_bench_run *r, const struct peak_result *res)
 {
 	if (c->quiet)
 		return;
-	char b[32] = "";
+	char b[32] = "", text[160] = "done";
 	if (res->has_block)
 		peak_format_size(res->block_bytes, b, sizeof b);
+	if (res->summary.n && s->progress)
+		s->progress(r, res, text, sizeof text);
 	fprintf(stderr, "%s %s %s threads=%u%s%s: %s\n", res->suite, res->test, res->variant,
-		res->threads, b[0] ? " block=" : "", b,
-		res->summary.n ? "done" : res->flags);
+		res->threads, b[0] ? " block=" : "", b, res->summary.n ? text : res->flags);
 }
 
 /* What one point of the sweep needs: a slot (with its run and row) per kernel of the
@@ -363,7 +366,7 @@ static int record(struct point_loop *pl, struct slot *sl, int measured,
 	pl->st->rows++;
 	if (measured == 1)
 		pl->st->unsupported++;
-	progress(pl->cfg->common, sl->res);
+	progress(pl->s, pl->cfg->common, sl->run, sl->res);
 	if (measured == 0 && sl->k->extra_rows &&
 	    sl->k->extra_rows(sl->run, sl->res, pl->out, e) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: extra rows failed", sl->k->name);

@@ -188,6 +188,12 @@ struct peak_bench_suite {
 	 * --threads count on a team of its own (netbench: test, size, then connections).
 	 * Default: for each thread count, one team, its points. */
 	bool threads_inner;
+	/* Optional: the progress line's text after "SUITE TEST VARIANT threads=N block=B: "
+	 * for a measured row, e.g. the figure and the mode (diskbench: "direct, 4k pages,
+	 * 812.4 MB/s"); called before teardown. NULL: "done". An unsupported row shows its
+	 * flags. */
+	void (*progress)(const struct peak_bench_run *r, const struct peak_result *res,
+			 char *buf, size_t len);
 };
 
 /* The common options of the run (from peak_opts), plus a progress switch. */

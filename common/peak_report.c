@@ -44,6 +44,13 @@ int peak_output_open(struct peak_output *o, enum peak_format format, const char 
 	return 0;
 }
 
+void peak_output_cluster(struct peak_output *o, const struct peak_context *nodes, size_t nnodes)
+{
+	o->rep.hosts = true;
+	o->rep.nodes = nodes;
+	o->rep.nnodes = nnodes;
+}
+
 int peak_output_begin(struct peak_output *o, const struct peak_context *ctx)
 {
 	o->begun = true;

@@ -23,6 +23,11 @@ struct peak_reporter {
 	const struct peak_reporter_ops *ops;
 	FILE *out;
 	void *state; /* owned by the reporter, freed in end() */
+	/* clusterbench's (peak_output_cluster): rows carry host and peer, and the JSON
+	 * context holds one context block per node under "nodes". */
+	bool hosts;
+	const struct peak_context *nodes;
+	size_t nnodes;
 };
 
 extern const struct peak_reporter_ops peak_report_console;
@@ -41,6 +46,9 @@ struct peak_output {
 /* Open --output (or stdout). Returns 0, or -1 with a one-line reason in err. */
 int peak_output_open(struct peak_output *o, enum peak_format format, const char *path, char *err,
 		     size_t err_len);
+/* After open, before begin: every row gets host and peer (CSV: two columns after flags;
+ * JSON: two keys) and the JSON context the nodes' blocks as "nodes" (not copied). */
+void peak_output_cluster(struct peak_output *o, const struct peak_context *nodes, size_t nnodes);
 int peak_output_begin(struct peak_output *o, const struct peak_context *ctx);
 int peak_output_record(struct peak_output *o, const struct peak_result *res);
 /* Ends the report and closes the file. Returns 0, or -1 when writing failed. */

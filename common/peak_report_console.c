@@ -70,6 +70,8 @@ static int console_record(struct peak_reporter *r, const struct peak_result *res
 		fmt(have ? s->median : NAN, med, sizeof(med)), fmt(res->p99, p99, sizeof(p99)),
 		fmt(res->theoretical, theo, sizeof(theo)), eff, res->unit,
 		res->flags[0] ? " " : "", res->flags);
+	if (r->hosts)
+		fprintf(r->out, "%8s %s%s%s\n", "", res->host, res->peer[0] ? " -> " : "", res->peer);
 	return ferror(r->out) ? -1 : 0;
 }
 

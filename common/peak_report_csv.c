@@ -30,6 +30,8 @@ static int csv_begin(struct peak_reporter *r, const struct peak_context *ctx)
 	(void)ctx;
 	for (size_t i = 0; i < peak_result_ncolumns; i++)
 		fprintf(r->out, "%s%s", i ? "," : "", peak_result_columns[i]);
+	for (size_t i = 0; r->hosts && i < peak_result_nhost_columns; i++)
+		fprintf(r->out, ",%s", peak_result_host_columns[i]);
 	fputc('\n', r->out);
 	return ferror(r->out) ? -1 : 0;
 }
@@ -71,6 +73,12 @@ static int csv_record(struct peak_reporter *r, const struct peak_result *res)
 	put_num(out, res->baseline);
 	fputc(',', out);
 	put_text(out, res->flags);
+	if (r->hosts) {
+		fputc(',', out);
+		put_text(out, res->host);
+		fputc(',', out);
+		put_text(out, res->peer);
+	}
 	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }

@@ -91,6 +91,10 @@ static int json_record(struct peak_reporter *r, const struct peak_result *res)
 	cJSON_AddStringToObject(o, "baseline_tool", res->baseline_tool);
 	add_num(o, "baseline", res->baseline);
 	cJSON_AddStringToObject(o, "flags", res->flags);
+	if (r->hosts) {
+		cJSON_AddStringToObject(o, "host", res->host);
+		cJSON_AddStringToObject(o, "peer", res->peer);
+	}
 	cJSON *samples = cJSON_AddArrayToObject(o, "samples");
 	for (size_t i = 0; samples && i < res->nsamples; i++)
 		cJSON_AddItemToArray(samples, num_or_null(res->samples[i]));
@@ -105,7 +109,14 @@ static int json_end(struct peak_reporter *r, const struct peak_context *ctx)
 
 	if (!st)
 		return -1;
-	cJSON_AddItemToObject(st->root, "context", context_object(ctx));
+	cJSON *context = context_object(ctx);
+	if (context && r->nodes) {
+		/* One context block per node (clusterbench), each a flat object like this one. */
+		cJSON *nodes = cJSON_AddArrayToObject(context, "nodes");
+		for (size_t i = 0; nodes && i < r->nnodes; i++)
+			cJSON_AddItemToArray(nodes, context_object(&r->nodes[i]));
+	}
+	cJSON_AddItemToObject(st->root, "context", context);
 	cJSON_AddItemToObject(st->root, "results", st->results);
 	char *text = cJSON_Print(st->root);
 	if (!text || fputs(text, r->out) == EOF || fputc('\n', r->out) == EOF)

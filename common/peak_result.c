@@ -13,6 +13,12 @@ const char *const peak_result_columns[] = {
 };
 const size_t peak_result_ncolumns = sizeof(peak_result_columns) / sizeof(peak_result_columns[0]);
 
+/* After flags, in CSV and as JSON keys, only in clusterbench's output
+ * (docs/results-schema.md, "Hosts"). */
+const char *const peak_result_host_columns[] = {"host", "peer"};
+const size_t peak_result_nhost_columns =
+	sizeof(peak_result_host_columns) / sizeof(peak_result_host_columns[0]);
+
 void peak_result_init(struct peak_result *r, const char *suite, const char *test,
 		      const char *variant, const char *metric, const char *unit)
 {

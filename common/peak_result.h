@@ -27,6 +27,10 @@ struct peak_result {
 	char flags[160];   /* semicolon-separated */
 	const double *samples; /* one value per repetition, in the row's unit (not owned) */
 	size_t nsamples;
+	/* clusterbench's rows: the sending (or measured) node and the receiving one, as the
+	 * hostfile names them; written only by a reporter set up with peak_output_cluster. */
+	char host[64];
+	char peer[64];
 };
 
 /* Zero the record and set every optional number to NAN. */
@@ -53,5 +57,8 @@ void peak_result_finish(struct peak_result *r);
 /* The CSV header, exactly the schema's column order. */
 extern const char *const peak_result_columns[];
 extern const size_t peak_result_ncolumns;
+/* The optional columns after them (clusterbench's host and peer). */
+extern const char *const peak_result_host_columns[];
+extern const size_t peak_result_nhost_columns;
 
 #endif

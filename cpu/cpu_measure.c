@@ -293,6 +293,13 @@ static int extra_hook(struct peak_bench_run *b, const struct peak_result *rate,
 	return 0;
 }
 
+/* A kernel this CPU cannot run (its ISA, or no such instruction) is a row flagged
+ * unsupported with the reason. */
+static bool supported_hook(const struct peak_bench_run *r, char *why, size_t why_len)
+{
+	return cpu_kernel_supported(r->k->data, why, why_len);
+}
+
 void cpu_bench_kernel(const struct cpu_kernel *k, struct peak_bench_kernel *bk)
 {
 	bool flops = k->test == CPU_TEST_FLOPS;
@@ -301,6 +308,7 @@ void cpu_bench_kernel(const struct cpu_kernel *k, struct peak_bench_kernel *bk)
 					 .metric = flops ? "flops" : "iops_int",
 					 .unit = flops ? "GFLOPS" : "GIOPS",
 					 .work_per_iter = cpu_kernel_ops_per_iter(k),
+					 .supported = supported_hook,
 					 .setup = setup_hook,
 					 .run = run_hook,
 					 .verify = verify_hook,

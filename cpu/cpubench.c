@@ -1,6 +1,7 @@
 /* cpubench: GFLOPS and GIOPS of register-resident kernels per ISA, precision and thread
  * count, each verified against a closed form and held against the theoretical peak
  * measured under that ISA's clock. Methodology: docs/cpu.md. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cpu_kernels.h"
 #include "cpu_measure.h"
 #include "peak_bench.h"
+#include "peak_bench_main.h"
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
@@ -31,6 +33,15 @@ struct cpubench_opts {
 	struct isa_sel isa;
 	unsigned precisions; /* bit per enum cpu_elem (CPU_F32, CPU_F64) */
 	unsigned lanes;      /* bit per enum cpu_elem (CPU_I32, CPU_I64) */
+};
+
+/* The program's state (peak_bench_main owns it): options, the selected kernels as harness
+ * kernels, the sweep's state. */
+struct cpubench {
+	struct cpubench_opts o;
+	size_t nk;
+	struct peak_bench_kernel bks[64];
+	struct cpu_sweep w;
 };
 
 /* Comma list of names into a bit mask (bit i for names[i]); "" names are skipped. */
@@ -99,9 +110,9 @@ static int cb_isa(const char *arg, void *dest, char *err, size_t err_len)
 	return 0;
 }
 
-/* The ISAs to run. Exit 3 (e says why) for an unsupported named ISA. */
-static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx, unsigned *isas,
-			struct peak_bench_err *e)
+/* The ISAs to run. Exit 3 (e says why) for an unsupported named ISA; with all, every ISA
+ * (the kernels this CPU cannot run are rows flagged unsupported). */
+static int resolve_isas(const struct cpubench_opts *o, unsigned *isas, struct peak_bench_err *e)
 {
 	char reason[160];
 	*isas = o->isa.named;
@@ -119,21 +130,8 @@ static int resolve_isas(const struct cpubench_opts *o, struct peak_context *ctx,
 				break;
 			}
 	}
-	if (o->isa.all) {
-		for (int i = 0; i < PEAK_ISA_COUNT; i++) {
-			if (cpu_isa_supported((enum peak_isa)i, reason, sizeof reason)) {
-				*isas |= ISA_BIT(i);
-				continue;
-			}
-			char key[PEAK_CONTEXT_KEY_LEN];
-			snprintf(key, sizeof key, "cpubench.unsupported.%s",
-				 peak_isa_name((enum peak_isa)i));
-			peak_context_set_str(ctx, key, reason);
-			if (!o->common.quiet)
-				fprintf(stderr, "cpubench: skipping %s: not supported here: %s\n",
-					peak_isa_name((enum peak_isa)i), reason);
-		}
-	}
+	if (o->isa.all)
+		*isas = ISA_ALL_BITS;
 	return 0;
 }
 
@@ -144,31 +142,40 @@ static bool selected(const struct cpubench_opts *o, unsigned isas, const struct 
 	return (k->test == CPU_TEST_FLOPS ? o->precisions : o->lanes) & (1u << k->elem);
 }
 
-/* Kernels to run, in table order; the selected ones this CPU cannot run go to the
- * context as cpubench.unsupported.<variant> = reason. */
-static size_t pick_kernels(const struct cpubench_opts *o, unsigned isas, struct peak_context *ctx,
-			   const struct cpu_kernel **run, size_t *nasked)
+/* check: the selected kernels in table order, each a harness kernel (one this CPU cannot
+ * run is its unsupported row); none selected is exit 2, none that runs here exit 3. */
+static int cpu_check(struct peak_bench_env *env)
 {
-	size_t n = 0;
-	*nasked = 0;
-	for (size_t i = 0; i < cpu_nkernels; i++) {
+	struct cpubench *b = env->state;
+	unsigned isas;
+	char reason[160] = "", first[160] = "";
+	size_t runs = 0;
+	if (resolve_isas(&b->o, &isas, &env->err) != 0)
+		return -1;
+	for (size_t i = 0; i < cpu_nkernels && b->nk < 64; i++) {
 		const struct cpu_kernel *k = &cpu_kernels[i];
-		char reason[160], key[PEAK_CONTEXT_KEY_LEN];
-		if (!selected(o, o->isa.all ? ISA_ALL_BITS : isas, k))
+		if (!selected(&b->o, isas, k))
 			continue;
-		(*nasked)++;
-		if (cpu_kernel_supported(k, reason, sizeof reason)) {
-			run[n++] = k;
-			continue;
-		}
-		snprintf(key, sizeof key, "cpubench.unsupported.%s", k->name);
-		peak_context_set_str(ctx, key, reason);
+		cpu_bench_kernel(k, &b->bks[b->nk++]);
+		if (cpu_kernel_supported(k, reason, sizeof reason))
+			runs++;
+		else if (!first[0])
+			(void)snprintf(first, sizeof first, "%s: %s", k->name, reason);
 	}
-	return n;
+	if (b->nk == 0)
+		return peak_bench_fail(&env->err, PEAK_EXIT_USAGE,
+				       "--test: no kernel matches this --test/--isa/--precision/"
+				       "--lanes selection (avx has flops kernels only)");
+	if (runs == 0)
+		return peak_bench_fail(&env->err, PEAK_EXIT_UNSUPPORTED,
+				       "--isa: no selected kernel runs here (%s)", first);
+	return 0;
 }
 
-static void describe_run(struct peak_context *ctx, const struct peak_machine *m)
+static int cpu_context(struct peak_bench_env *env)
 {
+	struct peak_context *ctx = &env->ctx;
+	const struct peak_machine *m = &env->m;
 	peak_context_set_str(
 	    ctx, "cpubench.frequency_method",
 	    "after each repetition every thread runs a dependent chain of its row's "
@@ -190,21 +197,18 @@ static void describe_run(struct peak_context *ctx, const struct peak_machine *m)
 	hook = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL");
 	if (hook && *hook)
 		peak_context_set_str(ctx, "cpubench.test_corrupt_kernel", hook);
+	return 0;
 }
 
-/* The sweep: the selected kernels this CPU runs, per --threads count, on the harness
- * (pinned teams); each rate row followed by its frequency row. */
-static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
-		   const struct cpu_kernel *const *ks, size_t nk, struct peak_output *out,
-		   struct peak_bench_err *e)
+/* The sweep: the selected kernels per --threads count, on the harness (pinned teams); each
+ * rate row followed by its frequency row. */
+static int cpu_sweep(struct peak_bench_env *env)
 {
-	static struct peak_bench_kernel bks[64];
-	static struct cpu_sweep w;
-	for (size_t i = 0; i < nk; i++)
-		cpu_bench_kernel(ks[i], &bks[i]);
-	w.mo = (struct cpu_measure_opts){
-	    .min_time_s = o->common.min_time_s,
-	    .reps = (unsigned)o->common.reps,
+	struct cpubench *b = env->state;
+	const struct peak_machine *m = &env->m;
+	b->w.mo = (struct cpu_measure_opts){
+	    .min_time_s = b->o.common.min_time_s,
+	    .reps = (unsigned)b->o.common.reps,
 	    .cores = m->cores.value >= 1 ? (unsigned)m->cores.value : peak_team_allowed_cpus(),
 	    .uarch = &m->uarch,
 	    .uarch_claimed = &m->uarch_claimed,
@@ -213,93 +217,57 @@ static int run_all(const struct cpubench_opts *o, const struct peak_machine *m,
 	    .corrupt_kernel = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL"),
 	};
 	const struct peak_bench_suite s = {.name = "cpu",
-					   .kernels = bks,
-					   .nkernels = nk,
-					   .data = &w,
+					   .kernels = b->bks,
+					   .nkernels = b->nk,
+					   .data = &b->w,
 					   .pin = true,
 					   .start_iters = 16,
 					   .max_iters = UINT64_C(1) << 40};
-	const struct peak_bench_cfg cfg = {.common = &o->common};
-	return peak_bench_sweep(&s, &cfg, out, NULL, e);
+	return peak_bench_main_sweep(env, &s);
 }
+
+static void cpu_defaults(void *state)
+{
+	struct cpubench_opts *o = state;
+	o->tests = 3u;
+	o->isa.all = true;
+	o->precisions = (1u << CPU_F32) | (1u << CPU_F64);
+	o->lanes = (1u << CPU_I32) | (1u << CPU_I64);
+}
+
+static size_t cpu_options(void *state, struct peak_opt *t, size_t max)
+{
+	struct cpubench_opts *o = state;
+	const struct peak_opt table[] = {
+	    {"test", "LIST", "flops, iops (default flops,iops)", PEAK_OPT_CALLBACK, &o->tests, 0,
+	     0, NULL, cb_test},
+	    {"isa", "LIST", "scalar, sse, avx, avx2, avx512, all or best (default all)",
+	     PEAK_OPT_CALLBACK, &o->isa, 0, 0, NULL, cb_isa},
+	    {"precision", "LIST", "flops kernels: sp, dp (default sp,dp)", PEAK_OPT_CALLBACK,
+	     &o->precisions, 0, 0, NULL, cb_precision},
+	    {"lanes", "LIST", "iops kernels: integer lane bits 32, 64 (default 32,64)",
+	     PEAK_OPT_CALLBACK, &o->lanes, 0, 0, NULL, cb_lanes},
+	    PEAK_OPTS_COMMON(&o->common),
+	};
+	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
+}
+
+static const struct peak_bench_program cpubench = {
+    .name = "cpubench",
+    .usage = "[options]",
+    .summary = "GFLOPS and GIOPS of verified register-resident kernels per ISA, precision "
+	       "and thread count, against the peak at the clock measured under each ISA.",
+    .state_bytes = sizeof(struct cpubench),
+    .common_offset = offsetof(struct cpubench, o.common),
+    .defaults = cpu_defaults,
+    .options = cpu_options,
+    .machine = PEAK_BENCH_MACHINE_CPU,
+    .check = cpu_check,
+    .context = cpu_context,
+    .sweep = cpu_sweep,
+};
 
 int main(int argc, char **argv)
 {
-	static struct cpubench_opts o;
-	peak_opts_common_defaults(&o.common);
-	o.tests = 3u;
-	o.isa.all = true;
-	o.precisions = (1u << CPU_F32) | (1u << CPU_F64);
-	o.lanes = (1u << CPU_I32) | (1u << CPU_I64);
-	const struct peak_opt table[] = {
-	    {"test", "LIST", "flops, iops (default flops,iops)", PEAK_OPT_CALLBACK, &o.tests, 0, 0,
-	     NULL, cb_test},
-	    {"isa", "LIST", "scalar, sse, avx, avx2, avx512, all or best (default all)",
-	     PEAK_OPT_CALLBACK, &o.isa, 0, 0, NULL, cb_isa},
-	    {"precision", "LIST", "flops kernels: sp, dp (default sp,dp)", PEAK_OPT_CALLBACK,
-	     &o.precisions, 0, 0, NULL, cb_precision},
-	    {"lanes", "LIST", "iops kernels: integer lane bits 32, 64 (default 32,64)",
-	     PEAK_OPT_CALLBACK, &o.lanes, 0, 0, NULL, cb_lanes},
-	    PEAK_OPTS_COMMON(&o.common),
-	};
-	const struct peak_cli cli = {
-	    .prog = "cpubench",
-	    .usage = "[options]",
-	    .summary = "GFLOPS and GIOPS of verified register-resident kernels per ISA, precision "
-		       "and thread count, against the peak at the clock measured under each ISA.",
-	    .opts = table,
-	    .nopts = sizeof table / sizeof table[0],
-	    .common = &o.common,
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return PEAK_EXIT_OK;
-	if (st != PEAK_OPTS_OK)
-		return PEAK_EXIT_USAGE;
-
-	static struct peak_context ctx;
-	peak_context_init(&ctx);
-	struct peak_bench_err e = {0};
-	unsigned isas;
-	if (resolve_isas(&o, &ctx, &isas, &e) != 0)
-		return peak_bench_exit(&e, "cpubench");
-	static const struct cpu_kernel *ks[64];
-	size_t nasked, nk = pick_kernels(&o, isas, &ctx, ks, &nasked);
-	if (nasked == 0)
-		peak_bench_fail(&e, PEAK_EXIT_USAGE,
-				"--test: no kernel matches this --test/--isa/--precision/--lanes "
-				"selection (avx has flops kernels only)");
-	else if (nk == 0)
-		peak_bench_fail(&e, PEAK_EXIT_UNSUPPORTED,
-				"--isa: no selected kernel runs here (see cpubench.unsupported.* in "
-				"the context)");
-	if (e.code != PEAK_EXIT_OK)
-		return peak_bench_exit(&e, "cpubench");
-
-	static struct peak_config cfg;
-	static struct peak_sysinfo si;
-	static struct peak_machine m;
-	if (peak_bench_config(&cfg, &e) != 0) /* a bad peaks.conf: exit 2, one line */
-		return peak_bench_exit(&e, "cpubench");
-	peak_sysinfo_collect(&si, "");
-	peak_sysinfo_to_context(&si, &ctx);
-	peak_machine_init_cpu(&m, &si, &cfg, "");
-	peak_machine_to_context(&m, &ctx);
-	describe_run(&ctx, &m);
-
-	struct peak_output out;
-	char err[512];
-	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
-		peak_bench_fail(&e, PEAK_EXIT_USAGE, "--output: %s", err);
-		return peak_bench_exit(&e, "cpubench");
-	}
-	if (peak_output_begin(&out, &ctx) != 0)
-		peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing the results failed");
-	else
-		(void)run_all(&o, &m, ks, nk, &out, &e);
-	(void)peak_sysinfo_finish(&si, &ctx);
-	if (peak_output_close(&out, &ctx) != 0 && e.code == PEAK_EXIT_OK)
-		peak_bench_fail(&e, PEAK_EXIT_FAIL, "--output: writing %s failed",
-				o.common.output ? o.common.output : "stdout");
-	return peak_bench_exit(&e, "cpubench");
+	return peak_bench_main(argc, argv, &cpubench);
 }

@@ -3,6 +3,7 @@
  * docs/cpu.md. */
 #include <cblas.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "cpu_kernels.h"
 #include "linpack_solve.h"
 #include "peak_bench.h"
+#include "peak_bench_main.h"
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
@@ -30,10 +32,12 @@ struct linpack_opts {
 	bool corrupt;      /* test hook: PEAKBENCH_TEST_CORRUPT_SOLVE */
 };
 
+/* The run's facts (peak_bench_main's) and what the hooks share. */
 struct linpack_env {
-	struct peak_sysinfo si;
-	struct peak_machine m;
-	struct peak_context ctx;
+	const struct peak_sysinfo *si;
+	const struct peak_machine *m;
+	struct peak_context *ctx;
+	struct peak_bench_err *err;
 	enum peak_isa wide; /* widest FMA ISA here (avx512 or avx2), or scalar */
 	double worst_residual;
 };
@@ -57,24 +61,22 @@ static double chain_ghz(enum cpu_chain isa_chain, const struct peak_machine *m)
 	return best;
 }
 
-/* One solve with its residual check; exit code on failure (message printed). */
+/* One solve with its residual check; 0, or -1 with e->err set. */
 static int solve_checked(struct linpack_env *e, struct linpack_system *s, bool corrupt,
 			 unsigned threads, struct linpack_solve *r)
 {
 	if (linpack_run(s, SEED, corrupt, r) != 0 || r->info != 0) {
-		fprintf(stderr, "linpack: dgesv failed at N=%zu (info %d: %s)\n", s->n, r->info,
-			r->info > 0 ? "singular matrix" : "bad argument");
-		return PEAK_EXIT_FAIL;
+		return peak_bench_fail(e->err, PEAK_EXIT_FAIL, "dgesv failed at N=%zu (info %d: %s)",
+				       s->n, r->info, r->info > 0 ? "singular matrix" : "bad argument");
 	}
 	e->worst_residual = fmax(e->worst_residual, r->scaled_residual);
 	if (!(r->scaled_residual <= LINPACK_RESIDUAL_THRESHOLD)) {
-		fprintf(stderr,
-			"linpack: residual check failed: scaled residual %.3g > %g at N=%zu, "
-			"%u threads\n",
-			r->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, s->n, threads);
-		return PEAK_EXIT_FAIL;
+		return peak_bench_fail(e->err, PEAK_EXIT_FAIL,
+				       "residual check failed: scaled residual %.3g > %g at N=%zu, "
+				       "%u threads",
+				       r->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, s->n, threads);
 	}
-	return PEAK_EXIT_OK;
+	return 0;
 }
 
 /* Order n: --n, else the HPL rule (80% of available memory) capped so that one solve at
@@ -82,43 +84,42 @@ static int solve_checked(struct linpack_env *e, struct linpack_system *s, bool c
  * calibration solve at each thread count (which also warms OpenBLAS's thread pool). */
 static int choose_n(struct linpack_env *e, const struct linpack_opts *o, size_t *n_out)
 {
-	double avail = (double)e->si.mem_available_bytes;
+	double avail = (double)e->si->mem_available_bytes;
 	size_t n_mem = (size_t)sqrt(0.8 * avail / 8.0);
 	size_t n0 = o->n ? (o->n < 1000 ? o->n : 1000) : (n_mem < CALIB_N ? n_mem : CALIB_N);
 	double slowest = INFINITY;
 	struct linpack_system s;
-	int rc = PEAK_EXIT_OK;
+	int rc = 0;
 
-	if (linpack_alloc(&s, n0) != 0) {
-		fprintf(stderr, "linpack: out of memory for the calibration solve (N=%zu)\n", n0);
-		return PEAK_EXIT_FAIL;
-	}
-	for (size_t t = 0; t < o->common.threads.n && rc == PEAK_EXIT_OK; t++) {
+	if (linpack_alloc(&s, n0) != 0)
+		return peak_bench_fail(e->err, PEAK_EXIT_FAIL,
+				       "out of memory for the calibration solve (N=%zu)", n0);
+	for (size_t t = 0; t < o->common.threads.n && rc == 0; t++) {
 		struct linpack_solve r;
 		openblas_set_num_threads((int)o->common.threads.v[t]);
 		rc = solve_checked(e, &s, false, (unsigned)o->common.threads.v[t], &r);
 		slowest = fmin(slowest, r.gflops);
 	}
 	linpack_free(&s);
-	if (rc != PEAK_EXIT_OK)
-		return rc;
+	if (rc != 0)
+		return -1;
 	if (o->n) {
 		*n_out = (size_t)o->n;
-		peak_context_set_str(&e->ctx, "linpack.n_source", "--n");
+		peak_context_set_str(e->ctx, "linpack.n_source", "--n");
 	} else {
 		/* 2/3 n^3 flops at the calibration rate (larger n runs faster: conservative). */
 		size_t n_time = (size_t)cbrt(1.5 * o->max_time_s * slowest * 1e9);
 		size_t n = n_time < n_mem ? n_time : n_mem;
 		n = n / 8 * 8;
 		*n_out = n < 64 ? 64 : n;
-		peak_context_set_str(&e->ctx, "linpack.n_source",
+		peak_context_set_str(e->ctx, "linpack.n_source",
 				     n_time < n_mem ? "--max-time (calibration solve)"
 						    : "HPL rule sqrt(0.8 x available / 8)");
 	}
-	peak_context_set_num(&e->ctx, "linpack.n", (double)*n_out);
-	peak_context_set_num(&e->ctx, "linpack.n_hpl_rule", (double)n_mem);
-	peak_context_set_num(&e->ctx, "linpack.calibration_gflops", slowest);
-	return PEAK_EXIT_OK;
+	peak_context_set_num(e->ctx, "linpack.n", (double)*n_out);
+	peak_context_set_num(e->ctx, "linpack.n_hpl_rule", (double)n_mem);
+	peak_context_set_num(e->ctx, "linpack.calibration_gflops", slowest);
+	return 0;
 }
 
 /* The sweep on the harness: one point per --threads count, kernels "dgesv" (against the
@@ -189,8 +190,8 @@ static int measure_hook(struct peak_bench_run *r, double *value, struct peak_ben
 	if (sv->seconds > 0)
 		w->share = fmin(w->share, sv->cpu_seconds / (sv->seconds * w->used));
 	w->ghz_wide[i] = chain_ghz(
-	    w->e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP : CPU_CHAIN_AVX_FP, &w->e->m);
-	w->ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, &w->e->m);
+	    w->e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP : CPU_CHAIN_AVX_FP, w->e->m);
+	w->ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, w->e->m);
 	return 0;
 }
 
@@ -224,11 +225,11 @@ static double peak_hook(const struct peak_bench_run *r)
 {
 	const struct lp_sweep *w = r->suite_data;
 	if (is_twin(r))
-		return peak_cpu_gflops(&w->e->m.uarch, PEAK_ISA_AVX2, PEAK_PREC_DP, w->used,
+		return peak_cpu_gflops(&w->e->m->uarch, PEAK_ISA_AVX2, PEAK_PREC_DP, w->used,
 				       mean_ghz(w, true));
 	return w->e->wide == PEAK_ISA_SCALAR
 		   ? NAN
-		   : peak_cpu_gflops(&w->e->m.uarch, w->e->wide, PEAK_PREC_DP, w->used,
+		   : peak_cpu_gflops(&w->e->m->uarch, w->e->wide, PEAK_PREC_DP, w->used,
 				     mean_ghz(w, false));
 }
 
@@ -250,17 +251,17 @@ static int row_hook(struct peak_bench_run *r, struct peak_result *row, struct pe
 		if (w->steal && w->steal_pct[0])
 			peak_result_flag_whole(row, w->steal_pct);
 		snprintf(key, sizeof key, "linpack.t%u.ghz_avx2", r->nthreads);
-		peak_context_set_num(&w->e->ctx, key, mean_ghz(w, true));
+		peak_context_set_num(w->e->ctx, key, mean_ghz(w, true));
 	} else {
 		w->steal = strstr(row->flags, "steal") != NULL;
 		if (!peak_result_flag_item(row->flags, "steal_pct", w->steal_pct,
 					   sizeof w->steal_pct))
 			w->steal_pct[0] = '\0';
 		snprintf(key, sizeof key, "linpack.t%u.scaled_residual", r->nthreads);
-		peak_context_set_num(&w->e->ctx, key, w->worst);
+		peak_context_set_num(w->e->ctx, key, w->worst);
 		snprintf(key, sizeof key, "linpack.t%u.ghz_%s", r->nthreads,
 			 peak_isa_name(w->e->wide));
-		peak_context_set_num(&w->e->ctx, key, mean_ghz(w, false));
+		peak_context_set_num(w->e->ctx, key, mean_ghz(w, false));
 	}
 	if (w->share < 0.97) {
 		peak_result_flag(row, "contended");
@@ -278,8 +279,45 @@ static int row_hook(struct peak_bench_run *r, struct peak_result *row, struct pe
 static const struct peak_bench_kernel lp_kernels[] = {LP_KERNEL("dgesv"),
 						      LP_KERNEL("dgesv_vs_avx2")};
 
-static void describe(struct linpack_env *e, const struct linpack_opts *o)
+/* The program's state (peak_bench_main owns it). */
+struct linpack {
+	struct linpack_opts o;
+	struct linpack_env e;
+	struct linpack_system s;
+	struct lp_sweep w;
+};
+
+static int lp_check(struct peak_bench_env *env)
 {
+	struct linpack *lp = env->state;
+	const char *hook = getenv("PEAKBENCH_TEST_CORRUPT_SOLVE");
+	lp->o.corrupt = hook && *hook && strcmp(hook, "0") != 0;
+	lp->e = (struct linpack_env){.si = &env->si, .m = &env->m, .ctx = &env->ctx,
+				     .err = &env->err};
+	return 0;
+}
+
+/* --n against the memory there is; no --threads: OpenBLAS's default thread count. */
+static int lp_prepare(struct peak_bench_env *env)
+{
+	struct linpack_opts *o = &((struct linpack *)env->state)->o;
+	if (o->n && linpack_bytes(o->n) > env->si.mem_available_bytes)
+		return peak_bench_fail(&env->err, PEAK_EXIT_USAGE,
+				       "--n %llu: needs %.1f GB, only %.1f GB available",
+				       (unsigned long long)o->n, (double)linpack_bytes(o->n) / 1e9,
+				       (double)env->si.mem_available_bytes / 1e9);
+	if (o->common.threads.n == 0) {
+		o->common.threads.n = 1;
+		o->common.threads.v[0] = (uint64_t)openblas_get_num_threads();
+	}
+	return 0;
+}
+
+static int lp_context(struct peak_bench_env *env)
+{
+	struct linpack *lp = env->state;
+	struct linpack_env *e = &lp->e;
+	const struct linpack_opts *o = &lp->o;
 	/* The peaks are FMA peaks: AVX2's needs FMA3 beside AVX2 (the one ISA check). */
 	char reason[160];
 	e->wide = cpu_isa_supported(PEAK_ISA_AVX512, reason, sizeof reason) ? PEAK_ISA_AVX512
@@ -287,122 +325,89 @@ static void describe(struct linpack_env *e, const struct linpack_opts *o)
 			  peak_cpu_can_run(PEAK_FEAT_FMA, reason, sizeof reason)
 		      ? PEAK_ISA_AVX2
 		      : PEAK_ISA_SCALAR;
-	peak_context_set_str(&e->ctx, "openblas.corename", openblas_get_corename());
-	peak_context_set_str(&e->ctx, "openblas.config", openblas_get_config());
-	peak_context_set_num(&e->ctx, "openblas.num_procs", openblas_get_num_procs());
-	peak_context_set_num(&e->ctx, "openblas.threads_default", openblas_get_num_threads());
+	peak_context_set_str(e->ctx, "openblas.corename", openblas_get_corename());
+	peak_context_set_str(e->ctx, "openblas.config", openblas_get_config());
+	peak_context_set_num(e->ctx, "openblas.num_procs", openblas_get_num_procs());
+	peak_context_set_num(e->ctx, "openblas.threads_default", openblas_get_num_threads());
 	const char *ct = getenv("OPENBLAS_CORETYPE");
-	peak_context_set_str(&e->ctx, "openblas.coretype_env", ct ? ct : "(unset)");
-	peak_context_set_str(&e->ctx, "linpack.gflops_formula", "(2/3 N^3 + 2 N^2) / dgesv time");
+	peak_context_set_str(e->ctx, "openblas.coretype_env", ct ? ct : "(unset)");
+	peak_context_set_str(e->ctx, "linpack.gflops_formula", "(2/3 N^3 + 2 N^2) / dgesv time");
 	peak_context_set_str(
-	    &e->ctx, "linpack.residual",
+	    e->ctx, "linpack.residual",
 	    "||Ax-b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) N), eps = 2^-53");
-	peak_context_set_num(&e->ctx, "linpack.residual_threshold", LINPACK_RESIDUAL_THRESHOLD);
-	peak_context_set_str(&e->ctx, "linpack.theoretical",
+	peak_context_set_num(e->ctx, "linpack.residual_threshold", LINPACK_RESIDUAL_THRESHOLD);
+	peak_context_set_str(e->ctx, "linpack.theoretical",
 			     "dgesv: widest FMA ISA (avx512 here if present) x cores used x GHz "
 			     "of its vector-add chain after each solve; dgesv_vs_avx2: AVX2 peak");
 	if (o->corrupt)
-		peak_context_set_bool(&e->ctx, "linpack.test_corrupt_solve", true);
+		peak_context_set_bool(e->ctx, "linpack.test_corrupt_solve", true);
+	return 0;
 }
 
-static int run(struct linpack_env *e, const struct linpack_opts *o, struct peak_output *out,
-	       struct peak_bench_err *be)
+static int lp_sweep(struct peak_bench_env *env)
 {
-	size_t n;
-	int rc = choose_n(e, o, &n);
-	if (rc != PEAK_EXIT_OK)
-		return rc; /* solve_checked printed the reason */
-	static struct linpack_system s;
-	if (linpack_alloc(&s, n) != 0) {
-		peak_bench_fail(be, PEAK_EXIT_FAIL, "--n %zu: cannot allocate %.1f GB", n,
-				(double)linpack_bytes(n) / 1e9);
-		return PEAK_EXIT_FAIL;
-	}
-	static struct lp_sweep w;
-	w = (struct lp_sweep){.e = e, .o = o, .s = &s};
-	w.cores = e->m.cores.value >= 1 ? (unsigned)e->m.cores.value : peak_team_allowed_cpus();
+	struct linpack *lp = env->state;
+	struct linpack_env *e = &lp->e;
+	size_t n = 0;
+	if (choose_n(e, &lp->o, &n) != 0)
+		return -1;
+	if (linpack_alloc(&lp->s, n) != 0)
+		return peak_bench_fail(e->err, PEAK_EXIT_FAIL, "--n %zu: cannot allocate %.1f GB", n,
+				       (double)linpack_bytes(n) / 1e9);
+	lp->w = (struct lp_sweep){.e = e, .o = &lp->o, .s = &lp->s};
+	lp->w.cores = e->m->cores.value >= 1 ? (unsigned)e->m->cores.value : peak_team_allowed_cpus();
 	const struct peak_bench_suite suite = {
 	    .name = "cpu",
 	    .kernels = lp_kernels,
 	    .nkernels = e->wide == PEAK_ISA_AVX512 ? 2 : 1,
-	    .data = &w,
+	    .data = &lp->w,
 	    .no_warmup = true,
 	};
-	const struct peak_bench_cfg cfg = {.common = &o->common};
-	rc = peak_bench_sweep(&suite, &cfg, out, NULL, be) == 0 ? PEAK_EXIT_OK : be->code;
-	linpack_free(&s);
-	peak_context_set_num(&e->ctx, "linpack.scaled_residual_max", e->worst_residual);
+	int rc = peak_bench_main_sweep(env, &suite);
+	linpack_free(&lp->s);
+	peak_context_set_num(e->ctx, "linpack.scaled_residual_max", e->worst_residual);
 	return rc;
 }
 
-int main(int argc, char **argv)
+static void lp_defaults(void *state)
 {
-	static struct linpack_opts o;
-	static struct linpack_env e;
-	static struct peak_config cfg;
-	peak_opts_common_defaults(&o.common);
-	o.common.threads.n = 0; /* not given: OpenBLAS's default thread count */
-	o.max_time_s = 20.0;
+	struct linpack_opts *o = state;
+	o->common.threads.n = 0; /* not given: OpenBLAS's default thread count */
+	o->max_time_s = 20.0;
+}
+
+static size_t lp_options(void *state, struct peak_opt *t, size_t max)
+{
+	struct linpack_opts *o = state;
 	const struct peak_opt table[] = {
 	    {"n", "N",
 	     "matrix order (default: HPL rule sqrt(0.8 x available RAM / 8), capped by "
 	     "--max-time)",
-	     PEAK_OPT_UINT, &o.n, 1, 1000000, NULL, NULL},
+	     PEAK_OPT_UINT, &o->n, 1, 1000000, NULL, NULL},
 	    {"max-time", "SECONDS", "longest expected solve when N is automatic (default 20)",
-	     PEAK_OPT_DOUBLE, &o.max_time_s, 0.001, 86400, NULL, NULL},
-	    PEAK_OPTS_COMMON(&o.common),
+	     PEAK_OPT_DOUBLE, &o->max_time_s, 0.001, 86400, NULL, NULL},
+	    PEAK_OPTS_COMMON(&o->common),
 	};
-	const struct peak_cli cli = {
-	    .prog = "linpack",
-	    .usage = "[options]",
-	    .summary = "GFLOPS of OpenBLAS LAPACKE_dgesv at the HPL problem size, residual checked "
-		       "(--threads sets OpenBLAS's threads; --min-time is not used).",
-	    .opts = table,
-	    .nopts = sizeof table / sizeof table[0],
-	    .common = &o.common,
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return PEAK_EXIT_OK;
-	if (st != PEAK_OPTS_OK)
-		return PEAK_EXIT_USAGE;
-	const char *hook = getenv("PEAKBENCH_TEST_CORRUPT_SOLVE");
-	o.corrupt = hook && *hook && strcmp(hook, "0") != 0;
+	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
+}
 
-	char err[512];
-	struct peak_bench_err be = {0};
-	if (peak_bench_config(&cfg, &be) != 0) /* a bad peaks.conf: exit 2, one line */
-		return peak_bench_exit(&be, "linpack");
-	peak_sysinfo_collect(&e.si, "");
-	if (o.n && linpack_bytes(o.n) > e.si.mem_available_bytes) {
-		fprintf(stderr, "linpack: --n %llu: needs %.1f GB, only %.1f GB available\n",
-			(unsigned long long)o.n, (double)linpack_bytes(o.n) / 1e9,
-			(double)e.si.mem_available_bytes / 1e9);
-		return PEAK_EXIT_USAGE;
-	}
-	if (o.common.threads.n == 0) {
-		o.common.threads.n = 1;
-		o.common.threads.v[0] = (uint64_t)openblas_get_num_threads();
-	}
-	peak_context_init(&e.ctx);
-	peak_sysinfo_to_context(&e.si, &e.ctx);
-	peak_machine_init_cpu(&e.m, &e.si, &cfg, "");
-	peak_machine_to_context(&e.m, &e.ctx);
-	describe(&e, &o);
+static const struct peak_bench_program linpack = {
+    .name = "linpack",
+    .usage = "[options]",
+    .summary = "GFLOPS of OpenBLAS LAPACKE_dgesv at the HPL problem size, residual checked "
+	       "(--threads sets OpenBLAS's threads; --min-time is not used).",
+    .state_bytes = sizeof(struct linpack),
+    .common_offset = offsetof(struct linpack, o.common),
+    .defaults = lp_defaults,
+    .options = lp_options,
+    .machine = PEAK_BENCH_MACHINE_CPU,
+    .check = lp_check,
+    .prepare = lp_prepare,
+    .context = lp_context,
+    .sweep = lp_sweep,
+};
 
-	struct peak_output out;
-	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
-		fprintf(stderr, "linpack: --output: %s\n", err);
-		return PEAK_EXIT_USAGE;
-	}
-	int rc = peak_output_begin(&out, &e.ctx) == 0 ? PEAK_EXIT_OK : PEAK_EXIT_FAIL;
-	if (rc == PEAK_EXIT_OK)
-		rc = run(&e, &o, &out, &be);
-	(void)peak_sysinfo_finish(&e.si, &e.ctx);
-	if (peak_output_close(&out, &e.ctx) != 0 && rc == PEAK_EXIT_OK) {
-		peak_bench_fail(&be, PEAK_EXIT_FAIL, "--output: writing %s failed",
-				o.common.output ? o.common.output : "stdout");
-		rc = PEAK_EXIT_FAIL;
-	}
-	return be.code != PEAK_EXIT_OK ? peak_bench_exit(&be, "linpack") : rc;
+int main(int argc, char **argv)
+{
+	return peak_bench_main(argc, argv, &linpack);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "disk_pattern.h"
+#include "peak_bench_main.h"
 #include "peak_exit.h"
 #include "peak_team.h"
 
@@ -28,8 +29,6 @@ static const unsigned pages_flags[] = {
 
 void disk_opts_defaults(struct disk_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	peak_opts_common_defaults(&o->common);
 	o->file_size = 1ull << 30;
 	for (size_t i = 0; test_choices[i]; i++)
 		o->tests.v[o->tests.n++] = test_choices[i];
@@ -39,7 +38,7 @@ void disk_opts_defaults(struct disk_opts *o)
 	o->buffer_pages = "auto";
 }
 
-int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
+size_t disk_opts_table(struct disk_opts *o, struct peak_opt *t, size_t max)
 {
 	const struct peak_opt table[] = {
 	    {"dir", "DIR",
@@ -88,36 +87,24 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 	     PEAK_OPT_FLAG, &o->verify, 0, 0, NULL, NULL},
 	    PEAK_OPTS_COMMON(&o->common),
 	};
-	const struct peak_cli cli = {
-	    .prog = "diskbench",
-	    .usage = "[options]",
-	    .summary = "Disk throughput (MB/s), IOPS and per-I/O latency over a file diskbench "
-		       "creates and removes itself.",
-	    .opts = table,
-	    .nopts = sizeof(table) / sizeof(table[0]),
-	    .common = &o->common,
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return PEAK_EXIT_OK;
-	if (st != PEAK_OPTS_OK)
-		return PEAK_EXIT_USAGE;
-	if (o->file_size % 4096) {
-		fprintf(stderr, "diskbench: --file-size: %llu is not a multiple of 4KiB\n",
-			(unsigned long long)o->file_size);
-		return PEAK_EXIT_USAGE;
-	}
-	if (o->data_period % 4096) {
-		fprintf(stderr, "diskbench: --data-period: %llu is not a multiple of 4KiB\n",
-			(unsigned long long)o->data_period);
-		return PEAK_EXIT_USAGE;
-	}
-	if (o->buffer_dir && strcmp(o->buffer_pages, "auto") != 0) {
-		fprintf(stderr, "diskbench: --buffer-dir and --buffer-pages %s: give one (the "
-				"buffer directory's pages are its files')\n",
-			o->buffer_pages);
-		return PEAK_EXIT_USAGE;
-	}
+	return peak_bench_opts_copy(t, max, table, sizeof(table) / sizeof(table[0]));
+}
+
+int disk_opts_check(struct disk_opts *o, struct peak_bench_err *e)
+{
+	if (o->file_size % 4096)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--file-size: %llu is not a multiple of 4KiB",
+				       (unsigned long long)o->file_size);
+	if (o->data_period % 4096)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--data-period: %llu is not a multiple of 4KiB",
+				       (unsigned long long)o->data_period);
+	if (o->buffer_dir && strcmp(o->buffer_pages, "auto") != 0)
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--buffer-dir and --buffer-pages %s: give one (the buffer "
+				       "directory's pages are its files')",
+				       o->buffer_pages);
 	if (o->blocks.n == 0) { /* the PA1 sizes that fit in the file */
 		static const uint64_t blocks[] = {8, 4096, 8192, 8u << 20, 80u << 20};
 		for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
@@ -125,14 +112,13 @@ int disk_opts_parse(struct disk_opts *o, int argc, char **argv)
 				o->blocks.v[o->blocks.n++] = blocks[i];
 	}
 	for (size_t i = 0; i < o->blocks.n; i++) {
-		if (o->blocks.v[i] > o->file_size) {
-			fprintf(stderr, "diskbench: --block %llu is larger than --file-size %llu\n",
-				(unsigned long long)o->blocks.v[i],
-				(unsigned long long)o->file_size);
-			return PEAK_EXIT_USAGE;
-		}
+		if (o->blocks.v[i] > o->file_size)
+			return peak_bench_fail(e, PEAK_EXIT_USAGE,
+					       "--block %llu is larger than --file-size %llu",
+					       (unsigned long long)o->blocks.v[i],
+					       (unsigned long long)o->file_size);
 	}
-	return -1;
+	return 0;
 }
 
 unsigned disk_opts_page_flags(const struct disk_opts *o)

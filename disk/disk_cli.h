@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "disk_job.h"
+#include "peak_bench.h"
 #include "peak_opts.h"
 
 struct disk_opts {
@@ -28,12 +29,15 @@ struct disk_opts {
 	struct peak_list cpus; /* --cpus: where the process may run (n 0: anywhere allowed) */
 };
 
-/* Defaults: every test, the PA1 block sizes (chosen in disk_opts_parse), depth 32. */
+/* Defaults after the common ones: every test, the PA1 block sizes (chosen in
+ * disk_opts_check), depth 32. */
 void disk_opts_defaults(struct disk_opts *o);
 
-/* Parse argv into o. Returns -1 to go on, or the exit code (0 after --help/--version,
- * PEAK_EXIT_USAGE after one line on stderr). */
-int disk_opts_parse(struct disk_opts *o, int argc, char **argv);
+/* diskbench's option table (with the common options) into t; returns its length. */
+size_t disk_opts_table(struct disk_opts *o, struct peak_opt *t, size_t max);
+
+/* What the table cannot check: 0, or -1 with e set (exit 2, one line). */
+int disk_opts_check(struct disk_opts *o, struct peak_bench_err *e);
 
 /* The test a --test name stands for (the choices are in enum disk_test's order). */
 enum disk_test disk_opts_test(const char *name);

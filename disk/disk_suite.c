@@ -21,6 +21,7 @@ struct point_state {
 	struct disk_point pt; /* the job points to it */
 	bool capped;          /* the queue depth was lowered to fit DISK_BUFFER_BUDGET */
 	struct disk_job *job;
+	double mean_mb_per_s; /* the throughput row's, for the progress line */
 };
 
 bool disk_suite_block_direct_ok(const struct disk_file *f, uint64_t block)
@@ -216,16 +217,18 @@ static void extra_row(const struct peak_bench_run *r, const struct peak_result *
 	add_steal(x, standard);
 }
 
-static void progress(const struct disk_suite *s, const struct point_state *st,
-		     const struct disk_point_result *d, double mean_mb_per_s)
+/* The progress line's text (the harness prints it once the point's rows are recorded):
+ * engine mode, the buffers' pages and the throughput, as fio reports a job. */
+static void progress(const struct peak_bench_run *r, const struct peak_result *res, char *buf,
+		     size_t len)
 {
-	char bs[32];
-	if (s->o->common.quiet)
+	const struct point_state *st = r->state;
+	(void)res;
+	if (!st)
 		return;
-	fprintf(stderr, "diskbench: %-10s %8s x%-2u %-5s %-8s %-7s %10.1f MB/s\n",
-		disk_test_name(st->pt.test), peak_format_size(st->pt.block_bytes, bs, sizeof(bs)),
-		st->pt.threads, st->pt.engine->name, st->pt.direct ? "direct" : "buffered",
-		pages_seen_name(d->pages_seen), d->nreps ? mean_mb_per_s : 0.0);
+	const struct disk_point_result *d = disk_job_result(st->job);
+	(void)snprintf(buf, len, "%s, %s pages, %.1f MB/s", st->pt.direct ? "direct" : "buffered",
+		       pages_seen_name(d->pages_seen), d->nreps ? st->mean_mb_per_s : 0.0);
 }
 
 /* The rows of one point, in their old order: throughput (the harness's row, recorded here),
@@ -257,7 +260,7 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 		if (peak_output_record(out, &x) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	}
-	progress(s, st, d, res->summary.mean);
+	st->mean_mb_per_s = res->summary.mean;
 	memcpy(s->lat_us, d->lat_us, d->nreps * sizeof(double));
 	extra_row(r, res, standard, "latency", "us", s->lat_us, NAN, &x);
 	x.p50 = (double)peak_hist_percentile(&d->hist, 50) / 1e3;
@@ -302,10 +305,8 @@ int disk_suite_sweep(struct disk_suite *s, enum disk_test test, struct peak_outp
 	    .pin = false, /* I/O threads sleep in the kernel, and fio does not pin either */
 	    /* diskbench's rows have always come per block, then thread count */
 	    .threads_inner = true,
+	    .progress = progress,
 	};
-	/* diskbench prints its own progress line per point (with the MB/s, as fio does). */
-	struct peak_common_opts c = s->o->common;
-	c.quiet = true;
-	const struct peak_bench_cfg cfg = {.common = &c};
+	const struct peak_bench_cfg cfg = {.common = &s->o->common};
 	return peak_bench_sweep(&suite, &cfg, out, NULL, e);
 }

@@ -2,6 +2,7 @@
  * with O_DIRECT (or dropped page cache) and fdatasync-inclusive write timings. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,19 +16,19 @@
 #include "disk_pattern.h"
 #include "disk_suite.h"
 #include "peak_bench.h"
+#include "peak_bench_main.h"
 #include "peak_exit.h"
 #include "peak_report.h"
 #include "peak_sysinfo.h"
 #include "peak_team.h"
 
+/* The program's state (peak_bench_main owns it). */
 struct bench {
 	struct disk_opts o;
 	struct disk_file file;
 	struct disk_pattern pat;
 	struct disk_buffer_dir bufdir; /* --buffer-dir's files, or both fds -1 */
-	struct peak_sysinfo si;
-	struct peak_machine m;
-	struct peak_context ctx;
+	struct peak_context *ctx;      /* peak_bench_main's */
 	struct disk_suite suite;   /* the engines that run, the kernels, the hooks' state */
 	char engines_skipped[200]; /* default engines that cannot run here, with the reason */
 };
@@ -80,39 +81,39 @@ static int pick_engines(struct bench *b, struct peak_bench_err *e)
 	return 0;
 }
 
-static void add_context(struct bench *b)
+static int disk_context(struct peak_bench_env *env)
 {
+	struct bench *b = env->state;
 	char buf[64];
 	const struct disk_file *f = &b->file;
-	peak_sysinfo_to_context(&b->si, &b->ctx);
-	peak_machine_to_context(&b->m, &b->ctx);
-	peak_context_set_str(&b->ctx, "suite", "disk");
-	peak_context_set_str(&b->ctx, "disk.dir", f->dir_path);
-	peak_context_set_str(&b->ctx, "disk.fs_type", f->fs_type);
-	peak_context_set_str(&b->ctx, "disk.device", f->device);
-	peak_context_set_num(&b->ctx, "disk.file_bytes", (double)f->size_bytes);
-	peak_context_set_num(&b->ctx, "disk.free_bytes_before", (double)f->free_bytes);
-	peak_context_set_bool(&b->ctx, "disk.o_direct", f->direct_ok);
-	peak_context_set_num(&b->ctx, "disk.dio_align_bytes", f->dio_align);
-	peak_context_set_str(&b->ctx, "disk.direct_mode", b->o.direct);
-	peak_context_set_str(&b->ctx, "disk.buffer_pages", b->o.buffer_dir ? "shared" : b->o.buffer_pages);
+	peak_context_set_str(b->ctx, "suite", "disk");
+	peak_context_set_str(b->ctx, "disk.dir", f->dir_path);
+	peak_context_set_str(b->ctx, "disk.fs_type", f->fs_type);
+	peak_context_set_str(b->ctx, "disk.device", f->device);
+	peak_context_set_num(b->ctx, "disk.file_bytes", (double)f->size_bytes);
+	peak_context_set_num(b->ctx, "disk.free_bytes_before", (double)f->free_bytes);
+	peak_context_set_bool(b->ctx, "disk.o_direct", f->direct_ok);
+	peak_context_set_num(b->ctx, "disk.dio_align_bytes", f->dio_align);
+	peak_context_set_str(b->ctx, "disk.direct_mode", b->o.direct);
+	peak_context_set_str(b->ctx, "disk.buffer_pages", b->o.buffer_dir ? "shared" : b->o.buffer_pages);
 	if (b->o.buffer_dir)
-		peak_context_set_str(&b->ctx, "disk.buffer_dir", b->bufdir.path);
-	peak_context_set_num(&b->ctx, "disk.data_period_bytes", (double)b->pat.period);
-	peak_context_set_num(&b->ctx, "disk.iodepth", (double)b->o.iodepth);
+		peak_context_set_str(b->ctx, "disk.buffer_dir", b->bufdir.path);
+	peak_context_set_num(b->ctx, "disk.data_period_bytes", (double)b->pat.period);
+	peak_context_set_num(b->ctx, "disk.iodepth", (double)b->o.iodepth);
 	if (b->o.cpus.n)
-		peak_context_set_str(&b->ctx, "disk.cpus",
+		peak_context_set_str(b->ctx, "disk.cpus",
 				     peak_format_list(&b->o.cpus, buf, sizeof(buf)));
-	peak_context_set_num(&b->ctx, "disk.iodepth_batch", (double)b->o.iodepth_batch);
-	peak_context_set_bool(&b->ctx, "disk.verify", b->o.verify);
+	peak_context_set_num(b->ctx, "disk.iodepth_batch", (double)b->o.iodepth_batch);
+	peak_context_set_bool(b->ctx, "disk.verify", b->o.verify);
 	snprintf(buf, sizeof(buf), "%s", b->o.runtime_s > 0 ? "time" : "pass");
-	peak_context_set_str(&b->ctx, "disk.repetition", buf);
-	peak_context_set_str(&b->ctx, "disk.engines_skipped",
+	peak_context_set_str(b->ctx, "disk.repetition", buf);
+	peak_context_set_str(b->ctx, "disk.engines_skipped",
 			     b->engines_skipped[0] ? b->engines_skipped : "none");
 	if (f->is_tmpfs)
-		peak_context_warn(&b->ctx, "disk_on_tmpfs");
+		peak_context_warn(b->ctx, "disk_on_tmpfs");
 	if (!f->direct_ok)
-		peak_context_warn(&b->ctx, "no_o_direct");
+		peak_context_warn(b->ctx, "no_o_direct");
+	return 0;
 }
 
 /* --cpus: the process, and so every I/O thread it starts, runs only there. Threads are
@@ -222,58 +223,96 @@ static int sweep(struct bench *b, struct peak_output *out, struct peak_bench_err
 	return 0;
 }
 
-int main(int argc, char **argv)
+static void disk_defaults(void *state)
 {
-	static struct bench b; /* large (samples, the suite's kernels): off the stack */
-	struct peak_config cfg;
-	struct peak_output out;
-	struct peak_bench_err e = {0};
-	char err[512];
-	int rc;
+	struct bench *b = state;
+	disk_opts_defaults(&b->o);
+	disk_file_init(&b->file);
+	b->bufdir.read_fd = b->bufdir.write_fd = -1;
+	b->suite.read_buffer_fd = -1;
+}
 
-	disk_opts_defaults(&b.o);
-	disk_file_init(&b.file);
-	b.bufdir.read_fd = b.bufdir.write_fd = -1;
-	b.suite.read_buffer_fd = -1;
-	if ((rc = disk_opts_parse(&b.o, argc, argv)) >= 0)
-		return rc;
-	if (restrict_cpus(&b.o, &e) != 0 || pick_engines(&b, &e) != 0 ||
-	    peak_bench_config(&cfg, &e) != 0)
-		return peak_bench_exit(&e, "diskbench");
-	if (disk_signals_install() != 0) {
-		peak_bench_fail(&e, PEAK_EXIT_FAIL, "cannot install signal handlers: %s",
-				strerror(errno));
-		return peak_bench_exit(&e, "diskbench");
-	}
-	if (peak_output_open(&out, b.o.common.format, b.o.common.output, err, sizeof(err)) != 0) {
-		peak_bench_fail(&e, PEAK_EXIT_USAGE, "%s", err);
-		return peak_bench_exit(&e, "diskbench");
-	}
-	peak_sysinfo_collect(&b.si, "");
-	peak_machine_init(&b.m, &b.si, &cfg, "");
-	peak_context_init(&b.ctx);
-	b.suite.o = &b.o;
-	b.suite.file = &b.file;
-	b.suite.pat = &b.pat;
-	b.suite.m = &b.m;
-	disk_suite_init(&b.suite);
-	rc = prepare(&b, &e);
-	add_context(&b);
-	bool written = peak_output_begin(&out, &b.ctx) == 0;
-	if (rc == 0)
-		rc = sweep(&b, &out, &e);
+static size_t disk_options(void *state, struct peak_opt *t, size_t max)
+{
+	return disk_opts_table(&((struct bench *)state)->o, t, max);
+}
+
+static int disk_check(struct peak_bench_env *env)
+{
+	struct bench *b = env->state;
+	b->ctx = &env->ctx;
+	if (disk_opts_check(&b->o, &env->err) != 0 || restrict_cpus(&b->o, &env->err) != 0)
+		return -1;
+	return pick_engines(b, &env->err);
+}
+
+static int disk_start(struct peak_bench_env *env)
+{
+	if (disk_signals_install() != 0)
+		return peak_bench_fail(&env->err, PEAK_EXIT_FAIL,
+				       "cannot install signal handlers: %s", strerror(errno));
+	return 0;
+}
+
+/* After the output opened: the suite's hooks, the file created and laid out. */
+static int disk_setup(struct peak_bench_env *env)
+{
+	struct bench *b = env->state;
+	b->suite.o = &b->o;
+	b->suite.file = &b->file;
+	b->suite.pat = &b->pat;
+	b->suite.m = &env->m;
+	disk_suite_init(&b->suite);
+	return prepare(b, &env->err);
+}
+
+static int disk_sweep(struct peak_bench_env *env)
+{
+	return sweep(env->state, &env->out, &env->err);
+}
+
+/* The file goes first: nothing after this point can leave it behind. */
+static int disk_finish(struct peak_bench_env *env)
+{
+	struct bench *b = env->state;
+	if (env->err.code == PEAK_EXIT_OK && !disk_stop_signal() && b->o.keep)
+		note("kept %s/%s", b->file.dir_path, b->file.name);
+	disk_file_cleanup(&b->file);
+	disk_pattern_free(&b->pat);
+	disk_buffer_dir_close(&b->bufdir);
+	return 0;
+}
+
+/* A signal that stopped the run ends the process by that signal, once the output is closed. */
+static int disk_cleanup(struct peak_bench_env *env)
+{
 	int sig = disk_stop_signal();
-	(void)peak_sysinfo_finish(&b.si, &b.ctx);
-	if (rc == 0 && !sig && b.o.keep)
-		note("kept %s/%s", b.file.dir_path, b.file.name);
-	/* The file goes first: nothing after this point can leave it behind. */
-	disk_file_cleanup(&b.file);
-	disk_pattern_free(&b.pat);
-	disk_buffer_dir_close(&b.bufdir);
-	written &= peak_output_close(&out, &b.ctx) == 0;
-	if (!written)
-		peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing the results failed");
 	if (sig)
 		disk_signals_reraise(sig);
-	return peak_bench_exit(&e, "diskbench");
+	(void)env;
+	return 0;
+}
+
+static const struct peak_bench_program diskbench = {
+    .name = "diskbench",
+    .usage = "[options]",
+    .summary = "Disk throughput (MB/s), IOPS and per-I/O latency over a file diskbench "
+	       "creates and removes itself.",
+    .state_bytes = sizeof(struct bench),
+    .common_offset = offsetof(struct bench, o.common),
+    .defaults = disk_defaults,
+    .options = disk_options,
+    .machine = PEAK_BENCH_MACHINE_PEAKS,
+    .check = disk_check,
+    .start = disk_start,
+    .setup = disk_setup,
+    .context = disk_context,
+    .sweep = disk_sweep,
+    .finish = disk_finish,
+    .cleanup = disk_cleanup,
+};
+
+int main(int argc, char **argv)
+{
+	return peak_bench_main(argc, argv, &diskbench);
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "dpdk_report.h"
 #include "dpdk_run.h"
 #include "peak_bench.h"
+#include "peak_bench_main.h"
 #include "peak_exit.h"
 #include "peak_peak.h"
 #include "peak_report.h"
@@ -41,10 +43,20 @@ static void on_signal(int sig)
 static const char *const roles[] = {"loopback", "tester", "dut", "minimal", NULL};
 static const char *const directions[] = {"uni", "bi", NULL};
 
-static void defaults(struct dpdk_bench_opts *o)
+/* The program's state (peak_bench_main owns it). */
+struct dpdkbench {
+	struct dpdk_bench_opts o;
+	char eal_args[PEAK_CONTEXT_VALUE_LEN];
+	bool eal; /* rte_eal_init succeeded: rte_eal_cleanup owed */
+	struct dpdk_port port;
+	struct dpdk_report rep;
+	bool rep_init, bench_init, swept;
+	struct dpdk_bench *b;
+};
+
+static void defaults(void *state)
 {
-	memset(o, 0, sizeof(*o));
-	peak_opts_common_defaults(&o->common);
+	struct dpdk_bench_opts *o = state;
 	o->sizes = (struct peak_list){.n = 3, .v = {64, 1500, 9000}};
 	o->flows = (struct peak_list){.n = 2, .v = {1, 8}};
 	o->queues = (struct peak_list){.n = 1, .v = {1}};
@@ -54,17 +66,11 @@ static void defaults(struct dpdk_bench_opts *o)
 	o->connect_timeout_s = 10.0;
 }
 
-static int usage_error(const char *msg)
+/* Our options (what follows "--"). */
+static size_t dpdk_options(void *state, struct peak_opt *t, size_t max)
 {
-	struct peak_bench_err e = {0};
-	(void)peak_bench_fail(&e, PEAK_EXIT_USAGE, "%s", msg);
-	return peak_bench_exit(&e, PROG);
-}
-
-/* Our options (argv[0] and what follows "--"). */
-static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
-{
-	struct peak_opt table[] = {
+	struct dpdk_bench_opts *o = state;
+	const struct peak_opt table[] = {
 	    {"role", "ROLE",
 	     "loopback (one port to itself), tester (against a dut) or dut "
 	     "(reflects); minimal: the reference tx/rx loop",
@@ -92,21 +98,16 @@ static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 	     PEAK_OPT_DOUBLE, &o->connect_timeout_s, 0.1, 3600, NULL, NULL},
 	    PEAK_OPTS_COMMON_REPORT(&o->common), /* lcores: -l and --queues; length: --time */
 	};
-	struct peak_cli cli = {
-	    .prog = PROG,
-	    .usage = "[EAL args] -- --role loopback|tester|dut [options]",
-	    .summary = "UDP packet rates, latency and loss through DPDK ports (pktgen-style)",
-	    .opts = table,
-	    .nopts = sizeof(table) / sizeof(table[0]),
-	    .common = &o->common,
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return -1;
-	if (st == PEAK_OPTS_ERROR)
-		return PEAK_EXIT_USAGE;
+	return peak_bench_opts_copy(t, max, table, sizeof(table) / sizeof(table[0]));
+}
+
+/* What the table cannot check: the role and what it allows (exit 2). */
+static int dpdk_check(struct peak_bench_env *env)
+{
+	struct dpdk_bench_opts *o = env->state;
+	struct peak_bench_err *e = &env->err;
 	if (o->role_name == NULL)
-		return usage_error("--role is required: loopback, tester or dut");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE, "--role is required: loopback, tester or dut");
 	for (int i = 0; roles[i]; i++)
 		if (strcmp(o->role_name, roles[i]) == 0)
 			o->role = (enum dpdk_role)i;
@@ -115,11 +116,12 @@ static int parse_ours(struct dpdk_bench_opts *o, int argc, char **argv)
 	else
 		o->bi = strcmp(o->direction_name, "bi") == 0;
 	if (o->bi && o->role != DPDK_ROLE_TESTER)
-		return usage_error(
-		    "--direction bi: only with --role tester (a loopback port has one "
-		    "direction)");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--direction bi: only with --role tester (a loopback port has "
+				       "one direction)");
 	if (o->rate_mpps > 0 && o->role != DPDK_ROLE_LOOPBACK && o->role != DPDK_ROLE_TESTER)
-		return usage_error("--rate: only with --role loopback or tester (they generate)");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--rate: only with --role loopback or tester (they generate)");
 	return 0;
 }
 
@@ -167,47 +169,48 @@ static void fill_context(struct peak_context *ctx, const struct dpdk_bench_opts 
 		peak_context_warn(ctx, tok);
 }
 
-/* Loopback, minimal and tester: measure, report, close the output. */
-static void measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, const char *eal_args,
-		    struct peak_bench_err *e)
+/* Loopback, minimal and tester, once the output opened: the report and the lcores. */
+static int dpdk_setup(struct peak_bench_env *env)
 {
-	struct peak_sysinfo *si = malloc(sizeof(*si));
-	struct peak_context *ctx = malloc(sizeof(*ctx));
-	struct dpdk_bench *b = malloc(sizeof(*b));
-	struct peak_output out;
-	struct dpdk_report rep;
-	char err[256];
-	if (si == NULL || ctx == NULL || b == NULL) {
-		(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
-		goto free_mem;
+	struct dpdkbench *d = env->state;
+	d->b = malloc(sizeof(*d->b));
+	if (d->b == NULL)
+		return peak_bench_fail(&env->err, PEAK_EXIT_FAIL, "out of memory");
+	d->rep_init = dpdk_report_init(&d->rep, &env->out, d->o.role, &d->port) == 0;
+	if (d->rep_init) {
+		d->rep.rate_mpps = d->o.rate_mpps;
+		d->bench_init = dpdk_bench_init(d->b, &d->o, &d->port, &stop_flag, &env->err) == 0;
 	}
-	if (peak_output_open(&out, o->common.format, o->common.output, err, sizeof(err)) != 0) {
-		(void)peak_bench_fail(e, PEAK_EXIT_USAGE, "--output: %s", err);
-		goto free_mem;
-	}
-	peak_sysinfo_collect(si, "");
-	peak_context_init(ctx);
-	peak_sysinfo_to_context(si, ctx);
-	fill_context(ctx, o, port, eal_args);
-	int init = dpdk_report_init(&rep, &out, o->role, port);
-	rep.rate_mpps = o->rate_mpps;
-	if (init != 0 || peak_output_begin(&out, ctx) != 0 ||
-	    dpdk_bench_init(b, o, port, &stop_flag, e) != 0) {
-		(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "cannot start the report or the lcores");
-		goto close_out;
-	}
-	if (dpdk_bench_sweep(b, &rep, e) != 0) {
+	if (!d->bench_init)
+		return peak_bench_fail(&env->err, PEAK_EXIT_FAIL,
+				       "cannot start the report or the lcores");
+	return 0;
+}
+
+static int dpdk_context(struct peak_bench_env *env)
+{
+	struct dpdkbench *d = env->state;
+	fill_context(&env->ctx, &d->o, &d->port, d->eal_args);
+	return 0;
+}
+
+static int dpdk_sweep(struct peak_bench_env *env)
+{
+	struct dpdkbench *d = env->state;
+	struct peak_bench_err *e = &env->err;
+	d->swept = true;
+	if (dpdk_bench_sweep(d->b, &d->rep, e) != 0) {
 		size_t len = strlen(e->msg);
 		(void)snprintf(e->msg + len, sizeof(e->msg) - len, " (%zu points measured)",
-			       rep.nrows);
+			       d->rep.nrows);
 	}
-	if (rep.totals.bogus) {
+	if (d->rep.totals.bogus) {
 		char what[200];
 		(void)snprintf(what, sizeof(what),
 			       "%llu frames the sequence numbers cannot explain (duplicated or "
 			       "corrupted)%s",
-			       (unsigned long long)rep.totals.bogus,
-			       strcmp(port->driver, "net_memif") == 0
+			       (unsigned long long)d->rep.totals.bogus,
+			       strcmp(d->port.driver, "net_memif") == 0
 				   ? "; memif: give both ends bsize=9216 for jumbo frames "
 				     "(docs/dpdk.md)"
 				   : "");
@@ -218,19 +221,23 @@ static void measure(const struct dpdk_bench_opts *o, struct dpdk_port *port, con
 			(void)snprintf(e->msg + len, sizeof(e->msg) - len, "; %s", what);
 		}
 	}
-	dpdk_bench_free(b);
-	if (o->common.format == PEAK_FORMAT_CONSOLE && out.rep.out)
-		dpdk_report_table(&rep, out.rep.out);
-close_out:
-	dpdk_report_context(&rep, ctx);
-	(void)peak_sysinfo_finish(si, ctx);
-	if (peak_output_close(&out, ctx) != 0)
-		(void)peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
-	dpdk_report_free(&rep);
-free_mem:
-	free(b);
-	free(ctx);
-	free(si);
+	return e->code == PEAK_EXIT_OK ? 0 : -1;
+}
+
+/* The lcores stopped; the console's per-point tables (dpdk_report_table writes them into
+ * the console reporter's file: the reporters have no op for a table after the rows); the
+ * report's context keys. */
+static int dpdk_finish(struct peak_bench_env *env)
+{
+	struct dpdkbench *d = env->state;
+	if (d->bench_init)
+		dpdk_bench_free(d->b);
+	d->bench_init = false;
+	if (d->swept && d->o.common.format == PEAK_FORMAT_CONSOLE && env->out.rep.out)
+		dpdk_report_table(&d->rep, env->out.rep.out);
+	if (d->rep_init)
+		dpdk_report_context(&d->rep, &env->ctx);
+	return 0;
 }
 
 static void serve(const struct dpdk_bench_opts *o, struct dpdk_port *port, struct peak_bench_err *e)
@@ -296,30 +303,6 @@ static int open_port(const struct dpdk_bench_opts *o, struct dpdk_port *port,
 	return 0;
 }
 
-/* Our arguments come after "--" (all of argv when there is none): parse them before EAL
- * so a usage error is one line before EAL logs anything. Returns 0, -1 after --help, or an
- * exit code; *eal_argc: the EAL's share of argv. */
-static int parse_args(struct dpdk_bench_opts *o, int argc, char **argv, int *eal_argc)
-{
-	int dashdash = 0;
-	for (int i = 1; i < argc && dashdash == 0; i++)
-		if (strcmp(argv[i], "--") == 0)
-			dashdash = i;
-	defaults(o);
-	int our_argc = dashdash ? argc - dashdash : argc;
-	char **our_argv = malloc(sizeof(char *) * ((size_t)our_argc + 1));
-	if (our_argv == NULL)
-		return PEAK_EXIT_FAIL;
-	our_argv[0] = argv[0];
-	for (int i = 1; i < our_argc; i++)
-		our_argv[i] = argv[dashdash ? dashdash + i : i];
-	our_argv[our_argc] = NULL;
-	int rc = parse_ours(o, our_argc, our_argv);
-	free(our_argv);
-	*eal_argc = dashdash ? dashdash : 1;
-	return rc;
-}
-
 static void catch_signals(void)
 {
 	struct sigaction sa;
@@ -329,35 +312,60 @@ static void catch_signals(void)
 	(void)sigaction(SIGTERM, &sa, NULL);
 }
 
+/* EAL (its arguments before "--"), signals, the port; the dut serves here and writes no
+ * results. The peaks.conf check came first, before EAL logs anything. */
+static int dpdk_start(struct peak_bench_env *env)
+{
+	struct dpdkbench *d = env->state;
+	int eal_argc = env->dashdash ? env->dashdash : 1;
+	join_args(d->eal_args, sizeof(d->eal_args), eal_argc, env->argv);
+	optind = 0; /* getopt state: EAL parses its own arguments next */
+	if (rte_eal_init(eal_argc, env->argv) < 0)
+		return peak_bench_fail(&env->err, PEAK_EXIT_UNSUPPORTED,
+				       "EAL init failed (%s): check the EAL arguments before --, %s",
+				       rte_strerror(rte_errno), EAL_HINT);
+	d->eal = true;
+	catch_signals();
+	if (open_port(&d->o, &d->port, &env->err) != 0)
+		return -1;
+	if (d->o.role != DPDK_ROLE_DUT)
+		return 0;
+	serve(&d->o, &d->port, &env->err);
+	return PEAK_BENCH_DONE;
+}
+
+static int dpdk_cleanup(struct peak_bench_env *env)
+{
+	struct dpdkbench *d = env->state;
+	if (d->rep_init)
+		dpdk_report_free(&d->rep);
+	free(d->b);
+	if (d->eal) {
+		dpdk_port_close(&d->port);
+		(void)rte_eal_cleanup();
+	}
+	return 0;
+}
+
+static const struct peak_bench_program dpdkbench = {
+    .name = PROG,
+    .usage = "[EAL args] -- --role loopback|tester|dut [options]",
+    .summary = "UDP packet rates, latency and loss through DPDK ports (pktgen-style)",
+    .state_bytes = sizeof(struct dpdkbench),
+    .common_offset = offsetof(struct dpdkbench, o.common),
+    .defaults = defaults,
+    .options = dpdk_options,
+    .args_after_dashdash = true,
+    .check = dpdk_check,
+    .start = dpdk_start,
+    .setup = dpdk_setup,
+    .context = dpdk_context,
+    .sweep = dpdk_sweep,
+    .finish = dpdk_finish,
+    .cleanup = dpdk_cleanup,
+};
+
 int main(int argc, char **argv)
 {
-	struct dpdk_bench_opts o;
-	int eal_argc = 1;
-	int rc = parse_args(&o, argc, argv, &eal_argc);
-	if (rc != 0)
-		return rc < 0 ? PEAK_EXIT_OK : rc;
-	/* The one peaks.conf policy (a file that does not parse: exit 2), before EAL logs. */
-	struct peak_bench_err e = {0};
-	static struct peak_config conf;
-	if (peak_bench_config(&conf, &e) != 0)
-		return peak_bench_exit(&e, PROG);
-	char eal_args[PEAK_CONTEXT_VALUE_LEN];
-	join_args(eal_args, sizeof(eal_args), eal_argc, argv);
-	optind = 0; /* getopt state: EAL parses its own arguments next */
-	if (rte_eal_init(eal_argc, argv) < 0) {
-		(void)peak_bench_fail(&e, PEAK_EXIT_UNSUPPORTED,
-				      "EAL init failed (%s): check the EAL arguments before --, %s",
-				      rte_strerror(rte_errno), EAL_HINT);
-		return peak_bench_exit(&e, PROG);
-	}
-	catch_signals();
-	struct dpdk_port port;
-	memset(&port, 0, sizeof(port));
-	if (open_port(&o, &port, &e) == 0 && o.role == DPDK_ROLE_DUT)
-		serve(&o, &port, &e);
-	else if (e.code == PEAK_EXIT_OK)
-		measure(&o, &port, eal_args, &e);
-	dpdk_port_close(&port);
-	(void)rte_eal_cleanup();
-	return peak_bench_exit(&e, PROG);
+	return peak_bench_main(argc, argv, &dpdkbench);
 }

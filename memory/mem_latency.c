@@ -61,7 +61,7 @@ size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max)
 	uint64_t s = run->size_bytes / LINE_BYTES * LINE_BYTES;
 	for (unsigned level = 1; level <= 3 && n < max; level++) {
 		uint64_t c =
-		    peak_sysinfo_cache_bytes(&run->si, level) / 2 / LINE_BYTES * LINE_BYTES;
+		    peak_sysinfo_cache_bytes(run->si, level) / 2 / LINE_BYTES * LINE_BYTES;
 		if (c >= 2 * LINE_BYTES && c < s && (n == 0 || c > ws[n - 1]))
 			ws[n++] = c;
 	}
@@ -150,7 +150,7 @@ static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 	static const char *const edge[] = {"cache_edge=L1", "cache_edge=L2", "cache_edge=L3"};
 	bool placed = false;
 	for (unsigned level = 1; level <= 3; level++) {
-		uint64_t c = peak_sysinfo_cache_bytes(&run->si, level);
+		uint64_t c = peak_sysinfo_cache_bytes(run->si, level);
 		if (!c)
 			continue;
 		if (!placed && ws <= c) {
@@ -208,9 +208,6 @@ static int lat_setup(struct peak_bench_run *r, struct peak_bench_err *e)
 				.seed = run->seed ^ d->ws,
 				.prev_ws = d->prev,
 				.run = run};
-	char label[32];
-	mem_progress(run, "latency %s, working set %s", mem_pages_name(p->pages),
-		     peak_format_size(p->ws_bytes, label, sizeof(label)));
 	p->phase = 0;
 	if (peak_team_run(r->team, lat_team_fn, p, NULL, NULL) != 0) {
 		peak_bench_fail(e, PEAK_EXIT_FAIL, "latency %s: %s", mem_pages_name(p->pages),
@@ -317,7 +314,7 @@ static size_t page_kinds(struct mem_run *run, uint64_t max_ws, enum mem_pages *k
 	if (run->hugepages != MEM_HP_OFF && hugetlb)
 		kinds[n++] = MEM_PAGES_HUGETLB;
 	if (run->hugepages != MEM_HP_OFF && !hugetlb)
-		peak_context_set_str(&run->ctx, "membench_hugetlb",
+		peak_context_set_str(run->ctx, "membench_hugetlb",
 				     "skipped: the hugetlb pool (HugePages_Free) is smaller than "
 				     "the largest working set");
 	return n;
@@ -362,15 +359,14 @@ int mem_latency_run(struct mem_run *run)
 					   .point = lat_enum,
 					   .data = &ls,
 					   .pin = true,
-					   .no_warmup = true};
-	/* One thread: latency is one dependent chain; more threads would measure a mix.
-	 * membench keeps its own progress line (a terminal only), as before. */
+					   .no_warmup = true,
+					   .progress = mem_progress};
+	/* One thread: latency is one dependent chain; more threads would measure a mix. */
 	struct peak_common_opts c = run->common;
 	c.threads.n = 1;
 	c.threads.v[0] = 1;
-	c.quiet = true;
 	const struct peak_bench_cfg cfg = {.common = &c};
-	int rc = peak_bench_sweep(&s, &cfg, &run->out, NULL, &run->err);
+	int rc = peak_bench_sweep(&s, &cfg, run->out, NULL, run->err);
 	free(ls.d);
 	return rc;
 }

@@ -2,7 +2,6 @@
  * record, the progress line and the error (mem_run.h). No part of main lives here. */
 #include <stdarg.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "mem_run.h"
 
@@ -32,33 +31,27 @@ int mem_map(struct peak_mem *m, size_t bytes, enum mem_pages pages, char *why, s
 
 int mem_fail(struct mem_run *run, int code, const char *fmt, ...)
 {
-	if (run->err.code == PEAK_EXIT_OK) {
+	if (run->err->code == PEAK_EXIT_OK) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(run->err.msg, sizeof(run->err.msg), fmt, ap);
+		vsnprintf(run->err->msg, sizeof(run->err->msg), fmt, ap);
 		va_end(ap);
-		run->err.code = code;
+		run->err->code = code;
 	}
 	return -1;
 }
 
-void mem_progress(struct mem_run *run, const char *fmt, ...)
+void mem_progress(const struct peak_bench_run *r, const struct peak_result *res, char *buf,
+		  size_t len)
 {
-	if (run->common.quiet || !isatty(STDERR_FILENO))
-		return;
-	char line[160];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\r\033[Kmembench: %s", line);
-	run->progress_shown = true;
+	(void)r;
+	(void)snprintf(buf, len, "%.4g %s", res->summary.mean, res->unit);
 }
 
 int mem_emit(struct mem_run *run, struct peak_result *r)
 {
 	peak_result_finish(r);
-	if (peak_output_record(&run->out, r) != 0)
+	if (peak_output_record(run->out, r) != 0)
 		return mem_fail(run, PEAK_EXIT_FAIL, "writing the results failed");
 	return 0;
 }

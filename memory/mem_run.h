@@ -61,17 +61,15 @@ struct mem_run {
 	struct mem_sweep sweep;
 	uint64_t seed;
 	const struct mem_ops *ops;
-	/* machine */
-	struct peak_sysinfo si;
-	struct peak_machine machine;
-	struct peak_context ctx;
+	/* machine (peak_bench_main's) */
+	const struct peak_sysinfo *si;
+	struct peak_context *ctx;
 	uint64_t llc_bytes;      /* 0 unknown */
 	double theoretical_mbps; /* NAN unknown */
 	double ghz;              /* measured core clock; 0 unknown */
-	/* output and the first failure (exit code and one line, for stderr) */
-	struct peak_output out;
-	struct peak_bench_err err;
-	bool progress_shown;
+	/* output and the first failure (exit code and one line, for stderr): peak_bench_main's */
+	struct peak_output *out;
+	struct peak_bench_err *err;
 };
 
 /* Each part returns 0, or -1 with run->err set (PEAK_EXIT_FAIL, _UNSUPPORTED, _USAGE). */
@@ -90,9 +88,9 @@ size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max);
 /* Finish the record (efficiency, physics flags) and hand it to the reporter. */
 int mem_emit(struct mem_run *run, struct peak_result *r);
 
-/* One progress line on stderr, overwritten in place: only on a terminal, never with
- * --quiet (logs and tests see nothing). */
-void mem_progress(struct mem_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The text of the harness's progress line for a measured row: its mean and unit. */
+void mem_progress(const struct peak_bench_run *r, const struct peak_result *res, char *buf,
+		  size_t len);
 
 /* Set run->err (the first error is kept, printf style) and return -1. */
 int mem_fail(struct mem_run *run, int code, const char *fmt, ...)

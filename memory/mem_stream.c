@@ -217,7 +217,6 @@ static int st_point_setup(void *data, const struct peak_bench_point *pt, struct 
 	if (!p)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	*p = st_geometry(data, pt->threads);
-	mem_progress(data, "stream, %u threads", p->nthreads);
 	p->th = calloc(p->nthreads, sizeof(*p->th));
 	if (!p->th) {
 		free(p);
@@ -338,10 +337,8 @@ int mem_stream_run(struct mem_run *run)
 					   .max_iters = UINT64_C(1) << 32,
 					   .point_setup = st_point_setup,
 					   .point_teardown = st_point_teardown,
-					   .order = PEAK_BENCH_ORDER_ROUND_ROBIN};
-	/* membench keeps its own progress line (a terminal only), as its other parts do */
-	struct peak_common_opts c = run->common;
-	c.quiet = true;
-	const struct peak_bench_cfg cfg = {.common = &c};
-	return peak_bench_sweep(&s, &cfg, &run->out, NULL, &run->err);
+					   .order = PEAK_BENCH_ORDER_ROUND_ROBIN,
+					   .progress = mem_progress};
+	const struct peak_bench_cfg cfg = {.common = &run->common};
+	return peak_bench_sweep(&s, &cfg, run->out, NULL, run->err);
 }

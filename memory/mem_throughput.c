@@ -290,12 +290,9 @@ static int tp_setup(struct peak_bench_run *r, struct peak_bench_err *e)
 {
 	struct tp_point *p = r->point_state;
 	enum mem_test test = *(const enum mem_test *)r->k->data;
-	char label[32];
 	p->test = test;
 	p->kind = test_kind[test];
 	p->random = test_random(test);
-	mem_progress(p->run, "%s block %s, %u threads", mem_test_names[test],
-		     peak_format_size(p->block_bytes, label, sizeof(label)), p->nthreads);
 	p->visits = 0;
 	p->value = mem_mix64(p->run->seed ^ 0x5eedf111ULL ^ (uint64_t)p->test);
 	if (phase(r->team, p, TP_PATTERN) != 0)
@@ -480,10 +477,8 @@ int mem_throughput_run(struct mem_run *run)
 					   .pin = true,
 					   .max_iters = UINT64_C(1) << 40,
 					   .point_setup = tp_point_setup,
-					   .point_teardown = tp_point_teardown};
-	/* membench keeps its own progress line (a terminal only), as before */
-	struct peak_common_opts c = run->common;
-	c.quiet = true;
-	const struct peak_bench_cfg cfg = {.common = &c};
-	return peak_bench_sweep(&s, &cfg, &run->out, NULL, &run->err);
+					   .point_teardown = tp_point_teardown,
+					   .progress = mem_progress};
+	const struct peak_bench_cfg cfg = {.common = &run->common};
+	return peak_bench_sweep(&s, &cfg, run->out, NULL, run->err);
 }

@@ -64,17 +64,6 @@ static int setup(struct peak_bench_run *r, struct peak_bench_err *e)
 		ss->p.total_bytes = 0;
 		ss->p.duration_ns = nb->latency_ns;
 	}
-	if (!nb->quiet) {
-		char sz[32];
-		char reps[32];
-		if (nb->reps > nb->min_reps)
-			snprintf(reps, sizeof reps, "%u to %u", nb->min_reps, nb->reps);
-		else
-			snprintf(reps, sizeof reps, "%u", nb->reps);
-		fprintf(stderr, "netbench: %s %s x%u connections, %s reps\n",
-			net_test_name(bp->test), peak_format_size(bp->size, sz, sizeof sz),
-			r->nthreads, reps);
-	}
 	if (net_point_init(&ss->pt, bp->test, r->nthreads, bp->size, nb->reps) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	return 0;
@@ -219,14 +208,19 @@ const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT] = {
 
 /* netbench's order, test then size then connections: one harness sweep per run of points of
  * one test (that test's kernel alone), points outermost and each connection count on its
- * own team (threads_inner). netbench prints its own progress (setup), not the harness's. */
+ * own team (threads_inner). Progress is the harness's line, with the figure and the
+ * repetitions run. */
+void net_bench_progress(const struct peak_bench_run *r, const struct peak_result *res,
+			char *buf, size_t len)
+{
+	(void)snprintf(buf, len, "%.4g %s, %u reps", res->summary.mean, res->unit, r->nreps);
+}
+
 int net_bench_sweep(const struct peak_bench_suite *s, const struct peak_common_opts *c,
 		    struct peak_output *out, struct peak_bench_err *e)
 {
 	struct net_bench *nb = s->data;
-	struct peak_common_opts q = *c;
-	q.quiet = true;
-	const struct peak_bench_cfg cfg = {.common = &q};
+	const struct peak_bench_cfg cfg = {.common = c};
 	int rc = 0;
 	for (size_t first = 0; first < nb->npoints && rc == 0;) {
 		size_t n = 1;

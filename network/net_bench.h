@@ -29,7 +29,6 @@ struct net_bench {
 	uint64_t latency_ns;    /* a latency session's length */
 	unsigned reps;     /* the most repetitions a point may run (peak_opts_max_reps) */
 	unsigned min_reps; /* --reps: the fewest */
-	bool quiet;
 	size_t npoints;
 	struct net_bench_point points[NET_BENCH_MAX_POINTS];
 	size_t first, count; /* the enumerator's window (one test's points); count 0: all */
@@ -40,6 +39,10 @@ extern const struct peak_bench_kernel net_bench_kernels[NET_TEST_COUNT];
 
 /* Point enumerator: the i-th (test, size) of nb's points (of its window when set). */
 int net_bench_point(void *suite_data, unsigned threads, size_t i, struct peak_bench_point *p);
+
+/* The harness's progress text for a measured row (the suite's progress hook). */
+void net_bench_progress(const struct peak_bench_run *r, const struct peak_result *res,
+			char *buf, size_t len);
 
 /* Every point at every thread count of c, rows to out, in netbench's order (test, size,
  * connections): peak_bench_sweep per test. 0, or -1 with e set. */

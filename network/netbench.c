@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -24,6 +25,7 @@
 #include "peak_opts.h"
 #include "peak_report.h"
 #include "peak_bench.h"
+#include "peak_bench_main.h"
 #include "peak_peak.h"
 #include "peak_sysinfo.h"
 #include "peak_team.h"
@@ -175,15 +177,33 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 	{"cpus", "LIST", "the client's threads only on these CPUs (iperf3 -A; default: anywhere)", \
 	 PEAK_OPT_UINT_LIST, &(o)->cpus, 0, 4095, NULL, NULL}
 
-static void defaults(struct nb_opts *o)
+/* The program's state for client and loopback (peak_bench_main owns it). */
+struct netbench {
+	struct nb_opts o;
+	struct net_bench nb;
+	struct net_client cli;
+	bool connected;
+	struct sockaddr_storage ss; /* the server's address (ss_family 0: not resolved) */
+	struct net_server *srv;     /* loopback: its own server, and the thread serving */
+	pthread_t tid;
+	bool serving;
+};
+
+static void option_defaults(void *state)
 {
-	memset(o, 0, sizeof *o);
-	peak_opts_common_defaults(&o->common);
+	struct nb_opts *o = state;
 	o->port = DEFAULT_PORT;
 	o->warmup = 1000;
 	o->timeout_s = 5;
 	o->idle_s = 60;
 	o->max_sessions = 16;
+}
+
+static void defaults(struct nb_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	peak_opts_common_defaults(&o->common);
+	option_defaults(o);
 }
 
 static int usage_error(const char *msg)
@@ -204,10 +224,9 @@ static void general_usage(void)
 	       "Run 'netbench MODE --help' for the options of a mode.\n");
 }
 
-/* Fill the lists the user left empty and check what the table cannot. */
-static int finish_client_opts(struct nb_opts *o)
+/* check: fill the lists the user left empty and check what the table cannot (exit 2). */
+static int finish_client_opts(struct nb_opts *o, struct peak_bench_err *e)
 {
-	char msg[160];
 	if (o->tests.n == 0) {
 		for (size_t i = 0; test_choices[i]; i++)
 			o->tests.v[o->tests.n++] = test_choices[i];
@@ -219,13 +238,14 @@ static int finish_client_opts(struct nb_opts *o)
 	if (o->msg_size.n == 0)
 		o->msg_size.v[o->msg_size.n++] = 16;
 	if (o->bytes != 0 && o->time_s != 0)
-		return usage_error("--bytes and --time exclude each other: give one");
+		return peak_bench_fail(e, PEAK_EXIT_USAGE,
+				       "--bytes and --time exclude each other: give one");
 	for (size_t i = 0; i < o->common.threads.n; i++) {
-		if (o->common.threads.v[i] > NET_MAX_CONNS) {
-			snprintf(msg, sizeof msg, "--threads %llu: at most %u connections",
-				 (unsigned long long)o->common.threads.v[i], NET_MAX_CONNS);
-			return usage_error(msg);
-		}
+		if (o->common.threads.v[i] > NET_MAX_CONNS)
+			return peak_bench_fail(e, PEAK_EXIT_USAGE,
+					       "--threads %llu: at most %u connections",
+					       (unsigned long long)o->common.threads.v[i],
+					       NET_MAX_CONNS);
 	}
 	return 0;
 }
@@ -237,7 +257,6 @@ static void bench_data(const struct nb_opts *o, struct net_bench *nb)
 	memset(nb, 0, sizeof *nb);
 	nb->reps = (unsigned)peak_opts_max_reps(&o->common); /* the stopping rule's cap */
 	nb->min_reps = (unsigned)o->common.reps;
-	nb->quiet = o->common.quiet;
 	struct net_params *p = &nb->base;
 	p->warmup_msgs = (uint32_t)o->warmup;
 	p->rate_bps = o->rate_bps;
@@ -263,99 +282,6 @@ static void bench_data(const struct nb_opts *o, struct net_bench *nb)
 	}
 }
 
-/* The client: connect, sweep every point, report. own_server: loopback mode. */
-static int client_main(struct nb_opts *o, const char *host, uint16_t port, bool own_server,
-		       const struct peak_config *cfg, struct peak_bench_err *e)
-{
-	char err[320];
-	struct sockaddr_storage ss;
-	socklen_t ss_len;
-	if (net_resolve(host, port, SOCK_STREAM, &ss, &ss_len, err, sizeof err) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
-	/* Everything slow (sysinfo, the memcpy peak) before connecting: the server's idle
-	 * timeout runs from the handshake. */
-	static struct peak_context ctx; /* large: keep it off the stack */
-	static struct net_bench nb;
-	struct peak_sysinfo si;
-	peak_context_init(&ctx);
-	peak_sysinfo_collect(&si, "");
-	peak_sysinfo_to_context(&si, &ctx);
-	char addr[64];
-	peak_context_set_str(&ctx, "netbench.mode", own_server ? "loopback" : "client");
-	char cpus[128];
-	if (o->cpus.n)
-		peak_context_set_str(&ctx, "netbench.cpus", peak_format_list(&o->cpus, cpus, sizeof cpus));
-	if (o->server_cpus.n)
-		peak_context_set_str(&ctx, "netbench.server_cpus",
-				     peak_format_list(&o->server_cpus, cpus, sizeof cpus));
-	peak_context_set_str(&ctx, "netbench.server",
-			     net_addr_text((struct sockaddr *)&ss, addr, sizeof addr));
-	peak_context_set_num(&ctx, "netbench.port", port);
-	peak_context_set_num(&ctx, "netbench.protocol_version", NET_VERSION);
-	peak_context_set_num(&ctx, "netbench.udp_send_batch",
-			     o->send_batch ? (double)o->send_batch : 32);
-	struct net_client cli;
-	bench_data(o, &nb);
-	nb.cli = &cli;
-	net_theory_measure(&nb.th, net_addr_is_loopback((struct sockaddr *)&ss), &si, cfg, &ctx);
-	if (net_client_connect(&cli, host, port, (uint32_t)(o->timeout_s * 1000.0 + 0.5), err,
-			       sizeof err) != 0)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
-	struct peak_output out;
-	if (peak_output_open(&out, o->common.format, o->common.output, err, sizeof err) != 0) {
-		net_client_close(&cli);
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s", err);
-	}
-	const struct peak_bench_suite suite = {.name = "network",
-					       .kernels = net_bench_kernels,
-					       .nkernels = NET_TEST_COUNT,
-					       .point = net_bench_point,
-					       .data = &nb};
-	int rc = peak_output_begin(&out, &ctx) == 0
-		     ? net_bench_sweep(&suite, &o->common, &out, e)
-		     : peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
-	net_client_close(&cli);
-	(void)peak_sysinfo_finish(&si, &ctx);
-	if (peak_output_close(&out, &ctx) != 0 && rc == 0)
-		rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
-	return rc;
-}
-
-static int parse_client(int argc, char **argv, bool loopback, struct nb_opts *o)
-{
-	const struct peak_opt client_opts[] = {
-	    OPT_CLIENT_COMMON(o),
-	    {"host", "HOST", "server name or address (IPv4 or IPv6)", PEAK_OPT_STRING, &o->host, 0,
-	     0, NULL, NULL},
-	    {"port", "PORT", "server control port (default 5301)", PEAK_OPT_UINT, &o->port, 1,
-	     65535, NULL, NULL},
-	};
-	const struct peak_opt loop_opts[] = {
-	    OPT_CLIENT_COMMON(o),
-	    {"server-cpus", "LIST",
-	     "the server's threads only on these CPUs (iperf3 -A CLIENT,SERVER; default: anywhere)",
-	     PEAK_OPT_UINT_LIST, &o->server_cpus, 0, 4095, NULL, NULL},
-	};
-	const struct peak_cli cli = {
-	    .prog = loopback ? "netbench loopback" : "netbench client",
-	    .usage = loopback ? "[options]" : "--host HOST [options]",
-	    .summary = loopback ? "Measure against a netbench server started on 127.0.0.1."
-				: "Measure against a running netbench server.",
-	    .opts = loopback ? loop_opts : client_opts,
-	    .nopts = loopback ? sizeof loop_opts / sizeof loop_opts[0]
-			      : sizeof client_opts / sizeof client_opts[0],
-	    .common = &o->common,
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return -1;
-	if (st != PEAK_OPTS_OK)
-		return PEAK_EXIT_USAGE;
-	if (!loopback && (o->host == NULL || o->host[0] == '\0'))
-		return usage_error("client: --host is required (e.g. --host 192.0.2.1)");
-	return finish_client_opts(o);
-}
-
 /* --cpus / --server-cpus: the calling thread, and the threads it starts, only there. */
 static int confine(const struct peak_list *cpus, const char *flag, struct peak_bench_err *e)
 {
@@ -374,9 +300,60 @@ static void *server_thread(void *arg)
 	return NULL;
 }
 
-static int loopback_main(struct nb_opts *o, const struct peak_config *conf,
-			 struct peak_bench_err *e)
+/* The client's and loopback's options: the common ones, the tests', and where the server is. */
+static size_t client_options(void *state, struct peak_opt *t, size_t max)
 {
+	struct nb_opts *o = state;
+	const struct peak_opt table[] = {
+	    OPT_CLIENT_COMMON(o),
+	    {"host", "HOST", "server name or address (IPv4 or IPv6)", PEAK_OPT_STRING, &o->host, 0,
+	     0, NULL, NULL},
+	    {"port", "PORT", "server control port (default 5301)", PEAK_OPT_UINT, &o->port, 1,
+	     65535, NULL, NULL},
+	};
+	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
+}
+
+static size_t loopback_options(void *state, struct peak_opt *t, size_t max)
+{
+	struct nb_opts *o = state;
+	const struct peak_opt table[] = {
+	    OPT_CLIENT_COMMON(o),
+	    {"server-cpus", "LIST",
+	     "the server's threads only on these CPUs (iperf3 -A CLIENT,SERVER; default: anywhere)",
+	     PEAK_OPT_UINT_LIST, &o->server_cpus, 0, 4095, NULL, NULL},
+	};
+	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
+}
+
+static int client_check(struct peak_bench_env *env)
+{
+	struct nb_opts *o = env->state;
+	if (o->host == NULL || o->host[0] == '\0')
+		return peak_bench_fail(&env->err, PEAK_EXIT_USAGE,
+				       "client: --host is required (e.g. --host 192.0.2.1)");
+	return finish_client_opts(o, &env->err);
+}
+
+static int loopback_check(struct peak_bench_env *env)
+{
+	return finish_client_opts(env->state, &env->err);
+}
+
+/* client: --cpus, the calling thread's mask (the sessions' threads inherit it). */
+static int client_start(struct peak_bench_env *env)
+{
+	return confine(&((struct nb_opts *)env->state)->cpus, "--cpus", &env->err);
+}
+
+/* loopback: the server thread starts on --server-cpus (its session and receiver threads
+ * inherit them), then this thread, the client's, goes back to its own mask and to --cpus.
+ * Both lists are checked against the process's own mask first. */
+static int loopback_start(struct peak_bench_env *env)
+{
+	struct netbench *b = env->state;
+	struct nb_opts *o = &b->o;
+	struct peak_bench_err *e = &env->err;
 	char err[320];
 	const struct net_server_cfg cfg = {
 	    .bind_host = "127.0.0.1",
@@ -386,16 +363,10 @@ static int loopback_main(struct nb_opts *o, const struct peak_config *conf,
 	    .max_sessions = 4,
 	    .quiet = true,
 	};
-	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
-	if (srv == NULL) {
-		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: %s", err);
-		return peak_bench_exit(e, "netbench");
-	}
-	/* The server thread starts on --server-cpus (its session and receiver threads inherit
-	 * them), then this thread, the client's, goes back to its own mask and to --cpus. Both
-	 * lists are checked against the process's own mask first. */
+	b->srv = net_server_start(&cfg, err, sizeof err);
+	if (b->srv == NULL)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: %s", err);
 	cpu_set_t own;
-	pthread_t tid;
 	int bad = sched_getaffinity(0, sizeof own, &own) != 0
 		      ? peak_bench_fail(e, PEAK_EXIT_FAIL, "sched_getaffinity: %s", strerror(errno))
 		      : confine(&o->cpus, "--cpus", e);
@@ -403,23 +374,111 @@ static int loopback_main(struct nb_opts *o, const struct peak_config *conf,
 		(void)sched_setaffinity(0, sizeof own, &own);
 		bad = confine(&o->server_cpus, "--server-cpus", e);
 	}
-	if (bad != 0) {
-		net_server_destroy(srv);
-		return peak_bench_exit(e, "netbench");
-	}
-	if (pthread_create(&tid, NULL, server_thread, srv) != 0) {
-		net_server_destroy(srv);
-		peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: cannot start its thread");
-		return peak_bench_exit(e, "netbench");
-	}
+	if (bad != 0)
+		return -1;
+	if (pthread_create(&b->tid, NULL, server_thread, b->srv) != 0)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: cannot start its thread");
+	b->serving = true;
 	(void)sched_setaffinity(0, sizeof own, &own);
 	(void)confine(&o->cpus, "--cpus", e);
-	(void)client_main(o, "127.0.0.1", net_server_port(srv), true, conf, e);
-	net_server_stop(srv);
-	pthread_join(tid, NULL);
-	net_server_destroy(srv);
-	return peak_bench_exit(e, "netbench");
+	o->host = "127.0.0.1";
+	o->port = net_server_port(b->srv);
+	return 0;
 }
+
+/* After the output opened: the server's address, the peaks (the memcpy figure is slow:
+ * before connecting, as the server's idle timeout runs from the handshake), connect. */
+static int client_setup(struct peak_bench_env *env)
+{
+	struct netbench *b = env->state;
+	char err[320];
+	socklen_t ss_len;
+	if (net_resolve(b->o.host, (uint16_t)b->o.port, SOCK_STREAM, &b->ss, &ss_len, err,
+			sizeof err) != 0) {
+		b->ss.ss_family = 0;
+		return peak_bench_fail(&env->err, PEAK_EXIT_FAIL, "%s", err);
+	}
+	bench_data(&b->o, &b->nb);
+	b->nb.cli = &b->cli;
+	net_theory_measure(&b->nb.th, net_addr_is_loopback((struct sockaddr *)&b->ss), &env->si,
+			   &env->cfg, &env->ctx);
+	if (net_client_connect(&b->cli, b->o.host, (uint16_t)b->o.port,
+			       (uint32_t)(b->o.timeout_s * 1000.0 + 0.5), err, sizeof err) != 0)
+		return peak_bench_fail(&env->err, PEAK_EXIT_FAIL, "%s", err);
+	b->connected = true;
+	return 0;
+}
+
+static int client_context(struct peak_bench_env *env)
+{
+	struct netbench *b = env->state;
+	const struct nb_opts *o = &b->o;
+	struct peak_context *ctx = &env->ctx;
+	char addr[64], cpus[128];
+	peak_context_set_str(ctx, "netbench.mode", b->srv ? "loopback" : "client");
+	if (o->cpus.n)
+		peak_context_set_str(ctx, "netbench.cpus", peak_format_list(&o->cpus, cpus, sizeof cpus));
+	if (o->server_cpus.n)
+		peak_context_set_str(ctx, "netbench.server_cpus",
+				     peak_format_list(&o->server_cpus, cpus, sizeof cpus));
+	if (b->ss.ss_family)
+		peak_context_set_str(ctx, "netbench.server",
+				     net_addr_text((struct sockaddr *)&b->ss, addr, sizeof addr));
+	peak_context_set_num(ctx, "netbench.port", (double)o->port);
+	peak_context_set_num(ctx, "netbench.protocol_version", NET_VERSION);
+	peak_context_set_num(ctx, "netbench.udp_send_batch",
+			     o->send_batch ? (double)o->send_batch : 32);
+	return 0;
+}
+
+static int client_sweep(struct peak_bench_env *env)
+{
+	struct netbench *b = env->state;
+	const struct peak_bench_suite suite = {.name = "network",
+					       .kernels = net_bench_kernels,
+					       .nkernels = NET_TEST_COUNT,
+					       .point = net_bench_point,
+					       .data = &b->nb,
+					       .progress = net_bench_progress};
+	return net_bench_sweep(&suite, env->common, &env->out, &env->err);
+}
+
+static int client_finish(struct peak_bench_env *env)
+{
+	struct netbench *b = env->state;
+	if (b->connected)
+		net_client_close(&b->cli);
+	b->connected = false;
+	return 0;
+}
+
+static int loopback_cleanup(struct peak_bench_env *env)
+{
+	struct netbench *b = env->state;
+	if (b->serving) {
+		net_server_stop(b->srv);
+		pthread_join(b->tid, NULL);
+	}
+	if (b->srv)
+		net_server_destroy(b->srv);
+	return 0;
+}
+
+#define NET_PROGRAM(mode, what, use, opts, chk, st, clean)                                         \
+	{                                                                                          \
+	    .name = "netbench " mode, .usage = use, .summary = what,                               \
+	    .state_bytes = sizeof(struct netbench),                                                \
+	    .common_offset = offsetof(struct netbench, o.common), .defaults = option_defaults,     \
+	    .options = opts, .check = chk, .start = st, .setup = client_setup,                     \
+	    .context = client_context, .sweep = client_sweep, .finish = client_finish,             \
+	    .cleanup = clean,                                                                      \
+	}
+static const struct peak_bench_program net_client = NET_PROGRAM(
+    "client", "Measure against a running netbench server.", "--host HOST [options]",
+    client_options, client_check, client_start, NULL);
+static const struct peak_bench_program net_loopback = NET_PROGRAM(
+    "loopback", "Measure against a netbench server started on 127.0.0.1.", "[options]",
+    loopback_options, loopback_check, loopback_start, loopback_cleanup);
 
 static int server_main(int argc, char **argv)
 {
@@ -518,22 +577,5 @@ int main(int argc, char **argv)
 			 mode);
 		return usage_error(msg);
 	}
-	static struct nb_opts o; /* the option table points into it */
-	defaults(&o);
-	int rc = parse_client(argc - 1, argv + 1, loopback, &o);
-	if (rc < 0)
-		return PEAK_EXIT_OK;
-	if (rc != 0)
-		return rc;
-	struct peak_bench_err e = {0};
-	static struct peak_config cfg; /* the one peaks.conf policy: one that does not parse is
-					  exit 2, before any server or session starts */
-	if (peak_bench_config(&cfg, &e) != 0)
-		return peak_bench_exit(&e, "netbench");
-	if (loopback)
-		return loopback_main(&o, &cfg, &e);
-	if (confine(&o.cpus, "--cpus", &e) != 0)
-		return peak_bench_exit(&e, "netbench");
-	(void)client_main(&o, o.host, (uint16_t)o.port, false, &cfg, &e);
-	return peak_bench_exit(&e, "netbench");
+	return peak_bench_main(argc - 1, argv + 1, loopback ? &net_loopback : &net_client);
 }

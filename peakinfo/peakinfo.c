@@ -1,6 +1,7 @@
 /* peakinfo: the context block of this machine and its theoretical peaks (CPU per ISA and
  * precision, memory, disk, network), each with its source and inputs. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "peak_bench.h"
+#include "peak_bench_main.h"
 #include "peak_c2c.h"
 #include "peak_exit.h"
 #include "peak_peak.h"
@@ -43,6 +45,13 @@ struct peakinfo_opts {
 	const char *root;
 	const char *placement_since; /* --placement-since: only the fingerprint, compared */
 	bool placement;              /* --placement: only the fingerprint */
+};
+
+/* The program's state (peak_bench_main owns it). */
+struct peakinfo {
+	struct peakinfo_opts o;
+	char config_used[300];
+	char since[PEAK_CONTEXT_VALUE_LEN]; /* --placement-since's fingerprint */
 };
 
 /* --placement-since: a fingerprint, or a peakinfo JSON file (a run's raw/peakinfo.json)
@@ -147,103 +156,102 @@ static void placement_to_context(struct peak_context *ctx, bool fake_root, const
 			       : "one allowed CPU: nothing to pair");
 }
 
-int main(int argc, char **argv)
+static void pi_defaults(void *state)
 {
-	struct peakinfo_opts o;
-	memset(&o, 0, sizeof o);
-	peak_opts_common_defaults(&o.common);
-	peak_config_init(&o.sets.check);
+	peak_config_init(&((struct peakinfo_opts *)state)->sets.check);
+}
+
+static size_t pi_options(void *state, struct peak_opt *t, size_t max)
+{
+	struct peakinfo_opts *o = state;
 	const struct peak_opt table[] = {
-	    PEAK_OPTS_COMMON(&o.common),
+	    PEAK_OPTS_COMMON(&o->common),
 	    {"set", "KEY=VALUE", "override a peak input, e.g. mem.channels=6 (repeatable)",
-	     PEAK_OPT_CALLBACK, &o.sets, 0, 0, NULL, set_callback},
+	     PEAK_OPT_CALLBACK, &o->sets, 0, 0, NULL, set_callback},
 	    {"config", "FILE", "peaks file (default: $PEAKBENCH_CONF, else ./peaks.conf)",
-	     PEAK_OPT_STRING, &o.config_path, 0, 0, NULL, NULL},
+	     PEAK_OPT_STRING, &o->config_path, 0, 0, NULL, NULL},
 	    {"placement-since", "FINGERPRINT",
 	     "only measure the VM placement fingerprint again and say whether it moved since "
 	     "FINGERPRINT (c2c.round_trip_ns of an earlier run, e.g. 0-1:88/98)",
-	     PEAK_OPT_CALLBACK, &o.placement_since, 0, 0, NULL, since_callback},
+	     PEAK_OPT_CALLBACK, &o->placement_since, 0, 0, NULL, since_callback},
 	    {"placement", NULL,
 	     "only measure the VM placement fingerprint (c2c.round_trip_ns), in a few ms: "
 	     "run_all.sh takes one before and after each side of a paired round",
-	     PEAK_OPT_FLAG, &o.placement, 0, 0, NULL, NULL},
+	     PEAK_OPT_FLAG, &o->placement, 0, 0, NULL, NULL},
 	    {"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
-	     PEAK_OPT_STRING, &o.root, 0, 0, NULL, NULL},
+	     PEAK_OPT_STRING, &o->root, 0, 0, NULL, NULL},
 	};
-	const struct peak_cli cli = {
-	    .prog = "peakinfo",
-	    .usage = "[options]",
-	    .summary = "Print this machine's context and theoretical peaks (CPU, memory, disk, "
-		       "network) with the source of every input. Overrides: docs/peaks-conf.md.",
-	    .opts = table,
-	    .nopts = sizeof table / sizeof table[0],
-	    .common = &o.common,
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return PEAK_EXIT_OK;
-	if (st != PEAK_OPTS_OK)
-		return PEAK_EXIT_USAGE;
+	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
+}
 
-	static struct peak_config cfg;
-	char config_used[300];
-	struct peak_bench_err e = {0};
-	if (load_config(&o, &cfg, config_used, sizeof config_used, &e) != 0)
-		return peak_bench_exit(&e, "peakinfo");
-
-	struct peak_output out;
+/* --root reads a fake tree; --placement(-since) measures the fingerprint alone (bare: no
+ * sysinfo, no peaks). */
+static int pi_check(struct peak_bench_env *env)
+{
+	struct peakinfo *p = env->state;
 	char err[512];
-	if (peak_output_open(&out, o.common.format, o.common.output, err, sizeof err) != 0) {
-		peak_bench_fail(&e, PEAK_EXIT_USAGE, "%s", err);
-		return peak_bench_exit(&e, "peakinfo");
-	}
+	env->root = p->o.root ? p->o.root : "";
+	env->bare = p->o.placement_since || p->o.placement;
+	if (p->o.placement_since &&
+	    since_fingerprint(p->o.placement_since, p->since, sizeof p->since, err, sizeof err) != 0)
+		return peak_bench_fail(&env->err, PEAK_EXIT_UNSUPPORTED, "--placement-since: %s",
+				       err);
+	return 0;
+}
 
-	static struct peak_sysinfo si;
-	static struct peak_context ctx;
-	if (o.placement_since || o.placement) { /* the fingerprint alone, no peaks */
-		char since[PEAK_CONTEXT_VALUE_LEN] = "";
-		if (o.placement_since &&
-		    since_fingerprint(o.placement_since, since, sizeof since, err, sizeof err) !=
-			0) {
-			peak_bench_fail(&e, PEAK_EXIT_UNSUPPORTED, "--placement-since: %s", err);
-			return peak_bench_exit(&e, "peakinfo");
-		}
-		peak_context_init(&ctx);
-		placement_to_context(&ctx, o.root != NULL, since[0] ? since : NULL);
-		int prc = peak_output_begin(&out, &ctx);
-		if (peak_output_close(&out, &ctx) != 0 || prc != 0) {
-			peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing %s failed",
-					o.common.output ? o.common.output : "stdout");
-			return peak_bench_exit(&e, "peakinfo");
-		}
-		return PEAK_EXIT_OK;
+static int pi_config(struct peak_bench_env *env)
+{
+	struct peakinfo *p = env->state;
+	return load_config(&p->o, &env->cfg, p->config_used, sizeof p->config_used, &env->err);
+}
+
+static int pi_context(struct peak_bench_env *env)
+{
+	struct peakinfo *p = env->state;
+	if (env->bare) {
+		placement_to_context(&env->ctx, p->o.root != NULL, p->since[0] ? p->since : NULL);
+		return 0;
 	}
-	static struct peak_machine m;
-	const char *root = o.root ? o.root : "";
-	peak_sysinfo_collect(&si, root);
-	peak_context_init(&ctx);
-	peak_sysinfo_to_context(&si, &ctx);
-	peak_machine_init_cpu(&m, &si, &cfg, root);
-	peak_machine_to_context(&m, &ctx);
-	peak_context_set_str(&ctx, "peakinfo.config", config_used);
-	for (size_t i = 0; i < cfg.n; i++) {
+	peak_context_set_str(&env->ctx, "peakinfo.config", p->config_used);
+	for (size_t i = 0; i < env->cfg.n; i++) {
 		char key[PEAK_CONTEXT_KEY_LEN];
-		(void)snprintf(key, sizeof key, "override.%s", cfg.key[i]);
-		peak_context_set_str(&ctx, key, cfg.origin[i]);
+		(void)snprintf(key, sizeof key, "override.%s", env->cfg.key[i]);
+		peak_context_set_str(&env->ctx, key, env->cfg.origin[i]);
 	}
+	placement_to_context(&env->ctx, p->o.root != NULL, NULL);
+	return 0;
+}
 
-	placement_to_context(&ctx, o.root != NULL, NULL);
-
+/* The peak records (none for the fingerprint alone). */
+static int pi_sweep(struct peak_bench_env *env)
+{
 	struct peak_loopback lo;
+	if (env->bare)
+		return 0;
 	(void)peak_loopback_measure(&lo); /* a failure leaves gbps 0 and the reason */
+	if (peakinfo_report(&env->out, &env->si, &env->m, &lo) != 0)
+		return peak_bench_fail(&env->err, PEAK_EXIT_FAIL, "writing %s failed",
+				       env->common->output ? env->common->output : "stdout");
+	return 0;
+}
 
-	int rc = peak_output_begin(&out, &ctx);
-	if (rc == 0)
-		rc = peakinfo_report(&out, &si, &m, &lo);
-	(void)peak_sysinfo_finish(&si, &ctx);
-	if (peak_output_close(&out, &ctx) != 0 || rc != 0) {
-		peak_bench_fail(&e, PEAK_EXIT_FAIL, "writing %s failed",
-				o.common.output ? o.common.output : "stdout");
-	}
-	return peak_bench_exit(&e, "peakinfo");
+static const struct peak_bench_program peakinfo = {
+    .name = "peakinfo",
+    .usage = "[options]",
+    .summary = "Print this machine's context and theoretical peaks (CPU, memory, disk, "
+	       "network) with the source of every input. Overrides: docs/peaks-conf.md.",
+    .state_bytes = sizeof(struct peakinfo),
+    .common_offset = offsetof(struct peakinfo, o.common),
+    .defaults = pi_defaults,
+    .options = pi_options,
+    .machine = PEAK_BENCH_MACHINE_CPU,
+    .check = pi_check,
+    .config = pi_config,
+    .context = pi_context,
+    .sweep = pi_sweep,
+};
+
+int main(int argc, char **argv)
+{
+	return peak_bench_main(argc, argv, &peakinfo);
 }

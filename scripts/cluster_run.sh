@@ -37,9 +37,9 @@ done
 [ -r "$HOSTFILE" ] || usage "cannot read the hostfile '$HOSTFILE'"
 [ -n "$OUT" ] || usage "--out DIR is required"
 case $MODE in
-full) SIZES=(--duration 2 --reps 5 --latency-duration 1) ;;
-quick) SIZES=(--duration 0.5 --reps 3 --latency-duration 0.3) ;;
-tiny) SIZES=(--duration 0.1 --reps 1 --latency-duration 0.1) ;;
+full) SIZES=(--min-time 2 --reps 5 --latency-duration 1) ;;
+quick) SIZES=(--min-time 0.5 --reps 3 --latency-duration 0.3) ;;
+tiny) SIZES=(--min-time 0.1 --reps 1 --latency-duration 0.1) ;;
 *) usage "--mode wants full, quick or tiny, got '$MODE'" ;;
 esac
 CB="$BUILD_DIR/cluster/clusterbench"
@@ -107,7 +107,7 @@ run() { # test args...
 	shift
 	# shellcheck disable=SC2086  # the user's launcher options, split as a shell would
 	mpirun --bind-to none $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$NP" --map-by node "$CB" \
-		--names "$HOSTFILE" --test "$test" --out "$json" "$@" \
+		--names "$HOSTFILE" --test "$test" --format json --output "$json" "$@" \
 		>"$OUT/logs/cluster-$test.log" 2>"$err" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		explain "$test" "$json" "$err" "$rc"

@@ -1,6 +1,7 @@
 /* Validates a peakbench CSV or JSON file against the result schema
- * (docs/results-schema.md). Usage: schema_check csv|json FILE. Prints one line per
- * problem and exits 1 when there is any, 0 when the file conforms. */
+ * (docs/results-schema.md), clusterbench's host and peer and its per-node context blocks
+ * included. Usage: schema_check csv|json FILE. Prints one line per problem and exits 1
+ * when there is any, 0 when the file conforms. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>
@@ -32,9 +33,17 @@ static const enum col_kind col_kinds[] = {
 	TEXT,          /* flags */
 };
 
-static const char *const suites[] = {"cpu", "memory", "disk", "network", "dpdk", "baseline", NULL};
+static const char *const suites[] = {"cpu",  "memory",   "disk",    "network",
+				     "dpdk", "baseline", "cluster", NULL};
 
 static int problems;
+
+/* The i-th CSV column: the schema's, then the optional host columns. */
+static const char *column_name(size_t i)
+{
+	return i < peak_result_ncolumns ? peak_result_columns[i]
+					: peak_result_host_columns[i - peak_result_ncolumns];
+}
 
 static void problem(const char *file, long line, const char *what, const char *detail)
 {
@@ -122,6 +131,7 @@ static int check_csv(const char *file)
 	char buf[8192], detail[128];
 	char *fields[64];
 	long line = 0, rows = 0;
+	bool hosts = false;
 
 	if (!f) {
 		problem(file, 0, "cannot open", NULL);
@@ -132,24 +142,28 @@ static int check_csv(const char *file)
 		buf[strcspn(buf, "\r\n")] = '\0';
 		size_t n = split_csv(buf, fields, 64);
 		if (line == 1) {
-			if (n != peak_result_ncolumns) {
+			/* The schema's columns, or those and host, peer (clusterbench). */
+			hosts = n == peak_result_ncolumns + peak_result_nhost_columns;
+			if (n != peak_result_ncolumns && !hosts) {
 				problem(file, line, "header has the wrong number of columns", NULL);
 				continue;
 			}
 			for (size_t i = 0; i < n; i++)
-				if (strcmp(fields[i], peak_result_columns[i]) != 0)
+				if (strcmp(fields[i], column_name(i)) != 0)
 					problem(file, line, "header column differs from the schema",
 						fields[i]);
 			continue;
 		}
 		rows++;
-		if (n != peak_result_ncolumns) {
-			snprintf(detail, sizeof(detail), "%zu fields instead of %zu", n,
-				 peak_result_ncolumns);
+		size_t want = peak_result_ncolumns + (hosts ? peak_result_nhost_columns : 0);
+		if (n != want) {
+			snprintf(detail, sizeof(detail), "%zu fields instead of %zu", n, want);
 			problem(file, line, "wrong field count", detail);
 			continue;
 		}
-		for (size_t i = 0; i < n; i++) {
+		if (hosts && !*fields[peak_result_ncolumns])
+			problem(file, line, "empty host", NULL);
+		for (size_t i = 0; i < peak_result_ncolumns; i++) {
 			const char *v = fields[i];
 			double d;
 			bool ok = true;
@@ -256,6 +270,85 @@ static void check_json_result(const char *file, long idx, const cJSON *r)
 	}
 }
 
+/* Whether a node other than except is named name. */
+static bool node_named(const cJSON *nodes, const char *name, const cJSON *except)
+{
+	const cJSON *n;
+	cJSON_ArrayForEach(n, nodes)
+	{
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(n, "host");
+		if (n != except && cJSON_IsString(h) && strcmp(h->valuestring, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* context.nodes (clusterbench): a non-empty array of flat context blocks, each naming its
+ * node in "host", no two the same. Returns the array, or NULL when there is none. */
+static const cJSON *check_nodes(const char *file, const cJSON *ctx)
+{
+	const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(ctx, "nodes");
+	char detail[160];
+	long i = 0;
+	const cJSON *n, *kv;
+
+	if (!nodes)
+		return NULL;
+	if (!cJSON_IsArray(nodes) || cJSON_GetArraySize(nodes) == 0) {
+		problem(file, 0, "context.nodes is not a non-empty array", NULL);
+		return NULL;
+	}
+	cJSON_ArrayForEach(n, nodes)
+	{
+		snprintf(detail, sizeof(detail), "context.nodes[%ld]", i++);
+		if (!cJSON_IsObject(n)) {
+			problem(file, 0, "node context is not an object", detail);
+			continue;
+		}
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(n, "host");
+		if (!cJSON_IsString(h) || !h->valuestring[0])
+			problem(file, 0, "node context has no host", detail);
+		else if (node_named(nodes, h->valuestring, n))
+			problem(file, 0, "two node contexts name the same host", h->valuestring);
+		cJSON_ArrayForEach(kv, n)
+		{
+			if (!cJSON_IsString(kv) && !cJSON_IsNumber(kv) && !cJSON_IsBool(kv) &&
+			    !cJSON_IsNull(kv))
+				problem(file, 0, "node context value is not a string, number or bool",
+					kv->string);
+		}
+	}
+	return nodes;
+}
+
+/* host and peer: both or neither; with them the context has nodes, host is a node (or
+ * "all", the across-node row) and peer a node or empty. */
+static void check_hosts(const char *file, long idx, const cJSON *r, const cJSON *nodes)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(r, "host");
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "peer");
+	char detail[160];
+
+	snprintf(detail, sizeof(detail), "results[%ld]", idx);
+	if (!h && !p) {
+		if (nodes)
+			problem(file, 0, "no host and peer, but the context has nodes", detail);
+		return;
+	}
+	if (!cJSON_IsString(h) || !h->valuestring[0] || !cJSON_IsString(p)) {
+		problem(file, 0, "host must be a non-empty string and peer a string", detail);
+		return;
+	}
+	if (!nodes) {
+		problem(file, 0, "host and peer without context.nodes", detail);
+		return;
+	}
+	if (strcmp(h->valuestring, "all") != 0 && !node_named(nodes, h->valuestring, NULL))
+		problem(file, 0, "host is not one of context.nodes", h->valuestring);
+	if (p->valuestring[0] && !node_named(nodes, p->valuestring, NULL))
+		problem(file, 0, "peer is not one of context.nodes", p->valuestring);
+}
+
 static int check_json(const char *file)
 {
 	char *text = slurp(file);
@@ -269,15 +362,21 @@ static int check_json(const char *file)
 		problem(file, 0, "not valid JSON (NaN or Infinity are not JSON either)", NULL);
 		return 1;
 	}
-	if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "context")))
+	const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(root, "context");
+	if (!cJSON_IsObject(ctx))
 		problem(file, 0, "no \"context\" object", NULL);
+	const cJSON *nodes = cJSON_IsObject(ctx) ? check_nodes(file, ctx) : NULL;
 	const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
 	if (!cJSON_IsArray(results) || cJSON_GetArraySize(results) == 0) {
 		problem(file, 0, "no \"results\" array with at least one result", NULL);
 	} else {
 		long idx = 0;
 		const cJSON *r;
-		cJSON_ArrayForEach(r, results) check_json_result(file, idx++, r);
+		cJSON_ArrayForEach(r, results)
+		{
+			check_json_result(file, idx, r);
+			check_hosts(file, idx++, r, nodes);
+		}
 	}
 	cJSON_Delete(root);
 	return problems ? 1 : 0;

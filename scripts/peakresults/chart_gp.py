@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .chart_styles import MAX_SERIES, REF_COLOUR, quote, ref_gp, style, terminal
+from .chart_styles import HEAT_BAD, HEAT_GOOD, HEAT_MID, MAX_SERIES, REF_COLOUR, quote, ref_gp, style, terminal
 
 # Data this many times apart (largest / smallest) get a log axis: a linear one would
 # squash the small series into the bottom of the plot.
@@ -241,3 +241,37 @@ def script(chart: LineChart, data: str, png: str) -> str:
     if len(ps) > 1:
         out.append("unset multiplot")
     return "\n".join(out) + "\n"
+
+
+@dataclass
+class Heatmap:
+    """An N x N grid of a per-pair figure (the cluster's matrix): data rows "x y value
+    label" with x the column (receiver) and y the row (sender), both 0-based indexes of
+    names; the diagonal has no row, so it stays blank."""
+    title: str
+    names: list                     # the hosts, in index order
+    cblabel: str                    # the colour bar's unit
+    xlabel: str = "receiver (peer)"
+    ylabel: str = "sender (host)"
+    low_is_good: bool = False       # latency: the palette runs the other way
+    show_values: bool = True        # each cell's label printed in it
+
+
+def heatmap_script(h: Heatmap, data: str, png: str) -> str:
+    """The gnuplot script that draws h from data into png (paths as the script sees them)."""
+    ends = (HEAT_GOOD, HEAT_BAD) if h.low_is_good else (HEAT_BAD, HEAT_GOOD)
+    out = [f"# {h.title}", f"# drawn from the charts directory: gnuplot data/{png[:-4]}.gp"]
+    out += terminal(1400, 1200, 14, png)
+    n = len(h.names)
+    out += [f"DATA = {quote(data)}", f"set title {quote(h.title)} font ',18'",
+            f"set xlabel {quote(h.xlabel)}", f"set ylabel {quote(h.ylabel)}",
+            f"set cblabel {quote(h.cblabel)}", f"set xrange [-0.5:{n - 0.5}]",
+            f"set yrange [{n - 0.5}:-0.5]", "set size ratio -1", "set tics scale 0",
+            "set xtics (" + ", ".join(f"{quote(x)} {i}" for i, x in enumerate(h.names)) + ") rotate by 45 right",
+            "set ytics (" + ", ".join(f"{quote(x)} {i}" for i, x in enumerate(h.names)) + ")",
+            f'set palette defined (0 "{ends[0]}", 0.5 "{HEAT_MID}", 1 "{ends[1]}")',
+            "set style fill solid 1.0 noborder", "unset key"]
+    cells = "DATA using 1:2:(0.5):(0.5):3 with boxxyerror fc palette"
+    if h.show_values:
+        cells += ", DATA using 1:2:4 with labels font ',14'"
+    return "\n".join(out + ["plot " + cells]) + "\n"

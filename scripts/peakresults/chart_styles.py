@@ -27,6 +27,10 @@ REF_MARK = 'dt (8,6) lw 1.5 lc rgb "#000000"'
 MARKS = ("#1f77b4", "#ff7f0e", "#d62728")
 MARK_TITLES = ("unflagged row", "only flagged rows (stand-in)", "above_peak")
 
+# Heatmaps (the cluster's N x N pairs): the palette from bad through middling to good, so
+# red is bad whichever way the figure goes (low throughput, high latency).
+HEAT_BAD, HEAT_MID, HEAT_GOOD = "#d62728", "#ffdd55", "#2ca02c"
+
 FONT = "DejaVu Sans"
 
 

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from .chart_gp import LineChart, Series, log2_axis, script, title_of, value_axis
+from .chart_gp import Heatmap, LineChart, Series, heatmap_script, log2_axis, script, title_of, value_axis
 
 
 def blk(b) -> str:
@@ -69,6 +69,9 @@ class Charts:
 
     def line_chart(self, fig: str, chart: LineChart) -> None:
         self.plot(fig, title_of(chart), script(chart, f"data/{fig}.dat", f"{fig}.png"))
+
+    def heatmap(self, fig: str, h: Heatmap) -> None:
+        self.plot(fig, h.title, heatmap_script(h, f"data/{fig}.dat", f"{fig}.png"))
 
     def have(self, fig: str) -> bool:
         return os.path.isfile(os.path.join(self.dir, fig + ".png"))

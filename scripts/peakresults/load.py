@@ -2,6 +2,8 @@
 import json
 import os
 
+from . import schema
+
 SUITES = ("cpu", "memory", "disk", "network", "dpdk")
 
 
@@ -50,3 +52,11 @@ def load_run(path: str) -> Run:
         suites.append(os.path.splitext(os.path.basename(name))[0])
         rows.extend(r for r in doc["results"] if isinstance(r, dict))
     return Run(path, context, rows, suites)
+
+
+def with_hosts(rows: list[dict]) -> list[dict]:
+    """The rows with host and peer always present (schema.HOST_COLUMNS): clusterbench's as
+    written, "" for rows from other binaries or from results written before the fields."""
+    for r in rows:
+        r["host"], r["peer"] = schema.hosts_of(r)
+    return rows

@@ -9,7 +9,8 @@ import json
 import os
 import re
 
-from .load import SUITES
+from . import schema
+from .load import SUITES, with_hosts
 from .pool import pool
 
 # Steps whose rows would collide with another step's: the variant suffix that keeps them apart.
@@ -78,6 +79,29 @@ def step_rows(raw: str, name: str, out: str, problems: list) -> tuple[dict, list
         rows = pool(rows, [r for r in d2.get("results") or [] if isinstance(r, dict)])
     retag(name, rows, out)
     return doc.get("context") or {}, rows
+
+
+# Context keys of node blocks written before clusterbench used libpeak's sysinfo.
+OLD_NODE_KEYS = {"kernel": "os.kernel", "isa": "cpu.isa"}
+
+
+def cluster_step(out: str, test: str, problems: list) -> tuple[dict, list] | None:
+    """(context, rows) of clusterbench's raw/cluster-<test>.json (or, in a folder written
+    before raw/ held it, OUT/cluster-<test>.json); None when the run has none. Rows carry
+    host and peer; node blocks use the context's key names."""
+    for raw in (os.path.join(out, "raw"), out):
+        name = f"{schema.CLUSTER_SUITE}-{test}"
+        if os.path.isfile(os.path.join(raw, name + ".json")):
+            n = len(problems)
+            ctx, rows = step_rows(raw, name, out, problems)
+            if len(problems) > n:
+                return None
+            nodes = ctx.get(schema.NODES_KEY)
+            ctx[schema.NODES_KEY] = [{OLD_NODE_KEYS.get(k, k): v for k, v in nd.items()}
+                                     for nd in nodes if isinstance(nd, dict)] \
+                if isinstance(nodes, list) else []
+            return ctx, with_hosts(rows)
+    return None
 
 
 def merge(out: str) -> Merged:

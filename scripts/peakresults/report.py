@@ -167,7 +167,7 @@ def write(out_dir: str, res, charts) -> None:
     if charts.note:
         md += [f"Charts: {charts.note}."]
     md += suites_part(out_dir, res, charts) + refs
-    md += report_cluster.section(out_dir, charts.dir)  # clusterbench's (docs/cluster.md)
+    md += report_cluster.section(out_dir, charts)  # clusterbench's (docs/cluster.md)
     md += warnings_section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained,
                            res.merged.problems)
     md += [""] + machine(res.merged.context)

@@ -1,26 +1,29 @@
 """The report's cluster section: clusterbench's results (OUT/raw/cluster-*.json, written by
-scripts/cluster_run.sh) as N x N heatmaps, outlier pairs, a per-node table and one
-sentence each for the slowest link and the slowest node (docs/cluster.md)."""
-import glob
-import json
+scripts/cluster_run.sh, read with merge.cluster_step) as N x N heatmaps (chart_gp.Heatmap,
+drawn by charts.Charts), outlier pairs, a per-node table and one sentence each for the
+slowest link and the slowest node (docs/cluster.md)."""
 import os
-import shutil
-import subprocess
+import statistics
 
-GNUPLOT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gnuplot")
+from . import merge, schema
+from .chart_gp import Heatmap
+from .charts import Charts
+
 MAX_CELL_VALUES = 16  # above this many nodes the cells are too small for numbers
 
 
-def _load(out_dir: str, test: str):
-    for sub in ("raw", ""):
-        path = os.path.join(out_dir, sub, f"cluster-{test}.json")
-        if os.path.isfile(path):
-            try:
-                with open(path, encoding="utf-8") as f:
-                    return json.load(f)
-            except (OSError, ValueError):
-                return None
-    return None
+class Doc:
+    """One clusterbench file: its context, its node blocks and its rows."""
+
+    def __init__(self, context: dict, rows: list[dict]):
+        self.context = context
+        self.nodes = context.get(schema.NODES_KEY) or []
+        self.rows = rows
+
+
+def _load(out_dir: str, test: str) -> Doc | None:
+    got = merge.cluster_step(out_dir, test, [])
+    return Doc(*got) if got else None
 
 
 def _fmt(v, digits=3) -> str:
@@ -29,42 +32,35 @@ def _fmt(v, digits=3) -> str:
     return f"{v:.{digits}g}"
 
 
-def _hosts(doc: dict) -> list[str]:
-    names = [n.get("host", "") for n in doc.get("context", {}).get("nodes", [])]
-    for r in doc.get("results", []):
-        for h in (r.get("host"), r.get("peer")):
+def _hosts(doc: Doc) -> list[str]:
+    names = [n.get("host", "") for n in doc.nodes]
+    for r in doc.rows:
+        for h in schema.hosts_of(r):
             if h and h != "all" and h not in names:
                 names.append(h)
     return names
 
 
 def _matrix(rows: list[dict], variant: str, metric: str, field: str) -> dict:
-    return {(r["host"], r["peer"]): r.get(field) for r in rows
+    return {schema.hosts_of(r): r.get(field) for r in rows
             if r.get("test") == "net_matrix" and r.get("variant") == variant
             and r.get("metric") == metric}
 
 
-def _heatmap(cells: dict, hosts: list[str], charts_dir: str, name: str, title: str,
-             cblab: str, reverse: bool) -> str:
-    """Draw one heatmap; the PNG's path, or '' (no gnuplot, no cells, gnuplot failed)."""
-    if not cells or not shutil.which("gnuplot"):
-        return ""
-    os.makedirs(charts_dir, exist_ok=True)
-    dat = os.path.join(charts_dir, f"{name}.dat")
-    png = os.path.join(charts_dir, f"{name}.png")
+def _heatmap(cells: dict, hosts: list[str], charts: Charts, fig: str, title: str, unit: str,
+             low_is_good: bool) -> str:
+    """Write one heatmap's data and script and draw it; the PNG's path, or '' (not drawn)."""
     idx = {h: i for i, h in enumerate(hosts)}
-    with open(dat, "w", encoding="utf-8") as f:
-        for (h, p), v in cells.items():
-            if v is not None and h in idx and p in idx:
-                f.write(f"{idx[p]} {idx[h]} {v} {_fmt(v)}\n")
-    # gnuplot's word() splits on blanks: names with blanks are shown with '_'.
-    names = " ".join(h.replace(" ", "_").replace('"', "") for h in hosts)
-    args = ["gnuplot", "-e", f'data="{dat}"; out="{png}"; n={len(hosts)}; names="{names}"; '
-            f'ttl="{title}"; cblab="{cblab}"; reverse={int(reverse)}; '
-            f'show_values={int(len(hosts) <= MAX_CELL_VALUES)}',
-            os.path.join(GNUPLOT_DIR, "heatmap.gp")]
-    res = subprocess.run(args, capture_output=True, text=True, check=False)
-    return png if res.returncode == 0 and os.path.isfile(png) else ""
+    lines = ["# receiver sender value label"]
+    lines += [f"{idx[p]} {idx[h]} {v} {_fmt(v)}" for (h, p), v in cells.items()
+              if v is not None and h in idx and p in idx]
+    if len(lines) == 1:
+        return ""
+    charts.write(fig, lines)
+    charts.heatmap(fig, Heatmap(title=f"{title} ({unit})", names=hosts, cblabel=unit,
+                                low_is_good=low_is_good,
+                                show_values=len(hosts) <= MAX_CELL_VALUES))
+    return os.path.join(charts.dir, fig + ".png") if charts.have(fig) else ""
 
 
 def _table(cells: dict, hosts: list[str]) -> list[str]:
@@ -83,102 +79,100 @@ def _flag(flags: str, key: str) -> str:
     return ""
 
 
-def _matrix_lines(doc: dict, out_dir: str, charts_dir: str) -> list[str]:
-    rows = doc.get("results", [])
-    hosts = _hosts(doc)
+def _outlier_lines(rows: list[dict]) -> list[str]:
+    outl = [r for r in rows if r.get("test") == "net_matrix" and "outlier" in schema.flags_of(r)]
+    lines = ["Outlier pairs (latency p50 over the rule's multiple of the smallest, or "
+             "throughput under its fraction of the largest; each re-measured once, alone, "
+             "and reported as re-measured):", ""]
+    if not outl:
+        return lines + ["none.", ""]
+    lines += ["| sender | receiver | figure | now | first pass | rule |", "| --- | --- | --- | --- | --- | --- |"]
+    for r in outl:
+        lat = r["metric"] == "latency"
+        v = r.get("p50") if lat else r.get("median")
+        first = _flag(r["flags"], "first_p50_us" if lat else "first_gbps")
+        rule = ",".join(p.split("=", 1)[1] for p in r["flags"].split(";") if p.startswith("outlier="))
+        lines.append(f"| {r['host']} | {r['peer']} | {r['variant']} {r['metric']} | "
+                     f"{_fmt(v)} {r['unit']} | {first} | {rule} |")
+    return lines + [""]
+
+
+def _matrix_lines(doc: Doc, out_dir: str, charts: Charts) -> list[str]:
+    rows, hosts = doc.rows, _hosts(doc)
     bw = _matrix(rows, "tcp", "throughput", "median")
     lat = _matrix(rows, "tcp", "latency", "p50")
     if not bw and not lat:
         return []
-    sched = _flag(next((r["flags"] for r in rows if r.get("test") == "net_matrix"), ""), "schedule")
+    sched = doc.context.get("cluster.schedule") or _flag(
+        next((r["flags"] for r in rows if r.get("test") == "net_matrix"), ""), "schedule")
     lines = [f"### Network matrix ({len(hosts)} nodes, {sched or '?'} schedule)", "",
              "TCP throughput counted at the receiver (median of the repetitions, Gbit/s) and "
              "TCP round-trip latency p50 (us), sender on the rows, receiver in the columns; "
              "measured over netbench's own TCP/UDP code, MPI only starts the rounds.", ""]
-    for cells, name, title, unit, rev in ((bw, "cluster-throughput", "TCP throughput", "Gbit/s", False),
-                                          (lat, "cluster-latency", "TCP round trip p50", "us", True)):
-        png = _heatmap(cells, hosts, charts_dir, name, f"{title} ({unit})", unit, rev)
+    for cells, fig, title, unit, low in ((bw, "cluster-throughput", "TCP throughput", "Gbit/s", False),
+                                         (lat, "cluster-latency", "TCP round trip p50", "us", True)):
+        png = _heatmap(cells, hosts, charts, fig, title, unit, low)
         if png:
             lines += [f"![{title}]({os.path.relpath(png, out_dir)})", ""]
         lines += [f"{title} ({unit}):", ""] + _table(cells, hosts) + [""]
-    outl = [r for r in rows if r.get("test") == "net_matrix" and "outlier=" in (r.get("flags") or "")]
-    lines.append("Outlier pairs (latency p50 over the rule's multiple of the smallest, or "
-                 "throughput under its fraction of the largest; each re-measured once, alone, "
-                 "and reported as re-measured):")
-    lines.append("")
-    if outl:
-        lines += ["| sender | receiver | figure | now | first pass | rule |", "| --- | --- | --- | --- | --- | --- |"]
-        for r in outl:
-            v = r.get("p50") if r["metric"] == "latency" else r.get("median")
-            first = _flag(r["flags"], "first_p50_us" if r["metric"] == "latency" else "first_gbps")
-            rule = ",".join(p.split("=", 1)[1] for p in r["flags"].split(";") if p.startswith("outlier="))
-            lines.append(f"| {r['host']} | {r['peer']} | {r['variant']} {r['metric']} | "
-                         f"{_fmt(v)} {r['unit']} | {first} | {rule} |")
-    else:
-        lines.append("none.")
-    lines.append("")
+    lines += _outlier_lines(rows)
     loss = [r for r in rows if r.get("metric") == "loss" and (r.get("median") or 0) > 0]
     if loss:
-        lines.append("UDP loss at the sender's rate: " + "; ".join(
-            f"{r['host']} -> {r['peer']} {_fmt(r['median'])}%" for r in loss) + ".")
-        lines.append("")
-    if bw:
-        (h, p), v = min(((k, v) for k, v in bw.items() if v is not None), key=lambda kv: kv[1])
-        best = max(v2 for v2 in bw.values() if v2 is not None)
-        lines.append(f"Slowest link: {h} -> {p} at {_fmt(v)} Gbit/s "
-                     f"({_fmt(100 * v / best if best else 0)}% of the fastest pair's {_fmt(best)}).")
-        lines.append("")
+        lines += ["UDP loss at the sender's rate: " + "; ".join(
+            f"{r['host']} -> {r['peer']} {_fmt(r['median'])}%" for r in loss) + ".", ""]
+    known = {k: v for k, v in bw.items() if v is not None}
+    if known:
+        (h, p), v = min(known.items(), key=lambda kv: kv[1])
+        best = max(known.values())
+        lines += [f"Slowest link: {h} -> {p} at {_fmt(v)} Gbit/s "
+                  f"({_fmt(100 * v / best if best else 0)}% of the fastest pair's {_fmt(best)}).", ""]
     return lines
 
 
-def _sweep_lines(doc: dict) -> list[str]:
-    rows = [r for r in doc.get("results", []) if r.get("test") == "node_sweep"]
+def _sweep_cell(r: dict | None, slow: dict, worst: list, pt: str) -> str:
+    if r is None or r.get("median") is None:
+        return ((r or {}).get("flags") or "").split(":")[0] or "-"
+    if "slow_node" not in schema.flags_of(r):
+        return _fmt(r["median"])
+    slow[r["host"]] = slow.get(r["host"], 0) + 1
+    rel = float(_flag(r["flags"], "vs_median") or 1)
+    if not worst or abs(1 - rel) > worst[0]:
+        worst[:] = [abs(1 - rel), r["host"], pt, rel]
+    return _fmt(r["median"]) + " (slow)"
+
+
+def _sweep_lines(doc: Doc) -> list[str]:
+    rows = [r for r in doc.rows if r.get("test") == "node_sweep"]
     if not rows:
         return []
     hosts = [h for h in _hosts(doc) if h != "all"]
-    points = []
-    for r in rows:
-        if r["variant"] not in points:
-            points.append(r["variant"])
+    points = list(dict.fromkeys(r["variant"] for r in rows))
     lines = ["### Per-node sweep", "",
              "The same short points on every node at the same time (medians); "
              "min/median/max/spread across nodes; a node is flagged slow when even its best "
              "repetition trails the nodes' median by more than 5%.", "",
              "| point | unit | " + " | ".join(hosts) + " | min | median | max | spread | slow |",
              "| --- | --- |" + " --- |" * (len(hosts) + 5)]
-    slow_count: dict = {}
-    worst = None
+    slow: dict = {}
+    worst: list = []
     for pt in points:
         by = {r["host"]: r for r in rows if r["variant"] == pt}
         agg = by.get("all")
         if agg is None:
             continue
-        cells = []
-        for h in hosts:
-            r = by.get(h)
-            if r is None or r.get("median") is None:
-                cells.append((r or {}).get("flags", "").split(":")[0] or "-")
-                continue
-            mark = " (slow)" if "slow_node" in (r.get("flags") or "") else ""
-            if mark:
-                slow_count[h] = slow_count.get(h, 0) + 1
-                rel = float(_flag(r["flags"], "vs_median") or 1)
-                gap = abs(1 - rel)
-                if worst is None or gap > worst[0]:
-                    worst = (gap, h, pt, rel)
-            cells.append(_fmt(r["median"]) + mark)
+        cells = [_sweep_cell(by.get(h), slow, worst, pt) for h in hosts]
+        slow_here = [h for h in hosts if "slow_node" in schema.flags_of(by.get(h) or {})]
         lines.append(f"| {pt} | {agg['unit']} | " + " | ".join(cells) + f" | {_fmt(agg['min'])} | "
                      f"{_fmt(agg['median'])} | {_fmt(agg['max'])} | "
                      f"{_fmt(100 * float(_flag(agg['flags'], 'spread') or 0))}% | "
-                     f"{_flag(agg['flags'], 'slow_nodes')} |")
+                     f"{','.join(slow_here)} |")
     lines.append("")
     if worst:
-        lines.append(f"Slowest node: {worst[1]}, slow on {slow_count[worst[1]]} point(s); "
+        lines.append(f"Slowest node: {worst[1]}, slow on {slow[worst[1]]} point(s); "
                      f"worst {worst[2]} at {_fmt(worst[3])}x the nodes' median.")
     else:
         lines.append("Slowest node: none beyond its own noise.")
-    lines.append("")
-    return lines
+    return lines + [""]
 
 
 def headlines(out_dir: str) -> list[tuple]:
@@ -187,36 +181,39 @@ def headlines(out_dir: str) -> list[tuple]:
     matrix = _load(out_dir, "net_matrix")
     if matrix is None:
         return []
-    bw = {k: v for k, v in _matrix(matrix.get("results", []), "tcp", "throughput", "median").items() if v is not None}
+    bw = {k: v for k, v in _matrix(matrix.rows, "tcp", "throughput", "median").items() if v is not None}
     if not bw:
         return []
-    vals = sorted(bw.values())
-    mid = vals[len(vals) // 2] if len(vals) % 2 else (vals[len(vals) // 2 - 1] + vals[len(vals) // 2]) / 2
     (h, p), low = min(bw.items(), key=lambda kv: kv[1])
-    return [("TCP throughput, median link", f"{_fmt(mid)} Gbit/s", f"{len(bw)} links"),
+    return [("TCP throughput, median link", f"{_fmt(statistics.median(bw.values()))} Gbit/s", f"{len(bw)} links"),
             ("TCP throughput, slowest link", f"{_fmt(low)} Gbit/s", f"{h} -> {p}")]
 
 
-def section(out_dir: str, charts_dir: str) -> list[str]:
-    """Markdown lines of the cluster section; [] when the run has no cluster results."""
+def _node_lines(doc: Doc) -> list[str]:
+    if not doc.nodes:
+        return []
+    lines = ["| node | CPU | kernel | ISA | CPUs |", "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {n.get('host')} | {n.get('cpu.model')} | {n.get('os.kernel')} | {n.get('cpu.isa')} | "
+              f"{n.get('cpu.logical')} |" for n in doc.nodes]
+    return lines + [""]
+
+
+def section(out_dir: str, charts) -> list[str]:
+    """Markdown lines of the cluster section; [] when the run has no cluster results.
+    charts is the report's Charts, or the charts directory (drawn when gnuplot is there)."""
     matrix, sweep = _load(out_dir, "net_matrix"), _load(out_dir, "node_sweep")
     if matrix is None and sweep is None:
         return []
-    lines = ["## Cluster", ""]
-    ctx = (matrix or sweep).get("context", {})
-    nodes = ctx.get("nodes", [])
-    if nodes:
-        lines += ["| node | CPU | kernel | ISA | CPUs |", "| --- | --- | --- | --- | --- |"]
-        lines += [f"| {n.get('host')} | {n.get('cpu.model')} | {n.get('kernel')} | {n.get('isa')} | "
-                  f"{n.get('cpu.logical')} |" for n in nodes]
-        lines.append("")
+    if not isinstance(charts, Charts):
+        charts = Charts(os.path.dirname(os.path.abspath(charts)), True)
+    lines = ["## Cluster", ""] + _node_lines(matrix or sweep)
     for doc in (matrix, sweep):
-        warn = (doc or {}).get("context", {}).get("warnings")
+        warn = doc.context.get("warnings") if doc else None
         if warn:
             lines += [f"Warning: {w}." for w in warn.split(";")] + [""]
             break
     if matrix is not None:
-        lines += _matrix_lines(matrix, out_dir, charts_dir)
+        lines += _matrix_lines(matrix, out_dir, charts)
     if sweep is not None:
         lines += _sweep_lines(sweep)
     return lines

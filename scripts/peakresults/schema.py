@@ -9,6 +9,17 @@ COLUMNS = (
     "baseline_tool", "baseline", "flags",
 )
 
+# clusterbench's optional columns (docs/results-schema.md, "Hosts"): the node a row was
+# measured on (the sender of a pair; "all" for the across-node row) and the receiving node
+# ("" when the row is one node's). After "flags" in CSV, two more keys in JSON; only
+# clusterbench writes them, and a row without them (every other binary, every older
+# results folder) has host and peer "".
+HOST_COLUMNS = ("host", "peer")
+# clusterbench's context: one context block per node under this key, each naming its node
+# in "host" (the row's host) and otherwise keyed as a context block is.
+NODES_KEY = "nodes"
+CLUSTER_SUITE = "cluster"
+
 # A reference tool's row (OUT/raw/baseline-<tool>.json, docs/results-schema.md): the
 # common columns, where the KEY fields name the peakbench row it is the reference for,
 # plus who measured it and how. baseline_tool/baseline belong to peakbench rows only.
@@ -70,3 +81,8 @@ def flags_of(row: dict) -> set[str]:
 def row_key(row: dict) -> tuple:
     """The identifying fields of a row, with missing values as None."""
     return tuple(row.get(k) for k in KEY)
+
+
+def hosts_of(row: dict) -> tuple[str, str]:
+    """(host, peer) of a row; ("", "") for a row without them."""
+    return (row.get("host") or "", row.get("peer") or "")

@@ -2,8 +2,9 @@
 # The cluster plan end to end at tiny sizes: scripts/cluster_run.sh on K namespaces writes
 # cluster-net_matrix.json (K(K-1) pairs, host and peer named as in the hostfile) and
 # cluster-node_sweep.json (a row per node and point, and the across-node row), and
-# report_cluster.section renders the matrix, the per-node table and the two sentences.
-# usage: plan.sh CLUSTERBENCH REPO [K]
+# report_cluster.section renders the matrix, the per-node table and the two sentences; both
+# files validate with schema_check (host/peer, node contexts).
+# usage: plan.sh CLUSTERBENCH REPO [K] [SCHEMA_CHECK]
 # shellcheck source=tests/cluster/lib.sh
 . "$(dirname "$0")/lib.sh"
 REPO=$2
@@ -14,6 +15,11 @@ mkdir -p "$out/raw" "$tmp/disk"
 bash "$REPO/scripts/cluster_run.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARGS" --mode tiny \
 	--build-dir "$(dirname "$(dirname "$CB")")" --out "$out/raw" --dir "$tmp/disk" 2>"$tmp/run.err" ||
 	fail "cluster_run.sh exited $?"
+if [ -n "${4:-}" ]; then
+	for t in net_matrix node_sweep; do
+		"$4" json "$out/raw/cluster-$t.json" || fail "cluster-$t.json does not validate"
+	done
+fi
 PYTHONPATH="$REPO/scripts" python3 - "$out" "$K" "$NET" <<'PY' || fail "results or report"
 import json, os, sys
 from peakresults import report_cluster

@@ -17,7 +17,7 @@ shape_node "$SLOW" 200mbit
 run_matrix() { # timeout
 	# shellcheck disable=SC2086
 	timeout "$1" mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
-		--names "$HOSTFILE" --schedule serial --out "$tmp/m.json" --duration 0.4 --reps 3 \
+		--names "$HOSTFILE" --schedule serial --format json --output "$tmp/m.json" --min-time 0.4 --reps 3 \
 		--latency-duration 0.1 --udp-rate 50 --outlier-bw 0.5 --outlier-lat 100 >"$tmp/run.log" 2>"$tmp/run.err"
 }
 run_matrix 150

@@ -13,7 +13,7 @@ cluster_up "$K"
 json=$tmp/m.json
 # shellcheck disable=SC2086
 timeout 90 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
-	--names "$HOSTFILE" --out "$json" --duration 0.5 --reps 2 --latency-duration 0.2 \
+	--names "$HOSTFILE" --format json --output "$json" --min-time 0.5 --reps 2 --latency-duration 0.2 \
 	--timeout 2 >"$tmp/run.log" 2>"$tmp/run.err" &
 job=$!
 for _ in $(seq 1 300); do

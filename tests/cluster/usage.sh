@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Bad flags under mpirun -np 2: exit 2 and exactly one clusterbench line on stderr (rank 0
-# speaks, not every rank). usage: usage.sh CLUSTERBENCH ARGS...
+# speaks, not every rank); with --want TEXT that line must contain TEXT (a refused old
+# flag names its replacement). usage: usage.sh CLUSTERBENCH [--want TEXT] ARGS...
 CB=$1
 shift
+want=""
+if [ "${1:-}" = --want ]; then
+	want=$2
+	shift 2
+fi
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # ASan build: OpenMPI's own allocations outlive MPI_Finalize (see lib.sh).
@@ -14,4 +20,6 @@ timeout 60 mpirun --oversubscribe -np 2 "$CB" "$@" >/dev/null 2>"$err" || rc=$?
 n=$(grep -c '^clusterbench: ' "$err")
 [ "$rc" = 2 ] || { echo "FAIL: exit $rc, want 2" >&2; cat "$err" >&2; exit 1; }
 [ "$n" = 1 ] || { echo "FAIL: $n clusterbench lines, want 1" >&2; cat "$err" >&2; exit 1; }
-echo "ok: $(grep '^clusterbench: ' "$err")"
+line=$(grep '^clusterbench: ' "$err")
+case $line in *"$want"*) ;; *) echo "FAIL: the line does not name $want: $line" >&2; exit 1 ;; esac
+echo "ok: $line"

@@ -43,6 +43,8 @@ def check_vs_probe(rows: list[dict], ctx: dict) -> list[str]:
     for r in rows:
         if r.get("test") not in ("flops", "iops") or r.get("suite") != "cpu":
             continue
+        if any(f.startswith("unsupported") for f in flags_of(r)):
+            continue  # a kernel this CPU cannot run: a row with its reason, nothing measured
         vs = [f.split("=", 1)[1] for f in flags_of(r) if f.startswith("vs_probe=")]
         name = f"{r['test']} {r['variant']} {r['threads']} threads"
         if not vs:

@@ -73,13 +73,44 @@ class Schema(unittest.TestCase):
         names = re.findall(r'"([a-z0-9_]+)"', src[:src.index("};")])
         self.assertEqual(tuple(names), schema.COLUMNS)
 
+    def test_c_host_columns(self):
+        # clusterbench's optional columns, after the schema's, in the C reporters' order.
+        with open(os.path.join(REPO, "common", "peak_result.c"), encoding="utf-8") as f:
+            src = f.read()
+        src = src[src.index("peak_result_host_columns[] ="):]
+        names = re.findall(r'"([a-z0-9_]+)"', src[:src.index("};")])
+        self.assertEqual(tuple(names), schema.HOST_COLUMNS)
+
     def test_docs_columns(self):
+        # The numbered tables: the schema's columns, then the optional host columns.
         with open(os.path.join(REPO, "docs", "results-schema.md"), encoding="utf-8") as f:
             doc = f.read()
         found = []
         for m in re.finditer(r"^\| [0-9-]+ \| (.+?) \|", doc, re.M):
             found.extend(re.findall(r"`([a-z0-9_]+)`", m.group(1)))
-        self.assertEqual(tuple(found), schema.COLUMNS)
+        self.assertEqual(tuple(found), schema.COLUMNS + schema.HOST_COLUMNS)
+        self.assertIn(f"`{schema.NODES_KEY}`", doc)
+
+    def test_rows_without_hosts_load(self):
+        # Every other binary's rows and results written before host/peer: both "".
+        from peakresults.load import with_hosts
+        rows = with_hosts([{"suite": "cpu"}, {"suite": "cluster", "host": "a", "peer": "b"}])
+        self.assertEqual([schema.hosts_of(r) for r in rows], [("", ""), ("a", "b")])
+        self.assertEqual(rows[0]["host"], "")
+
+    def test_cluster_step_reads_old_node_blocks(self):
+        # A results folder from before libpeak's sysinfo: node keys kernel/isa, the file
+        # beside the raw folder rather than in it; a row without peer gets "".
+        from peakresults.merge import cluster_step
+        with tempfile.TemporaryDirectory() as out:
+            doc = {"context": {"nodes": [{"host": "n1", "kernel": "6.1", "isa": "avx2"}]},
+                   "results": [{"suite": "cluster", "test": "node_sweep", "host": "n1"}]}
+            with open(os.path.join(out, "cluster-node_sweep.json"), "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+            ctx, rows = cluster_step(out, "node_sweep", [])
+            self.assertEqual(ctx["nodes"], [{"host": "n1", "os.kernel": "6.1", "cpu.isa": "avx2"}])
+            self.assertEqual(schema.hosts_of(rows[0]), ("n1", ""))
+            self.assertIsNone(cluster_step(out, "net_matrix", []))
 
 
 class Stats(unittest.TestCase):

@@ -1,0 +1,51 @@
+/* clusterbench's shared state: the options, what each rank tells the others about itself,
+ * and the run every part works on (no globals outside clusterbench.c's watchdog). */
+#ifndef CLUSTER_H
+#define CLUSTER_H
+
+#include <stdint.h>
+
+#include "cluster_pair.h"
+#include "cluster_rows.h"
+#include "peak_opts.h"
+
+struct cluster_opts {
+	struct peak_common_opts common; /* --reps, --ci, --max-reps, --format, --output */
+	const char *test;     /* net_matrix | node_sweep */
+	const char *schedule; /* shift | serial */
+	const char *names;    /* hostfile: line i names rank i */
+	const char *bindir;   /* node_sweep: the suite's build dir */
+	const char *dir;      /* node_sweep: diskbench's directory */
+	struct cluster_cfg cfg;
+	double min_time_s, udp_mbit, timeout_s;
+	uint64_t port;
+	double lat_x, bw_frac; /* outlier rule */
+	double round_s;        /* watchdog: longest a round may take */
+};
+
+/* What each rank tells every other (fixed-size: gathered as bytes). */
+struct cluster_node {
+	char name[64];    /* as the hostfile (--names) gives it, else MPI's processor name */
+	uint16_t port;    /* this rank's netbench server */
+	uint8_t avx2, avx512f; /* what node_sweep's cpubench points need */
+};
+
+struct cluster_run {
+	const struct cluster_opts *o;
+	int rank, nranks;
+	const struct cluster_node *nodes; /* every rank's, by rank */
+	struct cluster_rows *rows;        /* rank 0's; NULL elsewhere */
+};
+
+/* One line on stderr, rank 0's rows written as they are, the whole job ended (exit 1). */
+void cluster_fail(const struct cluster_run *run, const char *msg);
+/* Arm the watchdog for round (0: the teardown) for o->round_s seconds; 0 s disarms. */
+void cluster_watch(const struct cluster_run *run, int round, int arm);
+/* Rank 0: write the rows so far, or end the job saying why. */
+void cluster_flush(const struct cluster_run *run);
+
+/* --test net_matrix (cluster_matrix.c) and --test node_sweep (cluster_sweep.c). */
+void cluster_net_matrix(const struct cluster_run *run);
+void cluster_sweep(const struct cluster_run *run);
+
+#endif
