@@ -274,6 +274,8 @@ def record(job: dict, d: str, kind: str, factor: float = MOVED_FACTOR) -> dict:
     tool_version = job.get("tool_version", "")
     for k in _rounds(d):
         o, oflags, oerr, oplace = _side(d, k, ours_side, ours_key)
+        if kind == "best" and o is None and oerr == "not run":
+            continue  # our best runs in the first rounds only (plan_pairs.BEST_ROUNDS)
         t, _, terr, tplace = _side(d, k, "tool", key)
         if not tool_version:
             tool_version = (_read(os.path.join(d, f"r{k}-tool.json")) or {}).get("tool_version", "")

@@ -145,7 +145,7 @@ def build_plan(o) -> list:
                  "L3": f"{l3 // 2048}KiB", "DRAM": dram}
         for lv in ("L1", "L2", "L3", "DRAM"):
             argv = ["membench", "--test", "seq_read", "--block", "4KiB", "--size", sizes[lv],
-                    "--threads", o.ncpu, "--reps", o.reps, "--quiet"]
+                    "--threads", o.ncpu, "--reps", o.reps, "--quiet"] + fixed("memory")
             if o.min_time:
                 argv += ["--min-time", o.min_time]
             add("memory", f"bandwidth {lv}", est(1, rep_s, o.reps), "bench", "membench", f"levels-{lv}", argv)
@@ -200,22 +200,24 @@ def build_plan(o) -> list:
             ["dpdkbench", "-l", "0"] + dpdk_eal_mem(1, 512) +
             ["--no-pci", "--no-telemetry", "--log-level=*:critical", "--file-prefix=peakbench-runall",
              "--vdev=net_ring0", "--", "--role", "loopback", "--sizes", sizes, "--flows", flows,
-             "--time", t, "--reps", o.reps])
+             "--time", t, "--reps", o.reps] + fixed("dpdk"))
         # Tester and dut in two processes over net_memif, one CPU each, both directions.
         add("dpdk", "memif pair", est(nsizes * len(pflows.split(",")), tf, o.reps) + 3, "bench",
             "dpdkbench", "dpdk-memif", ["scripts/dpdk_memif_pair.sh", "dpdkbench", "--sizes", sizes,
-                                        "--flows", pflows, "--direction", "bi", "--time", t, "--reps", o.reps])
+                                        "--flows", pflows, "--direction", "bi", "--time", t, "--reps", o.reps]
+            + fixed("dpdk"))
         # The same pair at a light load (0.1 Mpps per direction): the round trip without
         # queueing in full rings, comparable with the kernel's ping-pong below.
         add("dpdk", "memif latency", est(nsizes, tf, o.reps) + 3, "bench", "dpdkbench", "dpdk-memif-rate",
             ["scripts/dpdk_memif_pair.sh", "dpdkbench", "--sizes", sizes, "--flows", "1", "--direction",
-             "bi", "--rate", "0.1", "--time", t, "--reps", o.reps])
+             "bi", "--rate", "0.1", "--time", t, "--reps", o.reps] + fixed("dpdk"))
         # The kernel's UDP path at the same sizes: a frame of S bytes (with FCS) carries
         # S - 46 bytes of UDP payload. One connection, as the pair runs one tester lcore.
         payloads = ",".join(f"{int(s) - 46}B" for s in sizes.split(","))
         add("dpdk", "kernel udp", est(2 * nsizes, tf, o.reps), "bench", "netbench", "network-udpframes",
             ["netbench", "loopback", "--test", "udp_throughput,udp_latency", "--datagram", payloads,
-             "--msg-size", payloads, "--time", t, "--threads", "1", "--reps", o.reps, "--quiet"])
+             "--msg-size", payloads, "--time", t, "--threads", "1", "--reps", o.reps, "--quiet"]
+            + fixed("network"))
     # The tools' own sweep, unpaired (its figures carry no ratio: the paired rounds are the
     # comparison): the full protocol only, 82 of --quick's 413 s on a 2-vCPU VM (issue 26).
     if not o.no_baselines and not (o.quick and not o.tiny):
@@ -246,7 +248,7 @@ def build_plan(o) -> list:
 
 # The full protocol's first pass: repetitions past --reps the --ci target may add (a
 # point's cap, --max-reps, is --reps plus these; the second pass adds one more sample).
-FULL_EXTRA_REPS = {"cpu": 4, "linpack": 1, "memory": 2, "disk": 2, "network": 2}
+FULL_EXTRA_REPS = {"cpu": 4, "linpack": 1, "memory": 2, "disk": 2, "network": 2, "dpdk": 2}
 QUICK_LINPACK_N = 4000  # scripts/baseline/hpcc.sh's N in --quick
 
 

@@ -110,6 +110,16 @@ class Pairs(unittest.TestCase):
         self.assertEqual(best["ours_job"], "netbench --threads 2")
         self.assertIn("steal", best["flags"])
 
+    def test_best_in_the_first_rounds_only(self):
+        # our best runs in round 1 only (--quick): the rounds without it are not failed ones
+        self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0), "best": ours(25.0, key=BEST)},
+                          {"ours": ours(10.0), "tool": tool(10.0)},
+                          {"ours": ours(10.0), "tool": tool(10.0), "best": "netbench: connect refused"}],
+                 best_key=BEST, best_job="netbench --threads 2", best_cause="two threads against one")
+        _, best = pairs.load_pairs(self.out)
+        self.assertEqual(best["n_pairs"], 1)
+        self.assertIn("failed_rounds=1", best["flags"])  # round 3's best failed; round 2 had none
+
     def test_csv_and_empty(self):
         self.assertEqual(pairs.load_pairs(self.out), [])
         self.job("tcp1", [{"ours": ours(10.0), "tool": tool(10.0)},
