@@ -12,6 +12,7 @@
 #include "peak_peak.h"
 #include "peak_stats.h"
 #include "peak_steal.h"
+#include "peak_time.h"
 
 /* Below this share of its elapsed time on a CPU, a worker was kept waiting by someone else. */
 #define CONTENDED_SHARE 0.97
@@ -131,6 +132,7 @@ struct slot {
 	bool set_up; /* setup done: teardown owed */
 	unsigned n;  /* measured repetitions run: the row's n */
 	bool done;   /* the stopping rule says n is enough */
+	uint64_t rep_ns; /* the measured repetitions' time, for --point-budget */
 };
 
 /* Row, checks, support, setup. Returns 1 when unsupported (res flagged), 0 when set up,
@@ -154,6 +156,7 @@ static int slot_begin(const struct peak_bench_suite *s, const struct peak_bench_
 	sl->set_up = false;
 	sl->n = 0;
 	sl->done = false;
+	sl->rep_ns = 0;
 	sl->l = (struct loop){.run = run, .e = e, .cpu_share = 1.0};
 	sl->iters = p->start_iters ? p->start_iters : s->start_iters ? s->start_iters : 1;
 	row_init(s, run, sl->res);
@@ -203,6 +206,17 @@ static int slot_prepare(const struct peak_bench_suite *s, const struct peak_comm
 	return one_run(&sl->l, sl->iters, &ns); /* warm-up: caches, page faults, clock ramp */
 }
 
+/* --point-budget: past --reps, one more repetition only when the point's measured time
+ * plus its mean repetition stays within the budget (so a suite's time is about its
+ * points' budgets; a point whose --reps alone take longer keeps them all). */
+static bool over_budget(const struct slot *sl, const struct peak_common_opts *c)
+{
+	if (!(c->point_budget_s > 0) || sl->n == 0 || sl->n < c->reps)
+		return false;
+	double spent = (double)sl->rep_ns * 1e-9;
+	return spent + spent / sl->n > c->point_budget_s;
+}
+
 /* Measured repetition i: its sample, the stopping rule, verify, after_rep. The rule is
  * asked before verify so that a check due after the last repetition (run->last_rep) runs
  * on it; round robin decides after the round (round_robin: last_rep only at the cap). */
@@ -212,6 +226,7 @@ static int slot_rep(struct slot *sl, const struct peak_common_opts *c, unsigned 
 	const struct peak_bench_kernel *k = sl->k;
 	struct peak_bench_run *run = sl->run;
 	run->rep = i;
+	uint64_t t0 = peak_time_now_ns();
 	if (k->measure) {
 		if (k->measure(run, &sl->samples[i], e) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: repetition %u failed",
@@ -224,9 +239,11 @@ static int slot_rep(struct slot *sl, const struct peak_common_opts *c, unsigned 
 		       scale = k->scale > 0 ? k->scale : 1;
 		sl->samples[i] = ns ? work / (double)ns * scale : 0;
 	}
+	sl->rep_ns += peak_time_now_ns() - t0;
 	size_t cap = (size_t)peak_opts_max_reps(c);
 	sl->n = run->nreps = i + 1;
-	sl->done = peak_stats_enough(sl->samples, sl->n, (size_t)c->reps, cap, c->ci_pct);
+	sl->done = peak_stats_enough(sl->samples, sl->n, (size_t)c->reps, cap, c->ci_pct) ||
+		   over_budget(sl, c);
 	run->last_rep = round_robin ? sl->n >= cap : sl->done;
 	if (verified(run, e) != 0)
 		return -1;

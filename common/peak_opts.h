@@ -65,6 +65,10 @@ struct peak_common_opts {
 	 * max_reps 0: the default cap (peak_opts_max_reps). */
 	double ci_pct;
 	uint64_t max_reps;
+	/* Time a point may spend on repetitions past reps (--point-budget, seconds; 0: no
+	 * limit): the next one is run only when the point's measured time so far plus its
+	 * mean repetition stays within it. A suite's budget divided by its points. */
+	double point_budget_s;
 };
 
 /* The most repetitions --reps, --max-reps and --ci allow. */
@@ -96,6 +100,9 @@ uint64_t peak_opts_max_reps(const struct peak_common_opts *c);
 	 PEAK_OPT_DOUBLE, &(c)->ci_pct, 0, 100, NULL, NULL},                                       \
 	{"max-reps", "N", "most repetitions per point with --ci (default 4 x --reps)",             \
 	 PEAK_OPT_UINT, &(c)->max_reps, 2, PEAK_OPTS_MAX_REPS, NULL, NULL},                        \
+	{"point-budget", "SECONDS",                                                                 \
+	 "with --ci, repeat past --reps only while a point's measured time stays within SECONDS",  \
+	 PEAK_OPT_DOUBLE, &(c)->point_budget_s, 0, 86400, NULL, NULL},                             \
 	{"format", "FMT", "console, csv or json", PEAK_OPT_CHOICE, &(c)->format_name, 0, 0,       \
 	 peak_opts_formats, NULL},                                                                 \
 	{"output", "FILE", "write results to FILE instead of stdout", PEAK_OPT_STRING,            \

@@ -11,6 +11,7 @@
 
 #include "peak_bench.h"
 #include "peak_stats.h"
+#include "peak_time.h"
 
 /* Full width of the 95% interval in % of the mean: (ci95_high - ci95_low) / mean. */
 static void test_width_known_answers(void **state)
@@ -149,6 +150,54 @@ static void test_noisy_point_runs_to_cap_flagged(void **state)
 	assert_null(strstr(res.flags, "ci_wide"));
 }
 
+/* --point-budget: a noisy point past --reps goes on only while its measured time allows
+ * one more repetition. The kernel waits for the clock to tick once per repetition, so its
+ * time is never zero whatever the clock's resolution. */
+static int s_measure_ticking(struct peak_bench_run *r, double *value, struct peak_bench_err *e)
+{
+	uint64_t t0 = peak_time_now_ns();
+	while (peak_time_now_ns() == t0)
+		;
+	return s_measure(r, value, e);
+}
+
+static void run_budget(struct script *sc, double budget_s, struct peak_result *res)
+{
+	struct peak_bench_kernel k = SCRIPTED("k", sc);
+	k.measure = s_measure_ticking;
+	const struct peak_bench_suite s = {.name = "fake", .kernels = &k, .nkernels = 1};
+	struct peak_common_opts c;
+	common(&c, 3);
+	c.ci_pct = 2.0;
+	c.point_budget_s = budget_s;
+	sc->measured = sc->lasts = sc->last_at = 0;
+	char err[128];
+	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
+	assert_non_null(team);
+	struct peak_bench_point p = {.threads = 1};
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(peak_bench_point_run(&s, &k, &p, team, &c, NULL, res, samples, &run, &e),
+			 0);
+	peak_team_destroy(team);
+	assert_int_equal(res->summary.n, sc->measured);
+	assert_int_equal(sc->lasts, 1);
+}
+
+static void test_point_budget_stops_past_reps(void **state)
+{
+	(void)state;
+	struct script sc = {noisy_v, 2, 0, 0, 0};
+	struct peak_result res;
+	run_budget(&sc, 1e-9, &res); /* spent before the budget: --reps, never fewer */
+	assert_int_equal(sc.measured, 3);
+	assert_non_null(strstr(res.flags, "ci_wide="));
+	run_budget(&sc, 1e6, &res); /* room to spare: the cap, as without a budget */
+	assert_int_equal(sc.measured, 12);
+	run_budget(&sc, 0, &res); /* 0: no budget */
+	assert_int_equal(sc.measured, 12);
+}
+
 static void test_bimodal_point_keeps_both_modes(void **state)
 {
 	(void)state;
@@ -268,6 +317,7 @@ int main(void)
 	    cmocka_unit_test(test_enough_rule),
 	    cmocka_unit_test(test_tight_point_stops_at_reps),
 	    cmocka_unit_test(test_noisy_point_runs_to_cap_flagged),
+	    cmocka_unit_test(test_point_budget_stops_past_reps),
 	    cmocka_unit_test(test_bimodal_point_keeps_both_modes),
 	    cmocka_unit_test(test_ci_off_is_fixed_reps),
 	    cmocka_unit_test(test_one_rep_needs_a_second),
