@@ -19,12 +19,17 @@ when the whole interval lies beyond what those shares explain (NEW's loss for a 
 figure, OLD's for a better one), else "not judged" ("no change beyond noise" when the
 interval holds zero); a flag without its recorded share (a run from before they were
 recorded) makes a row that moved "not judged".
+A row with fewer than OWN_SAMPLES repetitions on a side whose own interval holds zero (or
+that has none) is judged by its family's spread instead (family_noise.py: the rows of one
+suite, test and metric, both runs): the change of its median, with an interval from the
+family's pooled robust spread. Three --quick samples cannot tell a 30% drop from noise;
+the family's hundreds can.
 A regression (the exit code 1) is "slower" by more than --tolerance percent."""
 import math
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import noise, schema
+from . import family_noise, noise, schema
 from .load import Run
 from .stats import welch_diff_ci
 
@@ -85,6 +90,7 @@ def compare(old: Run, new: Run, tolerance_pct: float) -> Comparison:
     cmp = Comparison(machine_diffs=_diffs(old.context, new.context, schema.MACHINE_KEYS),
                      setup_diffs=_diffs(old.context, new.context, schema.SETUP_KEYS))
     a, b = _index(old.rows), _index(new.rows)
+    fams = family_noise.spreads(list(a.values()) + list(b.values()))
     for k in sorted(a.keys() | b.keys(), key=lambda x: tuple(str(v) for v in x[0]) + (x[1],)):
         if k not in b:
             cmp.only_old.append(k[0])
@@ -92,7 +98,8 @@ def compare(old: Run, new: Run, tolerance_pct: float) -> Comparison:
         if k not in a:
             cmp.only_new.append(k[0])
             continue
-        cmp.rows.append(_row_change(k[0], a[k], b[k], bool(cmp.machine_diffs), tolerance_pct))
+        cmp.rows.append(_row_change(k[0], a[k], b[k], bool(cmp.machine_diffs), tolerance_pct,
+                                    fams.get(family_noise.family_of(a[k]))))
     return cmp
 
 
@@ -102,12 +109,24 @@ def _change_pct(om: float, nm: float) -> float:
     return 0.0 if nm == 0 else math.copysign(math.inf, nm)  # from zero (a loss of 0%)
 
 
-def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float) -> RowChange:
+# Repetitions on a side from which a row's own interval judges it alone.
+OWN_SAMPLES = 6
+
+
+def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float,
+                fam=None) -> RowChange:
     so, sn = _samples(ro), _samples(rn)
     om, nm = float(ro["mean"]), float(rn["mean"])
     change = _change_pct(om, nm)
     diff, ci = welch_diff_ci(so, sn)
     ci_pct = (ci[0] / abs(om) * 100.0, ci[1] / abs(om) * 100.0) if ci and om else None
+    by_family = ""
+    if fam and min(len(so), len(sn)) < OWN_SAMPLES and (ci_pct is None or ci_pct[0] <= 0.0 <= ci_pct[1]):
+        mc = family_noise.median_change_ci(ro, rn, fam[0])
+        if mc and not (mc[1][0] <= 0.0 <= mc[1][1]):
+            change, ci_pct, diff = mc[0], mc[1], mc[0]
+            by_family = (f"the median's change, judged by the spread of its family's {fam[1]} rows "
+                         f"(sigma {100.0 * fam[0]:.1f}% a sample)")
     flags = schema.flags_of(ro) | schema.flags_of(rn)
     noisy = flags & (schema.NOISY_FLAGS - set(schema.SHARE_FLAGS))
     shared = flags & set(schema.SHARE_FLAGS)
@@ -118,7 +137,9 @@ def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float)
                          "flagged " + ",".join(sorted(noisy or shared)))
     few = f"{min(len(so), len(sn))} repetition sample(s) on a side: no interval"
     if shared:
-        return _share_change(RowChange(key, om, nm, change, ci_pct, ""), ro, rn, diff, few, tol)
+        rc = _share_change(RowChange(key, om, nm, change, ci_pct, ""), ro, rn, diff, few, tol)
+        rc.note = "; ".join(x for x in (by_family, rc.note) if x)
+        return rc
     if ci_pct is None:
         if abs(change) <= tol:
             return RowChange(key, om, nm, change, None, "no change beyond noise", few)
@@ -126,8 +147,8 @@ def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float)
     if ci_pct[0] <= 0.0 <= ci_pct[1]:
         return RowChange(key, om, nm, change, ci_pct, "no change beyond noise")
     if schema.is_cpu_use(ro):
-        return RowChange(key, om, nm, change, ci_pct, "more CPU" if diff > 0 else "less CPU")
-    return RowChange(key, om, nm, change, ci_pct, _direction(ro, diff))
+        return RowChange(key, om, nm, change, ci_pct, "more CPU" if diff > 0 else "less CPU", by_family)
+    return RowChange(key, om, nm, change, ci_pct, _direction(ro, diff), by_family)
 
 
 def _direction(row: dict, diff: float) -> str:
