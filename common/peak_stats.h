@@ -45,21 +45,6 @@ double peak_stats_percentile_sorted(const double *sorted, size_t n, double pct);
 /* Sort a copy-free array ascending in place. */
 void peak_stats_sort(double *values, size_t n);
 
-/* Repetitions that fall into two separate modes (a VM whose bandwidth doubles between
- * runs): the sorted samples split at their widest relative gap, and the split counts as
- * two modes when each side holds at least two samples (one far sample is an outlier, not
- * a mode), the gap is at least PEAK_MODES_MIN_GAP (high side's min / low side's max), and
- * the gap is wider than either side's own spread (its max / min). Samples must be > 0. */
-#define PEAK_MODES_MIN_GAP 1.2
-struct peak_modes {
-	bool bimodal;
-	size_t n_low, n_high;      /* samples in each mode (n_low = n when not bimodal) */
-	double low_mean, high_mean; /* mean of each mode (both the overall mean when not) */
-	double gap;                 /* high side's min / low side's max at the split */
-};
-
-void peak_stats_modes(const double *samples, size_t n, struct peak_modes *out);
-
 /* Welford's running mean/variance; accumulators from several threads merge exactly. */
 struct peak_welford {
 	uint64_t n;

@@ -1,7 +1,7 @@
 /* Adaptive repetitions: the stopping rule (peak_stats_enough) on known samples, and the
  * harness running it on scripted samples: a tight point stops at --reps, a noisy one runs
- * to the cap flagged ci_wide with its width, a bimodal one keeps every sample (it still
- * splits into its two modes), --ci 0 keeps fixed reps, round robin keeps one count. */
+ * to the cap flagged ci_wide with its width, a bimodal one keeps every sample of both
+ * modes, --ci 0 keeps fixed reps, round robin keeps one count. */
 #include "bench_fake.h"
 
 #include <math.h>
@@ -206,11 +206,15 @@ static void test_bimodal_point_keeps_both_modes(void **state)
 	run_one(&sc, 3, 2.0, 8, &res);
 	assert_int_equal(sc.measured, 8);
 	assert_non_null(strstr(res.flags, "ci_wide=59.6"));
-	struct peak_modes m;
-	peak_stats_modes(res.samples, res.nsamples, &m);
-	assert_true(m.bimodal);
-	assert_int_equal(m.n_low, 4);
-	assert_int_equal(m.n_high, 4);
+	/* every sample of both modes kept, for the results program's one bimodal rule
+	 * (bimodal.modes, tests/results/test_finish.py) */
+	unsigned low = 0, high = 0;
+	for (size_t i = 0; i < res.nsamples; i++) {
+		low += res.samples[i] == 50.0;
+		high += res.samples[i] == 100.0;
+	}
+	assert_int_equal(low, 4);
+	assert_int_equal(high, 4);
 }
 
 static void test_ci_off_is_fixed_reps(void **state)

@@ -113,51 +113,6 @@ static void test_welford_merge_equals_whole(void **state)
 	assert_double_equal(empty.mean, whole.mean, 0);
 }
 
-/* Two modes: the 43 vs 77 GB/s case of a VM whose bandwidth doubles between runs. */
-static void test_modes_two(void **state)
-{
-	(void)state;
-	const double x[] = {43.0, 77.0, 44.0, 76.0, 43.5, 78.0};
-	struct peak_modes m;
-	peak_stats_modes(x, 6, &m);
-	assert_true(m.bimodal);
-	assert_int_equal(m.n_low, 3);
-	assert_int_equal(m.n_high, 3);
-	assert_double_equal(m.low_mean, 43.5, 1e-12);
-	assert_double_equal(m.high_mean, 77.0, 1e-12);
-	assert_double_equal(m.gap, 76.0 / 44.0, 1e-12);
-}
-
-static void test_modes_one(void **state)
-{
-	(void)state;
-	const double x[] = {50.0, 51.0, 52.0, 50.5, 51.5};
-	struct peak_modes m;
-	peak_stats_modes(x, 5, &m);
-	assert_false(m.bimodal);
-	assert_int_equal(m.n_low, 5);
-	assert_double_equal(m.low_mean, 51.0, 1e-12);
-	assert_double_equal(m.high_mean, 51.0, 1e-12);
-}
-
-/* One far sample is an outlier, not a mode; an even spread has no gap wider than itself. */
-static void test_modes_outlier_and_spread(void **state)
-{
-	(void)state;
-	const double outlier[] = {50.0, 51.0, 52.0, 51.0, 90.0};
-	const double spread[] = {10.0, 20.0, 30.0, 40.0, 50.0, 60.0};
-	const double few[] = {43.0, 77.0, 44.0};
-	const double nonpositive[] = {0.0, 0.0, 10.0, 10.0};
-	struct peak_modes m;
-	peak_stats_modes(outlier, 5, &m);
-	assert_false(m.bimodal);
-	peak_stats_modes(spread, 6, &m);
-	assert_false(m.bimodal);
-	peak_stats_modes(few, 3, &m);
-	assert_false(m.bimodal);
-	peak_stats_modes(nonpositive, 4, &m);
-	assert_false(m.bimodal);
-}
 
 int main(void)
 {
@@ -168,9 +123,6 @@ int main(void)
 		cmocka_unit_test(test_t95),
 		cmocka_unit_test(test_percentile_nearest_rank),
 		cmocka_unit_test(test_welford_merge_equals_whole),
-		cmocka_unit_test(test_modes_two),
-		cmocka_unit_test(test_modes_one),
-		cmocka_unit_test(test_modes_outlier_and_spread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
