@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "peak_shared.h"
+
 /* One ordered pair of CPUs and its round trips. */
 struct peak_c2c_pair {
 	int cpu_a, cpu_b;
@@ -27,9 +29,8 @@ int peak_c2c_measure(unsigned max_cpus, unsigned samples, unsigned round_trips,
 		     size_t err_len);
 
 /* The factor by which a pair's minimum must change between two fingerprints of the same
- * pairs to count as a move (1.5: the run-to-run spread of one placement stays well below,
- * a move across L3 domains or sockets is 2x-5x). */
-#define PEAK_C2C_MOVED_FACTOR 1.5
+ * pairs to count as a move (peak_shared.h: the results program uses the same). */
+#define PEAK_C2C_MOVED_FACTOR PEAK_SHARED_MOVED_FACTOR
 
 /* True when any pair present in both fingerprints changed its minimum by more than
  * PEAK_C2C_MOVED_FACTOR either way. Pairs missing from either side are ignored. */

@@ -15,6 +15,7 @@
 #include "net_proto.h"
 #include "net_udp_acct.h"
 #include "net_wire.h"
+#include "peak_shared.h"
 #include "peak_time.h"
 
 #define BATCH   32u
@@ -24,7 +25,7 @@
 #define DRAIN_MAX_NS 500000000ull
 /* A ping not answered within this long is lost (sockperf-like). */
 #define PING_WAIT_MS  200u
-#define SOCKBUF_BYTES (4 * 1024 * 1024)
+#define SOCKBUF_BYTES PEAK_SHARED_UDP_SOCKBUF_BYTES /* iperf3 -w in the pair: peak_shared.h */
 
 static int udp_server_open(struct net_srv_test *t, char *err, size_t err_len)
 {

@@ -43,7 +43,7 @@ import math
 import os
 import re
 
-from . import insmix, schema, trace
+from . import insmix, schema, shared, trace
 
 BAND = (0.90, 1.10)  # a ratio outside it needs its measured cause
 PAIR_FIELDS = ("tool", "tool_version", "suite", "test", "variant", "threads", "block_bytes",
@@ -118,9 +118,9 @@ def _figure(doc, key: dict):
 
 
 # Two fingerprints differ when a pair of CPUs' minimum round trip changed by more than
-# this factor either way (common/peak_c2c.h PEAK_C2C_MOVED_FACTOR, the same test): the
-# fallback when the run has no calibration.
-MOVED_FACTOR = 1.5
+# this factor either way (common/peak_shared.h, as peakinfo --placement-since tests it):
+# the fallback when the run has no calibration.
+MOVED_FACTOR = shared.MOVED_FACTOR
 # The calibrated factor (moved_factor): 1 + MOVED_K x (spread - 1) of the fingerprints taken
 # at the start, within MOVED_MIN..MOVED_MAX. A host whose round trips wander 122-147 ns
 # (spread 1.2) by themselves gets 1.6, so its rounds are not dropped for its own noise (1.5

@@ -78,7 +78,7 @@ def warnings_section(all_rows, unexplained, problems) -> list[str]:
     else:
         out.append("No row carries a warning flag.")
     if unexplained:
-        out += ["", "Reference ratios outside 0.90-1.10 with no measured cause (unexplained):", ""]
+        out += ["", f"Reference ratios outside {report_refs.BAND_TEXT} with no measured cause (unexplained):", ""]
         out += [f"- {u}" for u in unexplained]
     if problems:
         out += ["", "Raw files the results program could not use:", ""] + [f"- {p}" for p in problems]

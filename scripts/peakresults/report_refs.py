@@ -8,7 +8,8 @@ from . import pairs
 from .pairs import MOVED_FACTOR
 from .report_fmt import cell, fmt, human, isnum
 
-BAND = (0.90, 1.10)
+BAND = pairs.BAND
+BAND_TEXT = f"{BAND[0]:.2f}-{BAND[1]:.2f}"  # "0.90-1.10"
 
 WRITE_LAYOUTS = [
     "Disk writes come in two layouts, each against its own fio job: **seq_write** overwrites a file",

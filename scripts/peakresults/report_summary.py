@@ -118,7 +118,7 @@ def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], n_ver
         out.append(f"- {len(above)} row(s) above their theoretical peak: the peak's input or the measurement is wrong "
                    "(Warnings).")
     if unexplained:
-        out.append(f"- {len(unexplained)} of {n_verdicts} reference ratios outside 0.90-1.10 with no measured cause "
+        out.append(f"- {len(unexplained)} of {n_verdicts} reference ratios outside {report_refs.BAND_TEXT} with no measured cause "
                    "(listed under Warnings).")
     if res.merged.problems:
         out.append(f"- {len(res.merged.problems)} raw file(s) could not be used (listed under Warnings).")
