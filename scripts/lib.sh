@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Shared helpers for run_all.sh and scripts/baseline/*.sh: tool presence, durations, the
-# loopback peak and DPDK's EAL memory. Results are read and shaped by the results program
+# Shared helpers for run_all.sh and the scripts beside it (dpdk_memif_pair.sh,
+# cluster_run.sh): tool presence, durations, the loopback peak and DPDK's EAL memory. Results are read and shaped by the results program
 # (scripts/peakresults), never here.
 
 # The checkout this file belongs to (loopback_peak calls the results program from it).
@@ -30,31 +30,11 @@ loopback_peak() { # dir
 }
 
 # dpdkbench's EAL memory arguments, one word a line, for PROCS processes of MB MiB each:
-# hugepages ("-m MB --in-memory": EAL's hugepage files are never created, so nothing is
-# left behind) when a hugetlbfs is mounted and the free, unreserved huge pages of the default
-# size cover PROCS x MB; ordinary memory ("--no-huge --no-shconf -m MB") otherwise.
-# PEAKBENCH_DPDK_HUGE=no forces ordinary memory, =yes hugepages. Nothing is allocated or
-# mounted here. MOUNTS and MEMINFO (default /proc/mounts, /proc/meminfo) let tests pass fakes.
+# hugepages when a hugetlbfs is mounted and the free, unreserved pages cover them, ordinary
+# memory otherwise; PEAKBENCH_DPDK_HUGE=yes|no overrides. The rule is the results program's
+# (scripts/peakresults/plan.py dpdk_eal_mem, which run_all.sh's plan also uses), written
+# once. MOUNTS and MEMINFO (default /proc/mounts, /proc/meminfo) let tests pass fakes.
 # peak_dpdk_eal_mem PROCS MB [MOUNTS [MEMINFO]]
 peak_dpdk_eal_mem() {
-	local procs=$1 mb=$2 mounts=${3:-/proc/mounts} meminfo=${4:-/proc/meminfo} huge=0
-	case ${PEAKBENCH_DPDK_HUGE:-auto} in
-	yes) huge=1 ;;
-	no) ;;
-	*)
-		if awk '$3 == "hugetlbfs" { f = 1 } END { exit !f }' "$mounts" 2>/dev/null &&
-			awk -v need_kb=$((procs * mb * 1024)) '
-			$1 == "HugePages_Free:" { free = $2 }
-			$1 == "HugePages_Rsvd:" { rsvd = $2 }
-			$1 == "Hugepagesize:" { kb = $2 }
-			END { exit !(kb > 0 && (free - rsvd) * kb >= need_kb) }' "$meminfo" 2>/dev/null; then
-			huge=1
-		fi
-		;;
-	esac
-	if [ "$huge" = 1 ]; then
-		printf '%s\n' -m "$mb" --in-memory
-	else
-		printf '%s\n' --no-huge --no-shconf -m "$mb"
-	fi
+	python3 "$PEAK_ROOT/scripts/peakresults" eal-mem "$@"
 }

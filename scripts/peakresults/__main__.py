@@ -70,7 +70,21 @@ def run_pairs_enough(args: list) -> int:
     return 0 if ok else 1
 
 
+def run_eal_mem(args: list) -> int:
+    """`eal-mem PROCS MB [MOUNTS [MEMINFO]]`: dpdkbench's EAL memory arguments, one word a
+    line (plan.dpdk_eal_mem, the one rule; scripts/lib.sh's peak_dpdk_eal_mem calls this)."""
+    from peakresults import plan
+    if not 2 <= len(args) <= 4 or not all(a.isdigit() and int(a) > 0 for a in args[:2]):
+        print("peakresults: eal-mem PROCS MB [MOUNTS [MEMINFO]]", file=sys.stderr)
+        return 2
+    files = dict(zip(("mounts", "meminfo"), args[2:]))
+    print("\n".join(plan.dpdk_eal_mem(int(args[0]), int(args[1]), **files)))
+    return 0
+
+
 def main(argv: list) -> int:
+    if argv[:1] == ["eal-mem"]:  # dpdkbench's EAL memory arguments (plan.dpdk_eal_mem)
+        return run_eal_mem(argv[1:])
     if argv[:1] == ["plan"]:  # run_all.sh's options and steps (plan.py)
         from peakresults import plan
         return plan.main(argv[1:])

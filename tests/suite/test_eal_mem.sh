@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# peak_dpdk_eal_mem (scripts/lib.sh) against fake /proc/mounts and /proc/meminfo: hugepages
+# The EAL memory rule (plan.dpdk_eal_mem, through scripts/lib.sh's peak_dpdk_eal_mem, as
+# dpdk_memif_pair.sh calls it) against fake /proc/mounts and /proc/meminfo: hugepages
 # only with a hugetlbfs mounted and enough free, unreserved pages for every process;
 # PEAKBENCH_DPDK_HUGE=yes|no overrides. Reads only the fake files; allocates nothing.
 set -u
