@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Shared helpers for run_all.sh and the scripts beside it (dpdk_memif_pair.sh,
-# cluster_run.sh): tool presence, durations, the loopback peak and DPDK's EAL memory. Results are read and shaped by the results program
-# (scripts/peakresults), never here.
+# Shared helpers for run_all.sh, scripts/dpdk_memif_pair.sh and cluster/bench_cluster.sh:
+# tool presence, durations, the loopback peak and DPDK's EAL memory. Results are read and
+# shaped by the results program (scripts/peakresults), never here.
 
 # The checkout this file belongs to (loopback_peak calls the results program from it).
 PEAK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
