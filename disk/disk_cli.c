@@ -15,6 +15,7 @@ static const char *const test_choices[] = {"seq_rw",	 "seq_read",   "seq_write",
 					   NULL};
 static const char *const engine_choices[] = {"psync", "uring", NULL};
 static const char *const direct_choices[] = {"auto", "on", "off", NULL};
+static const char *const sync_choices[] = {"fdatasync", "fsync", NULL};
 /* --buffer-pages: what each choice asks peak_team_alloc_pages for. */
 static const char *const pages_choices[] = {"auto",  "huge",      "hugetlb", "thp",
 					    "small", "scattered", NULL};
@@ -35,6 +36,7 @@ void disk_opts_defaults(struct disk_opts *o)
 	o->iodepth = 32;
 	o->iodepth_batch = 1;
 	o->direct = "auto";
+	o->sync = "fdatasync";
 	o->buffer_pages = "auto";
 }
 
@@ -60,6 +62,10 @@ size_t disk_opts_table(struct disk_opts *o, struct peak_opt *t, size_t max)
 	     NULL, NULL},
 	    {"direct", "MODE", "O_DIRECT: auto (when the block allows it), on (required) or off",
 	     PEAK_OPT_CHOICE, &o->direct, 0, 0, direct_choices, NULL},
+	    {"sync", "CALL",
+	     "the call that makes a write repetition durable, timed with it: fdatasync "
+	     "(default) or fsync (fio's end_fsync, for a job the same as fio's)",
+	     PEAK_OPT_CHOICE, &o->sync, 0, 0, sync_choices, NULL},
 	    {"buffer-pages", "KIND",
 	     "I/O buffer pages: auto (huge when available), huge (hugetlb or THP, required), "
 	     "hugetlb, thp, small (4KiB) or scattered (4KiB, no two physically adjacent: "

@@ -20,6 +20,7 @@ struct disk_opts {
 	uint64_t iodepth;
 	uint64_t iodepth_batch; /* I/Os queued per submit call (fio's iodepth_batch_submit) */
 	const char *direct;
+	const char *sync; /* the call that ends a write repetition: fdatasync or fsync */
 	const char *buffer_pages;
 	const char *buffer_dir; /* NULL, or --buffer-dir (disk_buffer_dir.h) */
 	uint64_t data_period; /* 0: the default, min(file size, 64 MiB) */

@@ -351,7 +351,8 @@ static int prepare_rep(struct disk_run *run, struct peak_bench_err *e)
 	return 0;
 }
 
-/* One repetition: the team's I/O plus, for writes, the fdatasync that makes it durable. */
+/* One repetition: the team's I/O plus, for writes, the fdatasync (--sync fsync: fsync) that
+ * makes it durable. */
 static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elapsed_ns,
 		   struct peak_bench_err *e)
 {
@@ -362,8 +363,10 @@ static int one_rep(struct disk_run *run, struct peak_team *team, uint64_t *elaps
 		return thread_error(run, e);
 	if (disk_test_writes(run->pt->test)) {
 		uint64_t t0 = peak_time_now_ns();
-		if (fdatasync(run->file->fd) != 0)
-			return peak_bench_fail(e, PEAK_EXIT_FAIL, "fdatasync on %s/%s: %s",
+		int rc = run->pt->fsync ? fsync(run->file->fd) : fdatasync(run->file->fd);
+		if (rc != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s on %s/%s: %s",
+					       run->pt->fsync ? "fsync" : "fdatasync",
 					       run->file->dir_path, run->file->name,
 					       strerror(errno));
 		team_ns += peak_time_now_ns() - t0;

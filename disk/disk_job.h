@@ -45,6 +45,7 @@ struct disk_point {
 	uint64_t block_bytes;
 	unsigned threads;
 	bool direct;           /* O_DIRECT, else buffered with the cache dropped per repetition */
+	bool fsync;            /* --sync fsync: a write repetition ends with fsync, not fdatasync */
 	double min_time_s;     /* shortest repetition */
 	double runtime_s;      /* > 0: every repetition lasts this long (fio time_based) */
 	uint64_t seed;         /* random offsets */

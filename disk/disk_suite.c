@@ -94,6 +94,7 @@ static int setup(struct peak_bench_run *r, struct peak_bench_err *e)
 	    .block_bytes = block,
 	    .threads = r->nthreads,
 	    .direct = strcmp(o->direct, "off") != 0 && disk_suite_block_direct_ok(s->file, block),
+	    .fsync = strcmp(o->sync, "fsync") == 0,
 	    .min_time_s = o->common.min_time_s,
 	    .runtime_s = o->runtime_s,
 	    .seed = s->seed++,

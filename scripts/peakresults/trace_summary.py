@@ -15,9 +15,18 @@ def _top_sizes(sizes: dict) -> dict:
 
 
 def _start(t: dict):
-    """The index (among the target's data calls) of the first call of its largest group."""
+    """The index (among the file's data calls) of its first timed call: the first data call
+    after the first cache drop (fadvise DONTNEED), which both tools make between laying a
+    file out and timing on it; without one, the first call of its largest group. (The
+    largest group alone took fio's timed 1 MiB writes for layout when its reads that
+    followed moved more bytes.)"""
     if not t["groups"]:
         return None
+    for ev, _, idx in t["runs"]:
+        if ev == "fadvise64 DONTNEED":
+            if idx < t["ndata"]:
+                return idx
+            break
     key = max(t["groups"], key=lambda k: (t["groups"][k]["bytes"], t["groups"][k]["calls"]))
     return t["first"][key]
 
@@ -37,11 +46,15 @@ def _file_phases(t: dict, start: int, out: dict) -> None:
     for writes, idx, name, secs in t["syncs"]:
         if idx <= start:
             continue
+        if writes == last:
+            # nothing written since the last sync: a cache drop's (diskbench's before each
+            # repetition, reads included), which makes nothing durable
+            out["sync_idle"] = out.get("sync_idle", 0) + 1
+            continue
         out["sync"][name] = out["sync"].get(name, 0) + 1
         out["sync_secs"] = round(out.get("sync_secs", 0.0) + secs, 6)
-        if writes > last:
-            k = str(writes - last)
-            out["sync_intervals"][k] = out["sync_intervals"].get(k, 0) + 1
+        k = str(writes - last)
+        out["sync_intervals"][k] = out["sync_intervals"].get(k, 0) + 1
         last = writes
 
 
@@ -126,6 +139,7 @@ def merge(a: dict, b: dict) -> dict:
     """Two summaries of parts of one side as one (counts added, data groups joined)."""
     out = dict(a)
     out["sync_secs"] = (a.get("sync_secs") or 0) + (b.get("sync_secs") or 0)
+    out["sync_idle"] = (a.get("sync_idle") or 0) + (b.get("sync_idle") or 0)
     for k in ("sync", "sync_intervals", "opens", "sockopts", "control", "excluded", "syscalls", "hot_syscalls"):
         out[k] = _add_counts(a.get(k) or {}, b.get(k) or {})
     out["setup"] = (a.get("setup") or []) + (b.get("setup") or [])

@@ -125,6 +125,56 @@ class Compare(unittest.TestCase):
         self.assertFalse(any("send size" in x for x in d), d)
 
 
+class Cadence(unittest.TestCase):
+    """The timed part starts after the first cache drop; syncs that follow no write are
+    not a sync cadence; a warm-up's short burst before its sync weighs by its writes."""
+    F = "3</d/f>"
+
+    def job(self, *calls):
+        lines = [f"1 fallocate({self.F}, 0, 0, 16777216) = 0 <0.000010>"]
+        for c in calls:
+            lines += c
+        return "\n".join(lines) + "\n"
+
+    def op(self, name, n, size=1048576, t="0.001"):
+        if name in ("write", "fsync", "fdatasync"):
+            if name == "write":
+                return [f'1 write({self.F}, ""..., {size}) = {size} <{t}>'] * n
+            return [f"1 {name}({self.F}) = 0 <0.050000>"] * n
+        return [f'1 {name}({self.F}, ""..., {size}, {i * size}) = {size} <{t}>' for i in range(n)]
+
+    def drop(self):
+        return [f"1 fadvise64({self.F}, 0, 0, POSIX_FADV_DONTNEED) = 0 <0.000010>"]
+
+    def test_timed_writes_before_larger_reads(self):
+        # fio's layout, its seq_write job, then a seq_read job that moves more bytes
+        s = summarize(self.job(self.op("write", 4), self.op("fsync", 1), self.drop(),
+                               self.op("pwrite64", 3), self.op("fsync", 1), self.drop(),
+                               self.op("pread64", 8)))
+        phase = {(g["call"], g["phase"]) for g in s["data"]}
+        self.assertEqual(phase, {("write", "setup"), ("pwrite64", "run"), ("pread64", "run")})
+        self.assertEqual(s["sync"], {"fsync": 1})
+
+    def test_idle_syncs_and_warm_up_burst(self):
+        # diskbench: a warm-up of 1 write and its sync, a cache drop's sync (nothing
+        # written since), then the timed repetition's 9 writes and its sync
+        ours = summarize(self.job(self.op("pwrite64", 4, 4194304), self.op("fdatasync", 1), self.drop(),
+                                  self.op("pwrite64", 1), self.op("fsync", 1), self.op("fsync", 1),
+                                  self.drop(), self.op("pwrite64", 9), self.op("fsync", 1)))
+        self.assertEqual(ours["sync"], {"fsync": 2})
+        self.assertEqual(ours["sync_idle"], 1)
+        self.assertEqual(ours["sync_intervals"], {"1": 1, "9": 1})
+        fio = summarize(self.job(self.op("write", 4), self.op("fsync", 1), self.drop(),
+                                 self.op("pwrite64", 10), self.op("fsync", 1)))
+        self.assertEqual(compare(ours, fio, "fio"), [])
+        # a sync after every write is another job
+        every = summarize(self.job(self.op("write", 4), self.op("fsync", 1), self.drop(),
+                                   *[self.op("pwrite64", 1) + self.op("fsync", 1) for _ in range(10)]))
+        d = compare(ours, every, "fio")
+        self.assertTrue(any(x.startswith("ours: a sync after every") and "fio: a sync after every 1 writes" in x
+                            for x in d), d)
+
+
 class PairDir(unittest.TestCase):
     def setUp(self):
         self.d = tempfile.mkdtemp()
