@@ -95,6 +95,7 @@ static int disk_context(struct peak_bench_env *env)
 	peak_context_set_bool(b->ctx, "disk.o_direct", f->direct_ok);
 	peak_context_set_num(b->ctx, "disk.dio_align_bytes", f->dio_align);
 	peak_context_set_str(b->ctx, "disk.direct_mode", b->o.direct);
+	peak_context_set_str(b->ctx, "disk.sync", b->o.sync);
 	peak_context_set_str(b->ctx, "disk.buffer_pages", b->o.buffer_dir ? "shared" : b->o.buffer_pages);
 	if (b->o.buffer_dir)
 		peak_context_set_str(b->ctx, "disk.buffer_dir", b->bufdir.path);

@@ -102,7 +102,7 @@ write_new)
 	;;
 data_period)
 	# --data-period: the written data repeats every 64 KiB, still verified block by block;
-	# the context says which period ran (the default: the whole 4 MiB file).
+	# the context says which period ran (the default: the whole 4 MiB file), and which sync.
 	run --engine psync --test seq_write,seq_read --block 64KiB --data-period 64KiB --verify \
 		--format json
 	[ "$rc" -eq 0 ] || fail "--data-period 64KiB --verify exited $rc: $(cat "$work/err")"
@@ -111,6 +111,11 @@ data_period)
 	grep -q unverified "$work/out" && fail "rows flagged unverified"
 	run --engine psync --test seq_write --block 64KiB --format json
 	[ "$rc" -eq 0 ] || fail "default period: exited $rc: $(cat "$work/err")"
+	grep -q '"disk.sync":[[:space:]]*"fdatasync"' "$work/out" || fail "context lacks disk.sync fdatasync"
+	# --sync fsync: the call fio's end_fsync makes, named in the context
+	run --engine psync --test seq_write --block 64KiB --sync fsync --verify --format json
+	[ "$rc" -eq 0 ] || fail "--sync fsync exited $rc: $(cat "$work/err")"
+	grep -q '"disk.sync":[[:space:]]*"fsync"' "$work/out" || fail "context lacks disk.sync fsync"
 	grep -q '"disk.data_period_bytes":[[:space:]]*4194304[,}[:space:]]' "$work/out" ||
 		fail "default period is not the 4 MiB file: $(grep -o '"disk.data_period[^,]*' "$work/out")"
 	assert_only ""
