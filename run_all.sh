@@ -215,9 +215,9 @@ reap() {
 
 # After a signal: Ctrl-C has reached the step (one process group), a SIGTERM sent to this
 # script alone has not, so the step gets STOP_SIG after 1 s. It has STOP_GRACE_S to end by
-# itself (diskbench removes its file, the baseline scripts stop their servers); after that,
-# or at once on a second signal, stop_leftovers. A baseline script outlives SIGINT: its tool
-# runs under timeout(1), in a process group of its own that Ctrl-C does not reach.
+# itself (diskbench removes its file, a tool's adapter stops its tool and servers); after
+# that, or at once on a second signal, stop_leftovers. An adapter runs its tool in a process
+# group of its own that Ctrl-C does not reach, and stops it on SIGINT or SIGTERM itself.
 STOP_GRACE_S=5
 stop_step() {
 	local t n=$SIGNALS

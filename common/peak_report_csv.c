@@ -38,49 +38,21 @@ static int csv_begin(struct peak_reporter *r, const struct peak_context *ctx)
 
 static int csv_record(struct peak_reporter *r, const struct peak_result *res)
 {
-	FILE *out = r->out;
-	const struct peak_summary *s = &res->summary;
-	bool have = s->n > 0;
-
-	put_text(out, res->suite);
-	fputc(',', out);
-	put_text(out, res->test);
-	fputc(',', out);
-	put_text(out, res->variant);
-	fputc(',', out);
-	if (res->threads)
-		fprintf(out, "%u", res->threads);
-	fputc(',', out);
-	if (res->has_block)
-		fprintf(out, "%llu", (unsigned long long)res->block_bytes);
-	fputc(',', out);
-	put_text(out, res->metric);
-	fputc(',', out);
-	put_text(out, res->unit);
-	fprintf(out, ",%zu,", s->n);
-	const double stats[] = {
-		have ? s->mean : NAN,     have ? s->stddev : NAN,   have ? s->min : NAN,
-		have ? s->median : NAN,   have ? s->max : NAN,
-		s->has_ci ? s->ci95_low : NAN, s->has_ci ? s->ci95_high : NAN,
-		res->p50, res->p90, res->p99, res->p999, res->theoretical, res->efficiency,
-	};
-	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
-		put_num(out, stats[i]);
-		fputc(',', out);
+	struct peak_cell cells[PEAK_RESULT_MAX_CELLS];
+	size_t n = peak_result_ncolumns + (r->hosts ? peak_result_nhost_columns : 0);
+	peak_result_cells(res, r->hosts, cells);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', r->out);
+		if (cells[i].kind == PEAK_CELL_TEXT)
+			put_text(r->out, cells[i].text);
+		else if (cells[i].kind == PEAK_CELL_NUM)
+			put_num(r->out, cells[i].num);
+		else if (cells[i].present)
+			fprintf(r->out, "%llu", cells[i].count);
 	}
-	put_text(out, res->baseline_tool);
-	fputc(',', out);
-	put_num(out, res->baseline);
-	fputc(',', out);
-	put_text(out, res->flags);
-	if (r->hosts) {
-		fputc(',', out);
-		put_text(out, res->host);
-		fputc(',', out);
-		put_text(out, res->peer);
-	}
-	fputc('\n', out);
-	return ferror(out) ? -1 : 0;
+	fputc('\n', r->out);
+	return ferror(r->out) ? -1 : 0;
 }
 
 static int csv_end(struct peak_reporter *r, const struct peak_context *ctx)

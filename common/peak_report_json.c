@@ -61,39 +61,25 @@ static int json_begin(struct peak_reporter *r, const struct peak_context *ctx)
 static int json_record(struct peak_reporter *r, const struct peak_result *res)
 {
 	struct json_state *st = r->state;
-	const struct peak_summary *s = &res->summary;
-	bool have = s->n > 0;
+	struct peak_cell cells[PEAK_RESULT_MAX_CELLS];
 	cJSON *o = cJSON_CreateObject();
 
-	if (!st || !o)
+	if (!st || !o) {
+		cJSON_Delete(o);
 		return -1;
-	cJSON_AddStringToObject(o, "suite", res->suite);
-	cJSON_AddStringToObject(o, "test", res->test);
-	cJSON_AddStringToObject(o, "variant", res->variant);
-	add_num(o, "threads", res->threads ? (double)res->threads : NAN);
-	add_num(o, "block_bytes", res->has_block ? (double)res->block_bytes : NAN);
-	cJSON_AddStringToObject(o, "metric", res->metric);
-	cJSON_AddStringToObject(o, "unit", res->unit);
-	cJSON_AddNumberToObject(o, "n", (double)s->n);
-	add_num(o, "mean", have ? s->mean : NAN);
-	add_num(o, "stddev", have ? s->stddev : NAN);
-	add_num(o, "min", have ? s->min : NAN);
-	add_num(o, "median", have ? s->median : NAN);
-	add_num(o, "max", have ? s->max : NAN);
-	add_num(o, "ci95_low", s->has_ci ? s->ci95_low : NAN);
-	add_num(o, "ci95_high", s->has_ci ? s->ci95_high : NAN);
-	add_num(o, "p50", res->p50);
-	add_num(o, "p90", res->p90);
-	add_num(o, "p99", res->p99);
-	add_num(o, "p999", res->p999);
-	add_num(o, "theoretical", res->theoretical);
-	add_num(o, "efficiency", res->efficiency);
-	cJSON_AddStringToObject(o, "baseline_tool", res->baseline_tool);
-	add_num(o, "baseline", res->baseline);
-	cJSON_AddStringToObject(o, "flags", res->flags);
-	if (r->hosts) {
-		cJSON_AddStringToObject(o, "host", res->host);
-		cJSON_AddStringToObject(o, "peer", res->peer);
+	}
+	peak_result_cells(res, r->hosts, cells);
+	for (size_t i = 0; i < peak_result_ncolumns + (r->hosts ? peak_result_nhost_columns : 0);
+	     i++) {
+		const char *key = i < peak_result_ncolumns
+				      ? peak_result_columns[i]
+				      : peak_result_host_columns[i - peak_result_ncolumns];
+		if (cells[i].kind == PEAK_CELL_TEXT)
+			cJSON_AddStringToObject(o, key, cells[i].text);
+		else if (cells[i].kind == PEAK_CELL_NUM)
+			add_num(o, key, cells[i].num);
+		else
+			add_num(o, key, cells[i].present ? (double)cells[i].count : NAN);
 	}
 	cJSON *samples = cJSON_AddArrayToObject(o, "samples");
 	for (size_t i = 0; samples && i < res->nsamples; i++)

@@ -5,19 +5,43 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The columns and their cells, from the one list (peak_columns.def). */
+#define TEXT(v)     ((struct peak_cell){.kind = PEAK_CELL_TEXT, .text = (v)})
+#define NUM(v)      ((struct peak_cell){.kind = PEAK_CELL_NUM, .num = (v)})
+#define COUNT(p, v) ((struct peak_cell){.kind = PEAK_CELL_COUNT, .present = (p), .count = (v)})
+
 const char *const peak_result_columns[] = {
-	"suite",     "test",      "variant",       "threads",   "block_bytes", "metric",
-	"unit",      "n",         "mean",          "stddev",    "min",         "median",
-	"max",       "ci95_low",  "ci95_high",     "p50",       "p90",         "p99",
-	"p999",      "theoretical", "efficiency",  "baseline_tool", "baseline", "flags",
+#define PEAK_COLUMN(name, cell) #name,
+#define PEAK_HOST_COLUMN(name, cell)
+#include "peak_columns.def"
+#undef PEAK_COLUMN
+#undef PEAK_HOST_COLUMN
 };
 const size_t peak_result_ncolumns = sizeof(peak_result_columns) / sizeof(peak_result_columns[0]);
 
-/* After flags, in CSV and as JSON keys, only in clusterbench's output
- * (docs/results-schema.md, "Hosts"). */
-const char *const peak_result_host_columns[] = {"host", "peer"};
+const char *const peak_result_host_columns[] = {
+#define PEAK_COLUMN(name, cell)
+#define PEAK_HOST_COLUMN(name, cell) #name,
+#include "peak_columns.def"
+#undef PEAK_COLUMN
+#undef PEAK_HOST_COLUMN
+};
 const size_t peak_result_nhost_columns =
 	sizeof(peak_result_host_columns) / sizeof(peak_result_host_columns[0]);
+
+void peak_result_cells(const struct peak_result *r, bool hosts, struct peak_cell *cells)
+{
+	const struct peak_summary *s = &r->summary;
+	bool have = s->n > 0;
+	size_t i = 0;
+#define PEAK_COLUMN(name, cell) cells[i++] = cell;
+#define PEAK_HOST_COLUMN(name, cell)                                                               \
+	if (hosts)                                                                                 \
+		cells[i++] = cell;
+#include "peak_columns.def"
+#undef PEAK_COLUMN
+#undef PEAK_HOST_COLUMN
+}
 
 void peak_result_init(struct peak_result *r, const char *suite, const char *test,
 		      const char *variant, const char *metric, const char *unit)

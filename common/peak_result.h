@@ -54,11 +54,25 @@ void peak_result_flag_copy(struct peak_result *r, const char *flags, const char 
  * zero). Call after samples and theoretical are set. */
 void peak_result_finish(struct peak_result *r);
 
-/* The CSV header, exactly the schema's column order. */
+/* The schema's columns in order (peak_columns.def, the one list), and the optional ones
+ * after them (clusterbench's host and peer). */
 extern const char *const peak_result_columns[];
 extern const size_t peak_result_ncolumns;
-/* The optional columns after them (clusterbench's host and peer). */
 extern const char *const peak_result_host_columns[];
 extern const size_t peak_result_nhost_columns;
+
+/* One cell of a row, as the reporters write it. */
+enum peak_cell_kind { PEAK_CELL_TEXT, PEAK_CELL_NUM, PEAK_CELL_COUNT };
+struct peak_cell {
+	enum peak_cell_kind kind;
+	const char *text;         /* TEXT */
+	double num;               /* NUM: NAN is an empty cell */
+	bool present;             /* COUNT: else an empty cell */
+	unsigned long long count; /* COUNT */
+};
+/* The row's cells in column order, then (hosts) host and peer: cells holds
+ * peak_result_ncolumns + peak_result_nhost_columns. */
+#define PEAK_RESULT_MAX_CELLS 32
+void peak_result_cells(const struct peak_result *r, bool hosts, struct peak_cell *cells);
 
 #endif

@@ -8,10 +8,11 @@ import csv
 import fnmatch
 import os
 
+from . import schema
+
 FACTOR = {("GB/s", "MB/s"): 1000, ("MB/s", "GB/s"): 0.001, ("Gbit/s", "Mbit/s"): 1000,
           ("Mbit/s", "Gbit/s"): 0.001, ("us", "ns"): 1000, ("ns", "us"): 0.001, ("ms", "us"): 1000}
-STATS = ("n", "mean", "stddev", "min", "median", "max", "ci95_low", "ci95_high",
-         "p50", "p90", "p99", "p999", "theoretical", "efficiency")
+STATS = schema.COLUMNS[schema.COLUMNS.index("n"):schema.COLUMNS.index("efficiency") + 1]
 
 
 def _num(s):

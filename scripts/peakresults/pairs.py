@@ -9,7 +9,7 @@ run_all.sh writes, per paired job, OUT/raw/pairs/<job-id>/:
                   (a job of one figure may give key/ours_job/cause at the top instead)
   r<k>-ours[-part].json  round k, our binaries' --format json outputs (a job whose figures
                   come from several binaries has one part each)
-  r<k>-tool.json  round k, the tool's rows (peakbench-baseline/1, scripts/peakresults/tools)
+  r<k>-tool.json  round k, the tool's rows (peakbench-baseline/1, scripts/peakresults/adapters)
   r<k>-best[-part].json  round k, our best configuration's output
   r<k>-<side>[-part].err, or OUT/logs/pairs/<job-id>/ the same: a failed side of round k,
                   its last line the reason

@@ -9,7 +9,7 @@ import re
 import shutil
 import sys
 
-from .plan_options import (BASELINE_TOOLS, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
+from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
                            UsageError, fmt_duration, have_tool, mode_of,
                            parse_options, shquote)
 from .plan_pairs import (PairJob, cpu_flags, heap_pages_args, hpcc_vector_isa,  # noqa: F401
@@ -68,15 +68,14 @@ def build_plan(o) -> list:
     repetition, point counts calibrated on the development machine."""
     steps = []
     full = not o.quick
-    # The full protocol's first pass takes reps-1 repetitions, the second pass (at the end)
-    # one more, so that each point's repetitions are minutes apart (issue 13, item 4).
-    split = full and o.reps >= 2
-    reps = o.reps - 1 if split else o.reps
+    # The full protocol's first pass takes --reps repetitions a point (the PA1 protocol's
+    # three), more while --ci and the point's budget allow; the second pass (at the end)
+    # adds one to a representative subset, minutes later (issue 13, item 4; issue 26).
+    split = full
+    reps = o.reps
     nthreads = len(o.threads.split(","))
-    rep_s = float(o.min_time or 0.2)
-    common = ["--threads", o.threads, "--reps", str(reps), "--quiet"]
-    if o.min_time:
-        common += ["--min-time", o.min_time]
+    rep_s = float(o.min_time)
+    common = ["--threads", o.threads, "--reps", str(reps), "--quiet", "--min-time", o.min_time]
     disk_dir = o.disk_dir or os.path.join(o.out, "disk-tmp")
     want = set(o.suites)
     # OpenBLAS threads, the second pass's counts: the largest count that fits the CPUs.
@@ -86,13 +85,19 @@ def build_plan(o) -> list:
     # until the interval is narrow (--ci, docs/methodology.md), up to a cap per suite sized
     # by what a repetition costs: a CPU kernel's 0.2 s, but a disk point's untimed layout and
     # cache drop, a 20 s linpack solve, and membench's 540 points.
-    def fixed(suite):
+    def fixed(suite, rep_len=None):
         if o.quick:
             return ["--ci", "0"]
-        return ["--max-reps", str(reps + FULL_EXTRA_REPS[suite])]
+        argv = ["--max-reps", str(reps + FULL_EXTRA_REPS[suite])]
+        if suite in FULL_BUDGET_REPS:
+            # the budget in repetitions of the suite's length (--min-time, a disk --runtime)
+            budget = FULL_BUDGET_REPS[suite] * float(rep_len or o.min_time)
+            argv += ["--point-budget", f"{budget:g}"]
+        return argv
 
     def est(points, secs, r=None):
-        return int(points * ((r if r is not None else reps) + 1) * secs + 1)
+        """points x (repetitions + a warm-up + calibration's about two) x seconds each"""
+        return int(points * ((r if r is not None else reps) + 3) * secs + 1)
 
     def est_disk(points, runtime):
         """A disk point: its time-based repetitions, the warm-up (--min-time at most) and
@@ -115,7 +120,7 @@ def build_plan(o) -> list:
         add("cpu", "cpubench", est(53 * nthreads, rep_s), "bench", "cpubench", "cpu-cpubench",
             ["cpubench", "--test", "flops,iops", "--isa", isa, "--precision", "sp,dp"] + common + fixed("cpu"))
         sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
-        # --quick: N = hpcc's own in --quick (scripts/baseline/hpcc.sh), the problem its HPL
+        # --quick: N = hpcc's own in --quick (adapters/hpcc.py), the problem its HPL
         # figure is joined with: --max-time 5 chose an N small enough that linpack read 0.66
         # of hpcc's HPL, against 1.09 in the full run (N about 8000 for --max-time 20, hpcc
         # 8000); a dgesv of 4000 is about a second on 2 vCPUs, 128 MB.
@@ -152,7 +157,7 @@ def build_plan(o) -> list:
     if "disk" in want:
         # Time-based repetitions (fio's time_based): a size-based pass of 4 KiB random reads
         # over 1 GiB takes 10-20 s here per repetition, and the plan has hundreds of points.
-        fsize, dblocks, runtime = "1GiB", "8B,4KiB,8KiB,1MiB,8MiB,80MiB", "0.5"
+        fsize, dblocks, runtime = "1GiB", "8B,4KiB,8KiB,1MiB,8MiB,80MiB", "0.3"
         if o.tiny:
             fsize, dblocks, runtime = "8MiB", "4KiB,1MiB", "0.05"
         elif o.quick:
@@ -165,7 +170,7 @@ def build_plan(o) -> list:
         # ran every point too, half of the disk sweep's 725 s on a 2-vCPU VM.
         add("disk", "diskbench", est_disk(6 * len(blocks) * nthreads, runtime), "bench", "diskbench",
             "disk-diskbench", base + ["--test", "all", "--block", dblocks, "--engine", "psync",
-                                      "--runtime", runtime] + common + fixed("disk"))
+                                      "--runtime", runtime] + common + fixed("disk", runtime))
         # The second pass: the PA1 workloads and the overwrite, at the blocks the reference
         # tools are compared at (4 KiB: IOPS, 1 MiB: bandwidth), 1 thread and all CPUs.
         p2_blocks = ",".join(b for b in blocks if b in ("4KiB", "1MiB")) or blocks[0]
@@ -175,12 +180,12 @@ def build_plan(o) -> list:
         add("disk", "diskbench io_uring", est_disk(2 * len(ublocks.split(",")) * nthreads, runtime), "bench",
             "diskbench", "disk-diskbench-uring", base + ["--test", "seq_read,rand_read", "--block", ublocks,
                                                          "--engine", "uring", "--runtime", runtime]
-            + common + fixed("disk"))
+            + common + fixed("disk", runtime))
     if "network" in want:
         nbytes = "1MiB" if o.tiny else "128MiB" if o.quick else "1GiB"
         add("network", "netbench", est(4 * nthreads, 1), "bench", "netbench", "network-netbench",
             ["netbench", "loopback", "--test", "all", "--buffer", "64KiB", "--bytes", nbytes] + common
-            + fixed("network"))
+            + fixed("network", NETWORK_REP_S))
         sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
         if o.peer:
             add("network", f"netbench --peer {o.peer}", est(4 * nthreads, 2), "bench", "netbench",
@@ -188,7 +193,9 @@ def build_plan(o) -> list:
                                    "--buffer", "64KiB", "--bytes", nbytes] + common + fixed("network"))
             sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
     if "dpdk" in want:
-        sizes, flows, pflows, t = "64,1500,9000", "1,8,32,256", "1,8", "1"
+        # a repetition of 0.5 s is millions of packets even at 9000 B (issue 26: 1 s cost
+        # the full protocol about 80 s more)
+        sizes, flows, pflows, t = "64,1500,9000", "1,8,32,256", "1,8", "0.5"
         if o.quick:
             flows, pflows, t = "1,32", "1", "0.5"
         if o.tiny:
@@ -217,10 +224,11 @@ def build_plan(o) -> list:
         add("dpdk", "kernel udp", est(2 * nsizes, tf, o.reps), "bench", "netbench", "network-udpframes",
             ["netbench", "loopback", "--test", "udp_throughput,udp_latency", "--datagram", payloads,
              "--msg-size", payloads, "--time", t, "--threads", "1", "--reps", o.reps, "--quiet"]
-            + fixed("network"))
-    # The tools' own sweep, unpaired (its figures carry no ratio: the paired rounds are the
-    # comparison): the full protocol only, 82 of --quick's 413 s on a 2-vCPU VM (issue 26).
-    if not o.no_baselines and not (o.quick and not o.tiny):
+            + fixed("network", t))
+    # The tools' own sweep, unpaired: its figures carry no ratio (the paired rounds are the
+    # comparison), so only --tiny runs it, to test each tool's parser end to end. It took
+    # 82 of --quick's 413 s and about 285 s of the full protocol on a 2-vCPU VM (issue 26).
+    if not o.no_baselines and o.tiny:
         steps += baseline_steps(o, want, disk_dir)
     o.pair_jobs = pair_jobs(o, want, disk_dir) if not o.no_baselines else []
     for job in o.pair_jobs:
@@ -233,7 +241,7 @@ def build_plan(o) -> list:
         for s, subset in sweeps:
             argv, kept = pass2_argv(s.argv, subset)
             argv += ["--ci", "0"]  # one repetition: the point is a sample minutes later
-            steps.append(Step(s.suite, s.name + " pass 2", max(1, int(s.est * kept) // (reps + 1) * 2), s.kind,
+            steps.append(Step(s.suite, s.name + " pass 2", max(1, int(s.est * kept) * 4 // (reps + 3)), s.kind,
                               s.binary, s.outf + ".pass2", argv))
     # The VM placement fingerprint again, against peakinfo's at the start: did the host
     # move the vCPUs during the run? (context c2c.moved, report's Machine table)
@@ -248,8 +256,15 @@ def build_plan(o) -> list:
 
 # The full protocol's first pass: repetitions past --reps the --ci target may add (a
 # point's cap, --max-reps, is --reps plus these; the second pass adds one more sample).
-FULL_EXTRA_REPS = {"cpu": 4, "linpack": 1, "memory": 2, "disk": 2, "network": 2, "dpdk": 2}
-QUICK_LINPACK_N = 4000  # scripts/baseline/hpcc.sh's N in --quick
+FULL_EXTRA_REPS = {"cpu": 3, "linpack": 0, "memory": 2, "disk": 1, "network": 1, "dpdk": 2}
+# ... and only while the point's measured time stays within its budget (--point-budget):
+# this many repetitions of the suite's length (--min-time for cpu and memory, --runtime
+# for disk, NETWORK_REP_S for a netbench run), so a noisy point gets one or two more and a
+# slow one (an 80 MiB block, a 1 GiB chase) none. With the caps alone the first pass took
+# 1,541 s of a 2-vCPU VM's full run, 623 of 1,226 rows at their cap (issue 26).
+FULL_BUDGET_REPS = {"cpu": 5, "memory": 5, "disk": 4, "network": 4}
+NETWORK_REP_S = 0.5  # a netbench throughput run of 1 GiB on loopback, about
+QUICK_LINPACK_N = 4000  # hpcc's N in --quick (adapters/hpcc.py N)
 
 
 def pass2_threads(o, tmax: int) -> str:
@@ -276,24 +291,21 @@ def pass2_argv(argv: list, subset: dict) -> tuple:
     return out, kept
 
 
-BASELINE_EST = {"full": {"hpcc": 150, "likwid": 40, "fio": 60, "iperf3": 35, "sockperf": 10},
-                "quick": {"hpcc": 35, "likwid": 28, "fio": 12, "iperf3": 8, "sockperf": 8}}
-BASELINE_SUITES = {"hpcc": ("cpu", "memory"), "likwid": ("cpu", "memory"), "fio": ("disk",),
-                   "iozone": ("disk",), "iperf3": ("network",), "sockperf": ("network",)}
-
-
+BASELINE_EST = {"tiny": {"hpcc": 5, "likwid": 5, "fio": 5, "iperf3": 3, "sockperf": 3}}
 def baseline_steps(o, want, disk_dir) -> list:
+    """The tools' own sweep: one step per adapter whose suites are wanted (a second when the
+    tool is missing: the adapter writes its skipped entries)."""
+    from . import adapters
     mode = mode_of(o)
     steps = []
     for b in BASELINE_TOOLS:
-        if not want.intersection(BASELINE_SUITES[b]):
+        ad = adapters.get(b)
+        if not want.intersection(ad.SUITES):
             continue
         be = BASELINE_EST.get(mode, {}).get(b, 5) if have_tool(o, b) else 1
-        argv = [f"scripts/baseline/{b}.sh", "--mode", mode, "--threads", o.threads,
-                "--raw", os.path.join(o.out, "raw")]
-        if b in ("fio", "iozone"):
-            argv += ["--dir", disk_dir]
-        steps.append(Step("baseline", b, be, "baseline", f"scripts/baseline/{b}.sh", f"baseline-{b}", argv))
+        argv = adapters.argv(b, mode, "--threads", o.threads, "--raw", os.path.join(o.out, "raw"),
+                             *ad.baseline_extra(o, disk_dir))
+        steps.append(Step("baseline", b, be, "baseline", "python3", f"baseline-{b}", argv))
     return steps
 
 
@@ -329,8 +341,8 @@ def shortened(o) -> list:
     out = []
     if o.threads != "1,2,4,8":
         out.append(f"threads {o.threads} (full: 1,2,4,8)")
-    if o.min_time:
-        out.append(f"repetitions of at least {o.min_time} s (full: 0.2 s)")
+    if o.min_time != FULL_MIN_TIME:
+        out.append(f"repetitions of at least {o.min_time} s (full: {FULL_MIN_TIME} s)")
     out.append("one pass (full: a second pass of a subset at the end)")
     want = set(o.suites)
     if "cpu" in want:
@@ -340,20 +352,18 @@ def shortened(o) -> list:
                    + " (full: 1 GiB, to 1 GiB)")
     if "disk" in want:
         out.append("disk file " + ("8 MiB, 0.05 s" if o.tiny else "256 MiB, 0.2 s") + " a repetition, blocks "
-                   "4KiB,1MiB (full: 1 GiB, 0.5 s, blocks 8B,4KiB,8KiB,1MiB,8MiB,80MiB)")
+                   "4KiB,1MiB (full: 1 GiB, 0.3 s, blocks 8B,4KiB,8KiB,1MiB,8MiB,80MiB)")
     if "network" in want:
         out.append("netbench " + ("1 MiB" if o.tiny else "128 MiB") + " a run (full: 1 GiB)")
     if "dpdk" in want:
-        out.append("dpdk " + ("64 B, 1 flow, 0.1 s" if o.tiny else "flows 1,32, 0.5 s") +
-                   " (full: 64,1500,9000 B, flows 1,8,32,256, 1 s)")
+        out.append("dpdk " + ("64 B, 1 flow, 0.1 s" if o.tiny else "flows 1,32") +
+                   " (full: 64,1500,9000 B, flows 1,8,32,256, 0.5 s)")
     if getattr(o, "pair_jobs", None):
         out.append(f"{pp.ROUNDS[m]} paired round(s) a job, no interval (full: {pp.ROUNDS['full']} to "
                    f"{pp.ROUNDS_MAX['full']}, {pp.ROUNDS_MATCHED['full']} to {pp.ROUNDS_MATCHED_MAX['full']} "
                    "placement-matched, until the median ratio's 95% interval is within 5%)")
         out.append("no traced round of the disk and network pairs (full: one, under strace)")
         out.append(f"our best configuration in {pp.BEST_ROUNDS[m]} round(s) (full: {pp.BEST_ROUNDS['full']})")
-    if not o.tiny and not o.no_baselines:
-        out.append("no unpaired sweep of the reference tools (full: each tool over the sweep's points)")
     return out
 
 

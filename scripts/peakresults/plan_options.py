@@ -6,10 +6,13 @@ import re
 import shutil
 import time
 
+from . import adapters
+
 SUITES = ("cpu", "memory", "disk", "network", "dpdk")
-BASELINE_TOOLS = ("hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf")
-# The program a baseline step needs (the tool's name when absent).
-TOOL_PROGRAM = {"likwid": "likwid-bench"}
+# The reference tools' adapters (scripts/peakresults/adapters/<tool>.py) and the program
+# each needs (its PROGRAM).
+BASELINE_TOOLS = adapters.NAMES
+TOOL_PROGRAM = {n: adapters.get(n).PROGRAM for n in adapters.NAMES}
 
 USAGE = """Usage: ./run_all.sh [options]
 Run the peakbench protocol (the PA1 protocol by default: 1/2/4/8 threads, every block
@@ -81,6 +84,15 @@ class Step:
         return " ".join(shquote(a) for a in self.argv)
 
 
+# The shortest repetition (--min-time) run_all.sh gives the binaries: --quick 0.05 s; the
+# full protocol 0.1 s, three repetitions a point at least, so that each row has the three
+# the PA1 protocol asks for (the binaries' own default is 0.2 s). A point costs its
+# calibration (about two --min-time), a warm-up and its repetitions; at 0.1 s three
+# repetitions cost less than two at 0.2 s, and Student's t at 2 degrees of freedom (4.3)
+# against 1 (12.7) makes their interval about a third as wide for the same spread.
+QUICK_MIN_TIME = "0.05"
+FULL_MIN_TIME = "0.1"
+
 def shquote(word: str) -> str:
     """One word for a shell command line: bare when safe, else single-quoted."""
     if re.fullmatch(r"[A-Za-z0-9_./:,=+@%-]+", word):
@@ -141,9 +153,10 @@ def parse_options(argv: list) -> argparse.Namespace:
             raise UsageError(f"--threads: '{o.threads}' is not a list like 1,2,4,8")
     else:
         o.threads = "1,2" if o.quick else "1,2,4,8"
-    if o.min_time is None and o.quick:
-        o.min_time = "0.05"
-    elif o.min_time is not None:
+    o.min_time_given = o.min_time is not None
+    if o.min_time is None:
+        o.min_time = QUICK_MIN_TIME if o.quick else FULL_MIN_TIME
+    else:
         ok = re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)", o.min_time)
         if not ok or not 0 < float(o.min_time) <= 3600:
             raise UsageError(f"--min-time: '{o.min_time}' is not a number of seconds in (0, 3600]")

@@ -1,20 +1,31 @@
-"""The result record's columns, defined once (docs/results-schema.md describes them; the
-C reporters' column list and the docs are tested against this module)."""
+"""The result record's columns, named once, in common/peak_columns.def (the C reporters
+include it; docs/results-schema.md describes the columns and is tested against this
+module), and the rest of the schema's rules for the results program."""
+import os
+import re
+
+_DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "peak_columns.def")
+
+
+def read_columns(path: str = _DEF) -> tuple:
+    """(columns, host columns) of a peak_columns.def: its PEAK_COLUMN and PEAK_HOST_COLUMN
+    lines' names, in order."""
+    cols, hosts = [], []
+    with open(path, encoding="utf-8") as f:
+        for ln in f:
+            m = re.match(r"PEAK_(HOST_)?COLUMN\((\w+),", ln)
+            if m:
+                (hosts if m.group(1) else cols).append(m.group(2))
+    return tuple(cols), tuple(hosts)
+
 
 # The CSV columns, in order. JSON rows carry the same keys plus "samples".
-COLUMNS = (
-    "suite", "test", "variant", "threads", "block_bytes", "metric", "unit", "n",
-    "mean", "stddev", "min", "median", "max", "ci95_low", "ci95_high",
-    "p50", "p90", "p99", "p999", "theoretical", "efficiency",
-    "baseline_tool", "baseline", "flags",
-)
-
 # clusterbench's optional columns (docs/results-schema.md, "Hosts"): the node a row was
 # measured on (the sender of a pair; "all" for the across-node row) and the receiving node
 # ("" when the row is one node's). After "flags" in CSV, two more keys in JSON; only
 # clusterbench writes them, and a row without them (every other binary, every older
 # results folder) has host and peer "".
-HOST_COLUMNS = ("host", "peer")
+COLUMNS, HOST_COLUMNS = read_columns()
 # clusterbench's context: one context block per node under this key, each naming its node
 # in "host" (the row's host) and otherwise keyed as a context block is.
 NODES_KEY = "nodes"

@@ -6,7 +6,7 @@ io_uring's rings and submissions; the sync calls of the timed part and the calls
 before it (setup); every system call's count (what strace -c counts), and those of the
 threads that moved the data. One traced run gives both: all calls are traced (strace -f
 -yy -T -s 1), so the command is not run twice. strace -f follows fio's job processes,
-iperf3's server (a child of scripts/baseline/iperf3.sh) and our thread teams.
+iperf3's server (a child of its adapter, scripts/peakresults/adapters/iperf3.py) and our thread teams.
 
 compare(ours, tool) lists the differences beyond the tolerances below, one measured
 sentence each; pair_cause(pair_dir) joins those of pair_dir/trace-ours[-part].txt and

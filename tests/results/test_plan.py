@@ -36,20 +36,23 @@ class PlanSteps(unittest.TestCase):
         self.assertEqual(names(st), [
             "peakinfo", "cpubench", "linpack", "membench", "bandwidth L1", "bandwidth L2",
             "bandwidth L3", "bandwidth DRAM", "diskbench", "diskbench io_uring", "netbench", "dpdkbench", "memif pair",
-            "memif latency", "kernel udp", "hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf",
-            "cpubench pass 2", "linpack pass 2", "membench pass 2", "diskbench pass 2",
+            "memif latency", "kernel udp", "cpubench pass 2", "linpack pass 2", "membench pass 2", "diskbench pass 2",
             "netbench pass 2", "placement", "finish"])
         by = {s.name: s for s in st}
-        # reps 3 = 2 in the first pass + 1 in the second, the same command otherwise
+        # reps 3 in the first pass (the PA1 protocol's three) + 1 in the second, the same
+        # command otherwise; the full protocol's repetitions last 0.1 s, budgets in seconds
         first, second = by["membench"].argv, by["membench pass 2"].argv
-        self.assertEqual(first[first.index("--reps") + 1], "2")
+        self.assertEqual(first[first.index("--reps") + 1], "3")
+        self.assertEqual(first[first.index("--min-time") + 1], "0.1")
+        self.assertEqual(first[first.index("--point-budget") + 1], "0.5")
+        self.assertEqual(by["diskbench"].argv[by["diskbench"].argv.index("--point-budget") + 1], "1.2")
         self.assertEqual(second[second.index("--reps") + 1], "1")
         # the second pass: a subset, 1 thread and the largest count that fits the 2 CPUs
         self.assertEqual(second[second.index("--threads") + 1], "1,2")
         # (the second pass's one repetition is exactly one: --ci 0)
         self.assertEqual(second[-2:], ["--ci", "0"])
-        self.assertEqual([a for a in first if a not in ("1", "2", "1,2,4,8", "1,2")],
-                         [a for a in second[:-2] if a not in ("1", "2", "1,2,4,8", "1,2")])
+        self.assertEqual([a for a in first if a not in ("1", "3", "1,2,4,8", "1,2")],
+                         [a for a in second[:-2] if a not in ("1", "3", "1,2,4,8", "1,2")])
         self.assertEqual(by["membench pass 2"].outf, "memory-membench.pass2")
         d2 = by["diskbench pass 2"].argv
         self.assertEqual((d2[d2.index("--test") + 1], d2[d2.index("--block") + 1], d2[d2.index("--engine") + 1]),
@@ -93,18 +96,21 @@ class PlanSteps(unittest.TestCase):
 
     def test_only(self):
         _, st = steps_of("--only", "disk")
+        # no unpaired sweep of the tools (the paired rounds compare): --tiny only
         self.assertEqual([n for n in names(st) if "pass 2" not in n],
-                         ["peakinfo", "diskbench", "diskbench io_uring", "fio", "iozone", "placement", "finish"])
-        # --quick: no unpaired sweep of the tools (the paired rounds compare)
+                         ["peakinfo", "diskbench", "diskbench io_uring", "placement", "finish"])
+        _, st = steps_of("--only", "disk", "--tiny")
+        self.assertEqual(names(st), ["peakinfo", "diskbench", "diskbench io_uring", "fio", "iozone",
+                                     "placement", "finish"])
         _, st = steps_of("--only", "disk", "--quick")
         self.assertEqual(names(st), ["peakinfo", "diskbench", "diskbench io_uring", "placement", "finish"])
         _, st = steps_of("--only", "cpu,network", "--no-baselines", "--quick")
         self.assertEqual(set(s.suite for s in st), {"info", "cpu", "network", "post"})
 
     def test_estimates_follow_installed_tools(self):
-        o = plan.parse_options(BASE[:-1] + ["fio"])
+        o = plan.parse_options(["--tiny"] + BASE[:-1] + ["fio"])
         est = {s.name: s.est for s in plan.build_plan(o)}
-        self.assertEqual(est["fio"], plan.BASELINE_EST["full"]["fio"])
+        self.assertEqual(est["fio"], plan.BASELINE_EST["tiny"]["fio"])
         self.assertEqual(est["iperf3"], 1)
 
     def test_cluster_step(self):
@@ -135,22 +141,23 @@ class PlanSteps(unittest.TestCase):
         self.assertEqual(got, [(s.name, s.argv) for s in st])
 
     def test_point_count_estimates(self):
-        # points x (repetitions + 1 warm-up) x seconds per repetition, + 1: cpubench has 53
-        # points per thread count, membench 135, diskbench 6 tests x blocks x 2 engines
-        for args, threads, reps, rep_s, blocks in (((), 4, 2, 0.2, 6), (("--quick",), 2, 3, 0.05, 2),
+        # points x (repetitions + warm-up + calibration's two) x seconds per repetition, + 1:
+        # cpubench has 53 points per thread count, membench 135, diskbench 6 tests x blocks
+        for args, threads, reps, rep_s, blocks in (((), 4, 3, 0.1, 6), (("--quick",), 2, 3, 0.05, 2),
                                                    (("--tiny",), 2, 3, 0.05, 2)):
             _, st = steps_of(*args)
             est = {s.name: s.est for s in st}
-            self.assertEqual(est["cpubench"], int(53 * threads * (reps + 1) * rep_s + 1), args)
-            self.assertEqual(est["membench"], int(135 * threads * (reps + 1) * rep_s + 1), args)
+            self.assertEqual(est["cpubench"], int(53 * threads * (reps + 3) * rep_s + 1), args)
+            self.assertEqual(est["membench"], int(135 * threads * (reps + 3) * rep_s + 1), args)
             # disk: psync points x (timed repetitions + warm-up + what is not timed)
-            runtime = {(): 0.5, ("--quick",): 0.2, ("--tiny",): 0.05}[args]
+            runtime = {(): 0.3, ("--quick",): 0.2, ("--tiny",): 0.05}[args]
             extra = {(): 1.3, ("--quick",): 0.5, ("--tiny",): 0.1}[args]
             self.assertEqual(est["diskbench"], int(6 * blocks * threads * (reps * runtime + rep_s + extra) + 1), args)
-        # the second pass: one repetition (+ warm-up) of half the points (threads 1,2 of 1,2,4,8)
+        # the second pass: one repetition (+ warm-up and calibration) of half the points
+        # (threads 1,2 of 1,2,4,8)
         _, st = steps_of()
         est = {s.name: s.est for s in st}
-        self.assertEqual(est["cpubench pass 2"], int(est["cpubench"] * 0.5) // 3 * 2)
+        self.assertEqual(est["cpubench pass 2"], int(est["cpubench"] * 0.5) * 4 // 6)
 
     def test_shquote(self):
         self.assertEqual(plan.shquote("--log-level=*:critical"), "'--log-level=*:critical'")
@@ -187,9 +194,9 @@ class PairedRounds(unittest.TestCase):
             self.assertEqual(sq[0].outf, "pairs/sockperf/r1-ours")
             tool = sq[1].argv
             self.assertEqual(tool[tool.index("--json") + 1], "/tmp/peakbench-plan-test/raw/pairs/sockperf/r1-tool.json")
-        # the pairs come after the sweeps and baselines, before the second pass
+        # the pairs come after the sweeps, before the second pass
         names = [s.name for s in steps]
-        self.assertLess(names.index("sockperf"), names.index("sockperf r1 ours"))
+        self.assertLess(names.index("kernel udp"), names.index("sockperf r1 ours"))
         self.assertLess(names.index("sockperf r8 ours"), names.index("cpubench pass 2"))
         self.assertEqual(len([s for s in steps if s.name.startswith("hpcc r") and s.name.endswith("hpcc")]), 8)
 
@@ -410,7 +417,9 @@ class PairedRounds(unittest.TestCase):
                                    os.path.join(raw, "fio", "trace-ours-seq.txt"), "--"])
         self.assertEqual(seq[6], "diskbench")
         tool = tr[2].argv
-        self.assertEqual(tool[4:7], [os.path.join(raw, "fio", "trace-tool.txt"), "--", "scripts/baseline/fio.sh"])
+        self.assertEqual(tool[4:9], [os.path.join(raw, "fio", "trace-tool.txt"), "--", "/usr/bin/env", "python3",
+                                     os.path.join(o.root, "scripts", "peakresults", "adapters")])
+        self.assertEqual(tool[9:11], ["fio", "--mode"])
         self.assertEqual(tool[tool.index("--json") + 1], os.path.join(raw, "fio", "trace-tool.json"))
         names = [s.name for s in steps]
         self.assertLess(names.index("fio r8 fio"), names.index("fio trace ours-seq"))
@@ -440,8 +449,8 @@ class QuickAndPlanFile(unittest.TestCase):
         _, st = steps_of("--quick")
         lp = {s.name: s.argv for s in st}["linpack"]
         self.assertEqual(lp[1:3], ["--n", "4000"])
-        with open(os.path.join(REPO, "scripts", "baseline", "hpcc.sh")) as f:
-            self.assertIn("quick) n=4000 ", f.read())
+        from peakresults.adapters import hpcc
+        self.assertEqual(hpcc.N["quick"], plan.QUICK_LINPACK_N)
 
     def test_shortened_and_plan_json(self):
         o, st = steps_of("--quick")

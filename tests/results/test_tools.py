@@ -1,8 +1,8 @@
-"""The reference tools' parsers (scripts/peakresults/tools) on outputs of each tool recorded
-in tests/fixtures/baseline: known rows, keyed by the peakbench row each is the reference for
-(no ours= in flags), in our units; a file of another tool is rejected; the command line
-writes baseline-<tool>.json. And each baseline script's "same job" plan (--plan), derived
-from peakbench's job, without running the tool."""
+"""The reference tools' parsers (each adapter's parse, scripts/peakresults/adapters) on
+outputs of each tool recorded in tests/fixtures/baseline: known rows, keyed by the peakbench
+row each is the reference for (no ours= in flags), in our units; a file of another tool is
+rejected; `adapters TOOL --parse FILE... --out F` writes baseline-<tool>.json. (Each
+adapter's job on recorded plans: test_adapters.py.)"""
 import json
 import os
 import subprocess
@@ -14,7 +14,8 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 from peakresults import schema  # noqa: E402
-from peakresults.tools import BASELINE_COLUMNS, NotToolOutput, fio, hpcc, iozone, iperf3, likwid, sockperf  # noqa: E402
+from peakresults.adapters import fio, hpcc, iozone, iperf3, likwid, sockperf  # noqa: E402
+from peakresults.adapters.common import BASELINE_COLUMNS, NotToolOutput  # noqa: E402
 
 FX = os.path.join(REPO, "tests", "fixtures", "baseline")
 
@@ -210,20 +211,21 @@ class Parsers(unittest.TestCase):
 
 class CommandLine(unittest.TestCase):
     def run_tools(self, *args):
-        return subprocess.run([sys.executable, os.path.join(REPO, "scripts", "peakresults", "tools")] + list(args),
-                              capture_output=True, text=True)
+        """`adapters TOOL --parse ARGS...`"""
+        return subprocess.run([sys.executable, os.path.join(REPO, "scripts", "peakresults", "adapters"), args[0],
+                               "--parse"] + list(args[1:]), capture_output=True, text=True)
 
     def test_doc(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "baseline-fio.json")
-            r = self.run_tools("fio", fx("fio.json"), "--out", out, "--skip", "seq_write_new=no new-file job")
+            r = self.run_tools("fio", fx("fio.json"), "--out", out)
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(out) as f:
                 doc = json.load(f)
             self.assertEqual(doc["schema"], "peakbench-baseline/1")
             self.assertEqual((doc["tool"], doc["tool_version"]), ("fio", "fio-3.33"))
             self.assertEqual(len(doc["rows"]), 12)
-            self.assertEqual(doc["skipped"], [{"test": "seq_write_new", "reason": "no new-file job"}])
+            self.assertEqual(doc["skipped"], [])
 
     def test_set_and_errors(self):
         r = self.run_tools("likwid", fx("likwid_peakflops_2.txt"), "--set", "threads=3")
@@ -232,7 +234,7 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         r = self.run_tools("gpu")
         self.assertEqual(r.returncode, 2)
-        r = self.run_tools("fio", "--set", "mean=3")
+        r = self.run_tools("fio", fx("fio.json"), "--set", "mean=3")
         self.assertEqual(r.returncode, 2)
 
 

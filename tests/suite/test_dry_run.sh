@@ -15,13 +15,16 @@ echo "$plan" | head -n 1 | grep -Eq '^peakbench plan: [0-9]+ steps, estimated [0
 for s in peakinfo cpubench linpack membench diskbench netbench dpdkbench finish; do
 	echo "$plan" | grep -q " $s " || fail "full plan lacks $s"
 done
+# The tools' unpaired steps (--tiny only), each its adapter by name, listed installed or not.
+tiny=$("$repo/run_all.sh" --dry-run --tiny --out "$out/r") || fail "--dry-run --tiny exited $?"
 for b in hpcc likwid fio iozone iperf3 sockperf; do
-	echo "$plan" | grep -q "scripts/baseline/$b.sh --mode full" || fail "full plan lacks baseline $b"
+	echo "$tiny" | grep -q "python3 scripts/peakresults/adapters $b --mode tiny" || fail "tiny plan lacks baseline $b"
 done
 echo "$plan" | grep -q -- '--file-size 1GiB' || fail "the full plan does not use a 1 GiB file"
-# The full protocol's second pass: reps-1 repetitions first, one more at the end.
+# The full protocol: --reps (3) repetitions of 0.1 s first, one more of a subset at the end.
 echo "$plan" | grep -q 'cpubench pass 2 .* --reps 1 ' || fail "full plan lacks the second pass"
-echo "$plan" | grep -q 'membench --test all .* --reps 2 ' || fail "full plan's first pass is not reps-1"
+echo "$plan" | grep -q 'membench --test all .* --reps 3 --quiet --min-time 0.1 ' ||
+	fail "full plan's first pass is not --reps 3 of 0.1 s"
 echo "$plan" | grep -q "scripts/peakresults finish $out/r\$" || fail "full plan does not end with finish"
 [ ! -e "$out/r" ] || fail "--dry-run created the results folder"
 ok "full plan"
@@ -46,7 +49,7 @@ ok "dpdk steps: loopback memory, memif pair, kernel UDP"
 plan=$("$repo/run_all.sh" --dry-run --quick --only cpu,network --reps 2 --peer 192.0.2.1 --no-baselines) ||
 	fail "--dry-run --quick exited $?"
 echo "$plan" | grep -q 'threads 1,2, reps 2, quick' || fail "quick plan summary"
-echo "$plan" | grep -Eq ' (membench|diskbench|dpdkbench|scripts/baseline)' && fail "--only cpu,network ran other suites"
+echo "$plan" | grep -Eq ' (membench|diskbench|dpdkbench|scripts/peakresults/adapters)' && fail "--only cpu,network ran other suites"
 echo "$plan" | grep -q 'netbench client --host 192.0.2.1' || fail "--peer adds the two-node step"
 echo "$plan" | grep -q 'cpubench .*--reps 2' || fail "--reps reaches the binaries"
 ok "quick plan with --only, --reps, --peer, --no-baselines"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Ctrl-C and SIGTERM stop run_all.sh (issue 26), at tiny sizes: SIGINT to its process group
-# (what Ctrl-C sends) while diskbench runs, and while a baseline script waits for its tool
+# (what Ctrl-C sends) while diskbench runs, and while a tool's adapter waits for its tool
 # (stub iperf3: a server and a client that never answer); SIGTERM to run_all.sh alone there;
 # SIGINT to diskbench alone. Each time: exit 130 or 143, no step started after the signal,
 # the step recorded "interrupted", the report of what ran, no process of the run left, no
@@ -147,14 +147,15 @@ wait_for "diskbench's file" has_file "$R/disk-tmp"
 signal INT "-$PID"
 check disk-int 130 diskbench disk 2 INT
 
-# 2. SIGTERM to run_all.sh alone while iperf3.sh waits for its client: run_all.sh passes it on.
+# 2. SIGTERM to run_all.sh alone while the iperf3 adapter waits for its client: run_all.sh
+# passes it on.
 start net-term --only network --min-time 0.01
 wait_for "the iperf3 baseline's client" has_line "$work/clients"
 signal TERM "$PID"
 check net-term 143 iperf3 baseline 3 TERM
 
-# 3. Ctrl-C there: iperf3.sh outlives SIGINT (its client runs under timeout, in a process
-# group of its own): run_all.sh stops it after its grace, and the server with it.
+# 3. Ctrl-C there: the iperf3 adapter stops its client (own process group) and server, and
+# exits 130.
 start net-int --only network --min-time 0.01
 wait_for "the iperf3 baseline's client" has_line "$work/clients"
 signal INT "-$PID"

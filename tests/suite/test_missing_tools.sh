@@ -1,6 +1,7 @@
 #!/bin/sh
-# With none of the reference tools on PATH, every baseline script exits 0 and writes a
-# baseline-<tool>.json with no row and a skipped entry per test ("<tool> not installed").
+# With none of the reference tools on PATH, every adapter (scripts/peakresults/adapters)
+# exits 0 and writes a baseline-<tool>.json with no row and a skipped entry per test
+# ("<tool> not installed").
 set -u
 repo=$1
 # shellcheck source=tests/suite/lib_test.sh
@@ -17,18 +18,18 @@ done
 # python3 itself, not a version manager's shim that needs more of PATH
 py=$(python3 -c 'import sys; print(sys.executable)') && ln -sf "$py" "$out/bin/python3"
 for t in hpcc likwid fio iozone iperf3 sockperf; do
-	PATH="$out/bin" "$repo/scripts/baseline/$t.sh" --mode tiny --raw "$out/raw" >"$out/$t.out" 2>"$out/$t.err" ||
-		fail "$t.sh exited $? without its tool: $(cat "$out/$t.err")"
+	PATH="$out/bin" python3 "$repo/scripts/peakresults/adapters" "$t" --mode tiny --raw "$out/raw" >"$out/$t.out" 2>"$out/$t.err" ||
+		fail "adapter $t exited $? without its tool: $(cat "$out/$t.err")"
 	j="$out/raw/baseline-$t.json"
-	[ -s "$j" ] || fail "$t.sh wrote no $j"
+	[ -s "$j" ] || fail "adapter $t wrote no $j"
 	# every entry skipped with "not installed", no row
-	python3 - "$j" <<'PY' || fail "$t.sh: $(cat "$j")"
+	python3 - "$j" <<'PY' || fail "adapter $t: $(cat "$j")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "peakbench-baseline/1" and d["rows"] == [], d
 assert d["skipped"] and all("not installed" in s["reason"] for s in d["skipped"]), d
 PY
-	ok "$t.sh without its tool: $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["skipped"]))' "$j") skipped entr(ies)"
+	ok "adapter $t without its tool: $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["skipped"]))' "$j") skipped entr(ies)"
 done
 
 # scripts/path_without_tools.sh (CI's minimal build): every command but the tools.

@@ -39,7 +39,7 @@ for f in iperf3-tcp/job.json iperf3-tcp/r1-ours-tcp.json iperf3-tcp/r1-tool.json
 	sockperf/r1-ours.json sockperf/r1-tool.json; do
 	[ -s "$r/raw/pairs/$f" ] || fail "no raw/pairs/$f"
 done
-grep -q '^pairs/sockperf/r1-tool: scripts/baseline/sockperf.sh ' "$r/commands.txt" || fail "commands.txt lacks the paired tool run"
+grep -q '^pairs/sockperf/r1-tool: python3 scripts/peakresults/adapters sockperf ' "$r/commands.txt" || fail "commands.txt lacks the paired tool run"
 ok "the paired steps ran and left their files"
 # Each side of a round carries the VM placement fingerprint taken before and after it
 # (peakinfo --placement): pairs of CPUs with their round trips, or "none" on one CPU.
@@ -51,13 +51,13 @@ for f in iperf3-tcp/r1-ours-tcp iperf3-tcp/r1-tool sockperf/r1-ours; do
 	fi
 done
 ok "each side of a round has its placement fingerprints"
-# Every tool server a baseline script started is gone when run_all ends (the stubs wrote
+# Every tool server an adapter started is gone when run_all ends (the stubs wrote
 # their PIDs; exec keeps the PID).
 [ -s "$out/servers" ] || fail "no tool server was started"
 while read -r pid; do
 	if kill -0 "$pid" 2>/dev/null; then
 		kill "$pid"
-		fail "a tool server (pid $pid) outlived its baseline script"
+		fail "a tool server (pid $pid) outlived its adapter"
 	fi
 done <"$out/servers"
 ok "no tool server left running"

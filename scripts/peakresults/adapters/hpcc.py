@@ -1,6 +1,14 @@
-"""hpcc's hpccoutf.txt summary -> cpu linpack and memory stream rows. HPL_Tflops x 1000 =
-GFLOPS (cpu linpack dgesv; threads = OpenBLAS threads x MPI processes); STREAM for membench
-stream <kernel>-<isa> at one thread, arrays of STREAM_VectorSize doubles.
+"""HPC Challenge (hpcc): HPL for linpack, STREAM for membench's stream test.
+
+Mapping (from hpccoutf.txt's summary section):
+  HPL_Tflops x 1000 -> cpu linpack dgesv (GFLOPS), threads = OpenBLAS threads x MPI processes
+  STREAM            -> memory stream <kernel>-<isa> at one thread, arrays of STREAM_VectorSize
+                       doubles (keyed by membench's array in a paired job: ctx stream_bytes)
+hpcc runs one MPI process (singleton) with OPENBLAS_NUM_THREADS = the largest thread count
+that fits the CPUs, P = Q = 1, NB = 192 and N from the mode: full 8000 (STREAM arrays of 171 MB
+each, well above the 36 MiB LLC here), quick 4000 (43 MB), tiny 500; in a directory of its own
+(hpccinf.txt in, hpccoutf.txt out), removed after. The saved output gets
+"peakbench_blas_threads=T" appended, so the parser knows the thread count.
 STREAM's reported rate is its best pass (min time); membench's figure is a mean, so the
 row's mean is STREAM's bytes / its average time over the timed passes (printed to 0.1 ms:
 about 2% on a 5 ms pass), its max the best rate, its min the rate of the slowest pass.
@@ -10,16 +18,21 @@ arrays that the second call does not reset: SingleSTREAM's "Avg time" is its own
 StarSTREAM's average / 9, and its min and max span both calls (an average above the max
 shows it). So with one MPI process, where StarSTREAM is the same single-process job, the
 rows come from StarSTREAM's table; with more, from SingleSTREAM's best pass only
-(flag best_pass_only). hpcc's STREAM stores are ordinary (no non-temporal stores):
-the reference for membench --nt off, not for its default (-nt) rows at these sizes.
-scripts/baseline/hpcc.sh appends peakbench_blas_threads=T to the file."""
+(flag best_pass_only). hpcc's STREAM stores are ordinary (no non-temporal stores): the
+reference for membench --nt off, not for its default (-nt) rows at these sizes."""
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 
-from . import NotToolOutput, isa_of_cpu, row
+from .common import NotToolOutput, isa_of_cpu, row
 
-TOOL = "hpcc"
+NAME = TOOL = PROGRAM = "hpcc"
+SUITES = ("cpu", "memory")
+N = {"full": 8000, "quick": 4000, "tiny": 500}  # HPL's order by mode
+LIMIT_S = {"full": 900, "quick": 300, "tiny": 120}
+NB = 192
 
 
 def isa_of_disassembly(text: str) -> str:
@@ -155,3 +168,123 @@ def parse(path: str, ctx: dict) -> tuple:
     if not rows:
         raise NotToolOutput("no HPL or STREAM figure")
     return ver, rows
+
+
+def write_input(n: int, nb: int) -> str:
+    """hpccinf.txt for one process: HPL N, NB, a 1 x 1 grid; PTRANS sizes left small."""
+    return f"""HPLinpack benchmark input file
+Innovative Computing Laboratory, University of Tennessee
+HPL.out      output file name (if any)
+8            device out (6=stdout,7=stderr,file)
+1            # of problems sizes (N)
+{n}         Ns
+1            # of NBs
+{nb}          NBs
+0            PMAP process mapping (0=Row-,1=Column-major)
+1            # of process grids (P x Q)
+1            Ps
+1            Qs
+16.0         threshold
+1            # of panel fact
+2            PFACTs (0=left, 1=Crout, 2=Right)
+1            # of recursive stopping criterium
+4            NBMINs (>= 1)
+1            # of panels in recursion
+2            NDIVs
+1            # of recursive panel fact.
+1            RFACTs (0=left, 1=Crout, 2=Right)
+1            # of broadcast
+1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
+1            # of lookahead depth
+1            DEPTHs (>=0)
+2            SWAP (0=bin-exch,1=long,2=mix)
+64           swapping threshold
+0            L1 in (0=transposed,1=no-transposed) form
+0            U  in (0=transposed,1=no-transposed) form
+1            Equilibration (0=no,1=yes)
+8            memory alignment in double (> 0)
+##### This line (no. 32) is ignored (it serves as a separator). ######
+0                               Number of additional problem sizes for PTRANS
+1200 10000 30000                values of N
+0                               number of additional blocking sizes for PTRANS
+40 9 8 13 13 20 16 32 64        values of NB
+"""
+
+
+def run(r, a) -> int:
+    if not r.have("hpcc"):
+        r.skip("linpack", "hpcc not installed (Debian: apt install hpcc)")
+        r.skip("stream", "hpcc not installed (Debian: apt install hpcc)")
+        return r.finish()
+    n = int(a.n or N[a.mode])
+    threads = a.max_threads()
+    shown = f"OPENBLAS_NUM_THREADS={threads} OMP_NUM_THREADS=1 hpcc  # hpccinf.txt: N={n} NB={NB} P=Q=1"
+    if r.plan:
+        print(shown, flush=True)
+        return 0
+    work = tempfile.mkdtemp(prefix="peakbench-hpcc.", dir=os.environ.get("TMPDIR") or "/tmp")
+    r.cleanups.append(lambda: shutil.rmtree(work, ignore_errors=True))
+    for d in (work, r.raw):
+        with open(os.path.join(d, "hpccinf.txt"), "w") as f:
+            f.write(write_input(n, NB))
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS="1")
+    stdout = os.path.join(r.raw, "hpcc.stdout")
+    ok = r.run(LIMIT_S[a.mode], stdout, ["hpcc"], shown=f"cd {work} && {shown}", cwd=work, env=env)
+    r.outs = [o for o in r.outs if o != stdout]
+    res = os.path.join(work, "hpccoutf.txt")
+    if not ok or not (os.path.exists(res) and os.path.getsize(res) > 0):
+        r.say(f"hpcc exited {r.rc}: {_last_line(stdout)}")
+        r.skip("linpack", f"failed: hpcc exited {r.rc}")
+        r.finish()
+        return 1
+    out = os.path.join(r.raw, "hpccoutf.txt")
+    with open(res, errors="replace") as f, open(out, "w") as g:
+        g.write(f.read())
+        g.write(f"peakbench_blas_threads={threads}\n")
+    r.outs.append(out)
+    if r.finish():
+        r.say(f"no summary in {out}")
+        return 1
+    return 0
+
+
+def _last_line(path: str) -> str:
+    try:
+        with open(path, errors="replace") as f:
+            return (f.read().splitlines() or [""])[-1]
+    except OSError:
+        return ""
+
+
+def baseline_extra(o, disk_dir: str) -> list:
+    return []
+
+
+def pair_jobs(e) -> list:
+    """The paired HPL (linpack) and STREAM (membench, one thread) job (plan_pairs.PairEnv E)."""
+    from ..plan_pairs import PairJob, heap_pages_args
+    from .likwid import membench_array_bytes
+    if not ("cpu" in e.want or "memory" in e.want) or not e.have("hpcc"):
+        return []
+    mode, tmax, key = e.mode, e.tmax, e.key
+    n = {"full": 4000, "quick": 2000, "tiny": 500}[mode]
+    arr = membench_array_bytes(n * n * 8, 1)
+    lp = ["linpack", "--n", n, "--threads", tmax] + e.one("linpack", False)
+    # hpcc's STREAM runs the code its binary was built with, not the CPU's widest ISA:
+    # membench runs the ISA read from the binary's timed Triad loop (vector_isa; Debian's is
+    # scalar, movsd/mulsd/addsd, one double per instruction).
+    hisa, how = e.hpcc_isa()
+    st = ["membench", "--test", "stream", "--size", f"{n * n * 8}B", "--threads", 1, "--nt", "off",
+          "--isa", hisa] + heap_pages_args(e.o) + e.one("membench")
+    return [PairJob("hpcc", "hpcc", "cpu", e.script("hpcc", "--threads", str(tmax), "--n", str(n), "--ctx",
+                                                    f"stream_bytes={arr}", "--ctx", f"isa={hisa}"),
+                    f"hpcc N={n} NB=192 P=Q=1 OPENBLAS_NUM_THREADS={tmax}",
+                    [{"key": key("cpu", "linpack", "dgesv", tmax, None, "flops", "GFLOPS"),
+                      "ours_job": " ".join(map(str, lp)),
+                      "cause": "hpcc's HPL (blocked right-looking LU, NB=192) and linpack's LAPACK dgesv "
+                               "on OpenBLAS are different factorisations of the same N"},
+                     {"key": key("memory", "stream", f"triad-{hisa}", 1, arr, "throughput", "MB/s"),
+                      "ours_job": " ".join(map(str, st)),
+                      "cause": "" if how == "measured" else how}],
+                    [("hpl", lp), ("stream", st)], est={"full": 35, "quick": 12, "tiny": 3}[mode],
+                    ours_est={"full": 5, "quick": 3, "tiny": 2}[mode])]

@@ -1,0 +1,24 @@
+"""One adapter per reference tool (fio, hpcc, iozone, iperf3, likwid-bench, sockperf): each
+module holds the tool's job derived from ours, its command line and run (run), its parser
+into our rows (parse), the skipped entries when it is missing, and its pairing rules
+(pair_jobs: the paired jobs of plan_pairs.PairJob). common.py is what they share;
+`python3 scripts/peakresults/adapters TOOL ...` runs one (__main__.py, common.main)."""
+import importlib
+
+# The adapters by name (the unpaired steps run in this order), and the order of their
+# paired jobs in the plan.
+NAMES = ("hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf")
+PAIR_ORDER = ("likwid", "hpcc", "fio", "iperf3", "sockperf")
+
+
+def get(name: str):
+    """The adapter module NAME (one of NAMES)."""
+    if name not in NAMES:
+        raise KeyError(name)
+    return importlib.import_module(f"peakresults.adapters.{name}")
+
+
+def argv(name: str, mode: str, *extra) -> list:
+    """The command of adapter NAME in a plan's step (run_all.sh runs python3 steps from the
+    repository's root)."""
+    return ["python3", "scripts/peakresults/adapters", name, "--mode", mode] + [str(x) for x in extra]

@@ -1,0 +1,133 @@
+"""One paired job by hand (what disk/bench_vs_fio.sh and memory/bench_vs_likwid.sh did):
+
+  python3 scripts/peakresults/adapters pair JOB [--rounds N] [--quick|--tiny]
+      [--build-dir DIR] [--disk-dir DIR] [--out DIR]
+
+JOB is a paired job of the plan (fio, likwid-flops, likwid-mem, hpcc, iperf3-tcp,
+iperf3-udp, sockperf: each adapter's pair_jobs), derived from ours as run_all.sh derives it.
+N rounds (default 9), ours and the tool alternating (odd rounds ours first), written as
+run_all.sh writes them (OUT/raw/pairs/JOB/, default a new folder under TMPDIR, kept); then
+each figure's median of the per-round ratios ours/tool with its min-max, each round's pair
+and the medians of each side. A benchmark, not a test: run it alone, e.g.
+  flock /tmp/peakbench-bench.lock python3 scripts/peakresults/adapters pair fio --rounds 9
+No placement fingerprints (pairs.py counts every complete round) and no best configuration.
+Exit 0, 1 when a side failed in every round, 2 on a usage error."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from .. import pairs, plan, plan_pairs
+
+ADAPTERS = os.path.dirname(os.path.abspath(__file__))
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print(f"peakresults adapters pair: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def find_bin(build: str, name: str) -> str | None:
+    """NAME's executable under BUILD (as run_all.sh's find_bin)."""
+    for root, dirs, files in sorted(os.walk(build)):
+        dirs[:] = sorted(d for d in dirs if d != "CMakeFiles")
+        if name in files and os.access(os.path.join(root, name), os.X_OK):
+            return os.path.join(root, name)
+    return None
+
+
+def side_argv(argv: list, build: str) -> list:
+    """Our part's command with its binary from BUILD."""
+    argv = [str(a) for a in argv]
+    path = find_bin(build, argv[0])
+    if not path:
+        raise FileNotFoundError(f"{argv[0]} not built under {build}")
+    return [path] + argv[1:]
+
+
+def run_round(job, d: str, k: int, build: str) -> None:
+    def ours():
+        for part, argv in job.ours:
+            name = f"r{k}-ours{'-' + part if part else ''}"
+            with open(os.path.join(d, name + ".err"), "w") as err:
+                subprocess.run(side_argv(argv, build) + ["--format", "json", "--output",
+                                                                os.path.join(d, name + ".json")],
+                               stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL)
+
+    def tool():
+        argv = ["python3", ADAPTERS] + job.tool_argv[2:] + [
+            "--raw", os.path.join(d, f"r{k}-tool.d"), "--json", os.path.join(d, f"r{k}-tool.json")]
+        with open(os.path.join(d, f"r{k}-tool.err"), "w") as err:
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL)
+    for side in ((ours, tool) if k % 2 else (tool, ours)):
+        side()
+
+
+def fmt(v) -> str:
+    return "-" if v is None else f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+
+
+def report(d: str) -> int:
+    recs = pairs.job_records(d, best=False)
+    rc = 0
+    for r in recs:
+        print(f"{r['suite']} {r['test']} {r['variant']} {r['threads']} thr {r['block_bytes'] or ''} "
+              f"{r['metric']} ({r['unit']}): ours/{r['tool']} median of per-round ratios {fmt(r['ratio_median'])} "
+              f"(min-max {fmt(r['ratio_min'])}-{fmt(r['ratio_max'])}, {r['n_pairs']} pairs"
+              f"{', ' + r['flags'] if r['flags'] else ''})")
+        for x in r["rounds"]:
+            print(f"    round {x['round']}: ours {fmt(x['ours'])} tool {fmt(x['tool'])} ratio {fmt(x['ratio'])}"
+                  f"{'  ' + x['error'] if x['error'] else ''}")
+        print(f"    medians: ours {fmt(r['ours_median'])} | {r['tool']} {fmt(r['tool_median'])}")
+        rc = rc or (1 if not r["n_pairs"] else 0)
+    return rc
+
+
+def main(argv: list) -> int:
+    p = _Parser(prog="peakresults adapters pair")
+    p.add_argument("job")
+    p.add_argument("--rounds", type=int, default=9)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--tiny", action="store_true")
+    p.add_argument("--build-dir", default="build")
+    p.add_argument("--disk-dir")
+    p.add_argument("--out")
+    a = p.parse_args(argv)
+    if a.rounds < 1:
+        p.error(f"--rounds: {a.rounds} is not a count")
+    out = os.path.abspath(a.out or tempfile.mkdtemp(prefix="peakbench-pair."))
+    opts = ["--out", out, "--build-dir", a.build_dir, "--no-build"] + (["--quick"] if a.quick else []) + \
+        (["--tiny"] if a.tiny else []) + (["--disk-dir", a.disk_dir] if a.disk_dir else [])
+    o = plan.parse_options(opts)
+    disk_dir = o.disk_dir or os.path.join(o.out, "disk-tmp")
+    jobs = {j.id: j for j in plan_pairs.pair_jobs(o, set(o.suites), disk_dir)}
+    if a.job not in jobs:
+        if not a.out:
+            os.rmdir(out)
+        p.error(f"no paired job '{a.job}' here (the jobs of the installed tools: {', '.join(jobs) or 'none'})")
+    job = jobs[a.job]
+    d = os.path.join(out, "raw", "pairs", job.id)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "job.json"), "w") as f:
+        json.dump(job.doc(), f, indent=1)
+    made_disk = not os.path.exists(disk_dir)
+    bufdirs = {str(argv[i + 1]) for _, argv in job.ours for i, x in enumerate(argv[:-1]) if x == "--buffer-dir"}
+    print(f"{job.id}: {a.rounds} rounds, ours then {job.tool} in odd rounds; {job.tool_job}; results in {d}",
+          file=sys.stderr)
+    try:
+        os.makedirs(disk_dir, exist_ok=True)
+        for k in range(1, a.rounds + 1):
+            run_round(job, d, k, os.path.abspath(a.build_dir))
+    except FileNotFoundError as e:
+        print(f"peakresults adapters pair: {e}", file=sys.stderr)
+        return 1
+    finally:
+        for b in bufdirs:
+            shutil.rmtree(b, ignore_errors=True)
+        if made_disk:
+            shutil.rmtree(disk_dir, ignore_errors=True)
+    return report(d)
