@@ -70,6 +70,18 @@ def run_pairs_enough(args: list) -> int:
     return 0 if ok else 1
 
 
+def run_pairs_in_band(args: list) -> int:
+    """run_all.sh, before --quick's traced round of a job: 0 = every like-for-like ratio in
+    the band (skip it), 1 = one outside (run it), 2 = usage."""
+    from peakresults import pairs
+    if len(args) != 2 or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
+        print("peakresults: pairs-in-band OUT JOB: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
+        return 2
+    ok, line = pairs.in_band_line(args[0], args[1])
+    print(line)
+    return 0 if ok else 1
+
+
 def run_eal_mem(args: list) -> int:
     """`eal-mem PROCS MB [MOUNTS [MEMINFO]]`: dpdkbench's EAL memory arguments, one word a
     line (plan.dpdk_eal_mem, the one rule; scripts/lib.sh's peak_dpdk_eal_mem calls this)."""
@@ -90,6 +102,8 @@ def main(argv: list) -> int:
         return plan.main(argv[1:])
     if argv[:1] == ["pairs-enough"]:  # run_all.sh, before an extra paired round (pairs.py)
         return run_pairs_enough(argv[1:])
+    if argv[:1] == ["pairs-in-band"]:  # run_all.sh, before --quick's traced round (pairs.py)
+        return run_pairs_in_band(argv[1:])
     if argv[:1] == ["trace"]:  # a pair's two sides under strace (trace.py)
         from peakresults import trace
         return trace.main(argv[1:])

@@ -364,6 +364,20 @@ def _fig_name(p: dict) -> str:
     return f"{p['test']} {p['variant']}"
 
 
+def in_band_line(out_dir: str, job_id: str) -> tuple:
+    """(in band, line) for run_all.sh before --quick's traced round of JOB_ID: in band when
+    every like-for-like figure with a pair has its median ratio within BAND; the line names
+    the first that is not: "fio seq_read psync 1t: median ratio 0.826 outside 0.90-1.10"."""
+    d = os.path.join(out_dir, "raw", "pairs", job_id)
+    recs = [p for p in job_records(d, calibration(out_dir)[0], best=False) if p["n_pairs"]]
+    out = [p for p in recs if not BAND[0] <= p["ratio_median"] <= BAND[1]]
+    if out:
+        p = out[0]
+        return False, (f"{_fig_name(p)}: median ratio {p['ratio_median']:.3g} outside "
+                       f"{BAND[0]:.2f}-{BAND[1]:.2f}")
+    return True, f"every ratio in {BAND[0]:.2f}-{BAND[1]:.2f} ({len(recs)} figure{'s' if len(recs) != 1 else ''})"
+
+
 def enough_line(out_dir: str, job_id: str) -> tuple:
     """(enough, line) for run_all.sh before an extra round of JOB_ID: enough when every
     like-for-like figure's median ratio has its 95% interval within ENOUGH_REL (a figure

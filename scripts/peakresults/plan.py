@@ -362,7 +362,8 @@ def shortened(o) -> list:
         out.append(f"{pp.ROUNDS[m]} paired round(s) a job, no interval (full: {pp.ROUNDS['full']} to "
                    f"{pp.ROUNDS_MAX['full']}, {pp.ROUNDS_MATCHED['full']} to {pp.ROUNDS_MATCHED_MAX['full']} "
                    "placement-matched, until the median ratio's 95% interval is within 5%)")
-        out.append("no traced round of the disk and network pairs (full: one, under strace)")
+        out.append("a traced round only for a disk or network pair with a ratio outside the band "
+                   "(full: every one, under strace)")
         out.append(f"our best configuration in {pp.BEST_ROUNDS[m]} round(s) (full: {pp.BEST_ROUNDS['full']})")
     return out
 
@@ -394,8 +395,9 @@ def write_text(o, steps, out) -> None:
     out.write(f"results: {o.out}\n")
     extra = [s for s in steps if s.cond]
     if extra:
-        out.write(f"paired rounds past the least: {len(extra)} steps marked 'if needed', run while a job's "
-                  f"pairs are not enough: up to {fmt_duration(sum(s.est for s in extra))} more\n")
+        out.write(f"{len(extra)} steps marked 'if needed': paired rounds past the least, run while a job's "
+                  f"pairs are not enough, and (--quick) traced rounds, run for a ratio outside the band: "
+                  f"up to {fmt_duration(sum(s.est for s in extra))} more\n")
     for q in shortened(o):
         out.write(f"shortened: {q}\n")
     for i, s in enumerate(steps, 1):

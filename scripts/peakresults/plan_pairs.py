@@ -82,22 +82,26 @@ class PairJob:
         raw/pairs/<id>/trace-ours[-part].txt and trace-tool.txt; trace.pair_cause compares
         them when pairs.py builds the records. Kind "trace": run_all.sh skips them, with the
         reason, when strace is not installed or trace.py is not there. The tool's side is its
-        adapter, so the trace holds the adapter's own process too. The full
-        protocol only (--quick and --tiny: no traced round)."""
-        if self.tool not in TRACED_TOOLS or not self.ours or mode_of(o) != "full":
+        adapter, so the trace holds the adapter's own process too. The full protocol
+        always; --quick only when a like-for-like ratio of the job is outside the band
+        (condition "outband JOB": the trace is then the measured cause); --tiny never."""
+        mode = mode_of(o)
+        if self.tool not in TRACED_TOOLS or not self.ours or mode == "tiny":
             return []
+        cond = f"outband {self.id}" if mode == "quick" else ""
         raw = os.path.join(o.out, "raw", "pairs", self.id)
         pre = ["python3", "scripts/peakresults", "trace", "run"]
         out = [Step("pair", f"{self.id} trace ours{'-' + part if part else ''}", self.ours_est * 2, "trace",
                     "python3", f"pairs/{self.id}/trace-ours{'-' + part if part else ''}",
-                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv)
+                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv, cond)
                for part, argv in self.ours]
         # The adapter by its absolute path (run_all.sh resolves a bare program after "--" as
         # a built binary): python3 and the tool it runs are both in the trace.
         tool = ["/usr/bin/env", "python3", os.path.join(o.root, self.tool_argv[1])] + self.tool_argv[2:] + [
             "--raw", os.path.join(raw, "trace-tool.d"), "--json", os.path.join(raw, "trace-tool.json")]
         return out + [Step("pair", f"{self.id} trace {self.tool}", self.est * 2, "trace", "python3",
-                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool)]
+                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool,
+                           cond)]
 
 
 def cpu_flags(o) -> set:

@@ -295,6 +295,21 @@ class EnoughPairs(_Folder):
         r = subprocess.run(cli + ["nope"], capture_output=True, text=True)
         self.assertEqual((r.returncode, len(r.stderr.strip().splitlines())), (2, 1))
 
+    def test_in_band_line_and_cli(self):
+        # --quick's traced round runs only for a job with a ratio outside the band
+        import subprocess
+        self.job("inband", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.4)])
+        self.job("slow", [{"ours": ours(v), "tool": tool(10.0)} for v in (8.2, 8.3)])
+        self.assertEqual(pairs.in_band_line(self.out, "inband"), (True, "every ratio in 0.90-1.10 (1 figure)"))
+        ok, line = pairs.in_band_line(self.out, "slow")
+        self.assertFalse(ok)
+        self.assertTrue(line.endswith("median ratio 0.825 outside 0.90-1.10"), line)
+        cli = [sys.executable, os.path.join(REPO, "scripts", "peakresults"), "pairs-in-band", self.out]
+        self.assertEqual(subprocess.run(cli + ["inband"], capture_output=True, text=True).returncode, 0)
+        self.assertEqual(subprocess.run(cli + ["slow"], capture_output=True, text=True).returncode, 1)
+        r = subprocess.run(cli + ["nope"], capture_output=True, text=True)
+        self.assertEqual((r.returncode, len(r.stderr.strip().splitlines())), (2, 1))
+
     def test_trace_cause(self):
         # The traced round (trace.py's summaries, recorded: tests/fixtures/traces) shows
         # another job: its difference is the cause and the pair is not like for like.

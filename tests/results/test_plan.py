@@ -423,7 +423,14 @@ class PairedRounds(unittest.TestCase):
         self.assertEqual(tool[tool.index("--json") + 1], os.path.join(raw, "fio", "trace-tool.json"))
         names = [s.name for s in steps]
         self.assertLess(names.index("fio r8 fio"), names.index("fio trace ours-seq"))
+        # --quick: the same traced round, each step run only for a ratio outside the band
         _, _, steps = self.pairs("--quick")
+        qt = [s for s in steps if s.kind == "trace"]
+        self.assertEqual([s.name for s in qt], [s.name for s in tr])
+        self.assertEqual({s.cond for s in qt}, {"outband fio", "outband iperf3-tcp", "outband iperf3-udp",
+                                                "outband sockperf"})
+        self.assertEqual({s.cond for s in tr}, {""})
+        _, _, steps = self.pairs("--tiny")
         self.assertFalse([s for s in steps if s.kind == "trace"])
 
     def test_ci_options(self):
@@ -470,7 +477,9 @@ class QuickAndPlanFile(unittest.TestCase):
                 doc = json.load(f)
         self.assertEqual(doc["mode"], "quick")
         self.assertIn("2 paired round(s) a job", " ".join(doc["shortened"]))
-        self.assertEqual(doc["total_est_s"], doc["total_max_s"])  # --quick: no conditional rounds
+        # --quick: no conditional rounds; its conditional steps are the traced rounds
+        self.assertLess(doc["total_est_s"], doc["total_max_s"])
+        self.assertEqual(doc["conditional_steps"], 2)  # sockperf's: ours and the tool
 
     def test_estimates_with_and_without_extra_rounds(self):
         o, st = steps_of()
