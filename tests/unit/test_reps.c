@@ -87,16 +87,24 @@ static int s_verify(struct peak_bench_run *r, struct peak_bench_err *e)
 
 static double samples[PEAK_BENCH_MAX_REPS];
 
-/* One point of kernel k with --reps reps, --ci ci, --max-reps max (0: default). */
-static void run_one(struct script *sc, uint64_t reps, double ci, uint64_t max,
-		    struct peak_result *res)
+/* The kernel of a --point-budget test waits for the clock to tick once per repetition, so
+ * its measured time is never zero whatever the clock's resolution. */
+static int s_measure_ticking(struct peak_bench_run *r, double *value, struct peak_bench_err *e)
 {
-	const struct peak_bench_kernel k = SCRIPTED("k", sc);
+	uint64_t t0 = peak_time_now_ns();
+	while (peak_time_now_ns() == t0)
+		;
+	return s_measure(r, value, e);
+}
+
+/* One point of the scripted kernel under options c (ticking: s_measure_ticking). */
+static void run_with(struct script *sc, const struct peak_common_opts *c, bool ticking,
+		     struct peak_result *res)
+{
+	struct peak_bench_kernel k = SCRIPTED("k", sc);
+	if (ticking)
+		k.measure = s_measure_ticking;
 	const struct peak_bench_suite s = {.name = "fake", .kernels = &k, .nkernels = 1};
-	struct peak_common_opts c;
-	common(&c, reps);
-	c.ci_pct = ci;
-	c.max_reps = max;
 	sc->measured = sc->lasts = sc->last_at = 0;
 	char err[128];
 	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
@@ -104,7 +112,7 @@ static void run_one(struct script *sc, uint64_t reps, double ci, uint64_t max,
 	struct peak_bench_point p = {.threads = 1};
 	struct peak_bench_run run;
 	struct peak_bench_err e = {0};
-	assert_int_equal(peak_bench_point_run(&s, &k, &p, team, &c, NULL, res, samples, &run, &e),
+	assert_int_equal(peak_bench_point_run(&s, &k, &p, team, c, NULL, res, samples, &run, &e),
 			 0);
 	peak_team_destroy(team);
 	/* n is the count run, every sample kept, and verify saw one last repetition: the last */
@@ -114,6 +122,27 @@ static void run_one(struct script *sc, uint64_t reps, double ci, uint64_t max,
 		assert_double_equal(res->samples[i], sc->v[i % sc->len], 0);
 	assert_int_equal(sc->lasts, 1);
 	assert_int_equal(sc->last_at, sc->measured);
+}
+
+/* One point with --reps reps, --ci ci, --max-reps max (0: default). */
+static void run_one(struct script *sc, uint64_t reps, double ci, uint64_t max,
+		    struct peak_result *res)
+{
+	struct peak_common_opts c;
+	common(&c, reps);
+	c.ci_pct = ci;
+	c.max_reps = max;
+	run_with(sc, &c, false, res);
+}
+
+/* One point with --reps 3 --ci 2 --point-budget budget_s. */
+static void run_budget(struct script *sc, double budget_s, struct peak_result *res)
+{
+	struct peak_common_opts c;
+	common(&c, 3);
+	c.ci_pct = 2.0;
+	c.point_budget_s = budget_s;
+	run_with(sc, &c, true, res);
 }
 
 static const double tight_v[] = {100, 100.2, 99.8};
@@ -151,39 +180,7 @@ static void test_noisy_point_runs_to_cap_flagged(void **state)
 }
 
 /* --point-budget: a noisy point past --reps goes on only while its measured time allows
- * one more repetition. The kernel waits for the clock to tick once per repetition, so its
- * time is never zero whatever the clock's resolution. */
-static int s_measure_ticking(struct peak_bench_run *r, double *value, struct peak_bench_err *e)
-{
-	uint64_t t0 = peak_time_now_ns();
-	while (peak_time_now_ns() == t0)
-		;
-	return s_measure(r, value, e);
-}
-
-static void run_budget(struct script *sc, double budget_s, struct peak_result *res)
-{
-	struct peak_bench_kernel k = SCRIPTED("k", sc);
-	k.measure = s_measure_ticking;
-	const struct peak_bench_suite s = {.name = "fake", .kernels = &k, .nkernels = 1};
-	struct peak_common_opts c;
-	common(&c, 3);
-	c.ci_pct = 2.0;
-	c.point_budget_s = budget_s;
-	sc->measured = sc->lasts = sc->last_at = 0;
-	char err[128];
-	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
-	assert_non_null(team);
-	struct peak_bench_point p = {.threads = 1};
-	struct peak_bench_run run;
-	struct peak_bench_err e = {0};
-	assert_int_equal(peak_bench_point_run(&s, &k, &p, team, &c, NULL, res, samples, &run, &e),
-			 0);
-	peak_team_destroy(team);
-	assert_int_equal(res->summary.n, sc->measured);
-	assert_int_equal(sc->lasts, 1);
-}
-
+ * one more repetition. */
 static void test_point_budget_stops_past_reps(void **state)
 {
 	(void)state;
