@@ -59,25 +59,15 @@ def run_theoretical(path: str, suite: str, variant: str) -> int:
     return 1
 
 
-def run_pairs_enough(args: list) -> int:
-    """run_all.sh, before an extra paired round: 0 = enough (skip it), 1 = run it, 2 = usage."""
+def run_pair_question(verb: str, args: list) -> int:
+    """run_all.sh before a conditional step of a paired job: `pairs-enough OUT JOB` (an extra
+    round: 0 = the pairs are enough, skip it) or `pairs-in-band OUT JOB` (--quick's traced
+    round: 0 = every like-for-like ratio in the band, skip it); 1 = run it, 2 = usage."""
     from peakresults import pairs
     if len(args) != 2 or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
-        print("peakresults: pairs-enough OUT JOB: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
+        print(f"peakresults: {verb} OUT JOB: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
         return 2
-    ok, line = pairs.enough_line(args[0], args[1])
-    print(line)
-    return 0 if ok else 1
-
-
-def run_pairs_in_band(args: list) -> int:
-    """run_all.sh, before --quick's traced round of a job: 0 = every like-for-like ratio in
-    the band (skip it), 1 = one outside (run it), 2 = usage."""
-    from peakresults import pairs
-    if len(args) != 2 or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
-        print("peakresults: pairs-in-band OUT JOB: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
-        return 2
-    ok, line = pairs.in_band_line(args[0], args[1])
+    ok, line = (pairs.enough_line if verb == "pairs-enough" else pairs.in_band_line)(args[0], args[1])
     print(line)
     return 0 if ok else 1
 
@@ -100,10 +90,8 @@ def main(argv: list) -> int:
     if argv[:1] == ["plan"]:  # run_all.sh's options and steps (plan.py)
         from peakresults import plan
         return plan.main(argv[1:])
-    if argv[:1] == ["pairs-enough"]:  # run_all.sh, before an extra paired round (pairs.py)
-        return run_pairs_enough(argv[1:])
-    if argv[:1] == ["pairs-in-band"]:  # run_all.sh, before --quick's traced round (pairs.py)
-        return run_pairs_in_band(argv[1:])
+    if argv[:1] in (["pairs-enough"], ["pairs-in-band"]):  # run_all.sh's conditional steps
+        return run_pair_question(argv[0], argv[1:])
     if argv[:1] == ["trace"]:  # a pair's two sides under strace (trace.py)
         from peakresults import trace
         return trace.main(argv[1:])
