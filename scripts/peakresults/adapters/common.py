@@ -85,6 +85,16 @@ def write_doc(path: str, tool: str, version: str, rows: list, skipped: list) -> 
     os.replace(tmp, path)
 
 
+def last_line(path: str) -> str:
+    """The last non-blank line of a tool's stderr file ("" when unreadable): its error."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = [ln.rstrip("\n") for ln in f if ln.strip()]
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""
+
+
 def isa_of_cpu(cpuinfo: str = "/proc/cpuinfo") -> str:
     """The widest kernel ISA membench and cpubench pick here (their variants name it)."""
     try:

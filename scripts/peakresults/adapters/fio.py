@@ -24,7 +24,7 @@ import os
 import subprocess
 import tempfile
 
-from .common import load_json, row
+from .common import last_line, load_json, row
 
 NAME = TOOL = PROGRAM = "fio"
 SUITES = ("disk",)
@@ -167,12 +167,12 @@ def run(r, a) -> int:
     ok = r.run(900, out, ["fio"] + args)
     if not ok and mem == "shmhuge":
         # The pool can shrink between the check and fio's shmget (DPDK takes pages too).
-        r.say(f"fio with --mem=shmhuge failed ({_last_line(out + '.err')}): again with --mem=malloc")
+        r.say(f"fio with --mem=shmhuge failed ({last_line(out + '.err')}): again with --mem=malloc")
         args = ["--mem=malloc" if x == "--mem=shmhuge" else x for x in args]
         _remove_files(file)
         ok = r.run(900, out, ["fio"] + args)
     if not ok:
-        r.say(f"fio failed: {_last_line(out + '.err')}")
+        r.say(f"fio failed: {last_line(out + '.err')}")
         skip_all("failed: fio exited non-zero (see fio.json.err)")
         r.finish()
         return 1
@@ -182,13 +182,6 @@ def run(r, a) -> int:
     return 0
 
 
-def _last_line(path: str) -> str:
-    try:
-        with open(path, errors="replace") as f:
-            lines = [ln.rstrip("\n") for ln in f if ln.strip()]
-    except OSError:
-        return ""
-    return lines[-1] if lines else ""
 
 
 def _remove_files(file: str) -> None:

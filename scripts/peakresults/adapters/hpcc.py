@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import tempfile
 
-from .common import NotToolOutput, isa_of_cpu, row
+from .common import NotToolOutput, isa_of_cpu, last_line, row
 
 NAME = TOOL = PROGRAM = "hpcc"
 SUITES = ("cpu", "memory")
@@ -233,7 +233,7 @@ def run(r, a) -> int:
     r.outs = [o for o in r.outs if o != stdout]
     res = os.path.join(work, "hpccoutf.txt")
     if not ok or not (os.path.exists(res) and os.path.getsize(res) > 0):
-        r.say(f"hpcc exited {r.rc}: {_last_line(stdout)}")
+        r.say(f"hpcc exited {r.rc}: {last_line(stdout)}")
         r.skip("linpack", f"failed: hpcc exited {r.rc}")
         r.finish()
         return 1
@@ -248,12 +248,6 @@ def run(r, a) -> int:
     return 0
 
 
-def _last_line(path: str) -> str:
-    try:
-        with open(path, errors="replace") as f:
-            return (f.read().splitlines() or [""])[-1]
-    except OSError:
-        return ""
 
 
 def baseline_extra(o, disk_dir: str) -> list:

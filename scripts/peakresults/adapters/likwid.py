@@ -19,7 +19,7 @@ import os
 import re
 import subprocess
 
-from .common import NotToolOutput, cpuinfo_flags_line, row
+from .common import NotToolOutput, cpuinfo_flags_line, last_line, row
 
 NAME = "likwid"
 TOOL = PROGRAM = "likwid-bench"
@@ -93,7 +93,7 @@ def run(r, a) -> int:
             out = os.path.join(r.raw, f"likwid-{test}-{t}.txt")
             argv = ["likwid-bench", "-t", test, "-w", ws] + (["-s", a.min_seconds] if a.min_seconds else [])
             if not r.run(120, out, argv):
-                r.say(f"likwid-bench -t {test} -w {ws} failed: {_last_line(out + '.err')}")
+                r.say(f"likwid-bench -t {test} -w {ws} failed: {last_line(out + '.err')}")
                 r.skip(test, f"failed: likwid-bench -t {test} exited non-zero")
                 rc = 1
     if r.plan:
@@ -103,12 +103,6 @@ def run(r, a) -> int:
     return r.finish(membench_size=size, version=ver) or rc
 
 
-def _last_line(path: str) -> str:
-    try:
-        with open(path, errors="replace") as f:
-            return (f.read().splitlines() or [""])[-1]
-    except OSError:
-        return ""
 
 
 def _num(text, label):

@@ -11,7 +11,7 @@ the client and the server under taskset -c, where netbench's --cpus and --server
 import os
 import re
 
-from .common import NotToolOutput, row
+from .common import NotToolOutput, last_line, row
 
 NAME = TOOL = PROGRAM = "sockperf"
 SUITES = ("network",)
@@ -38,7 +38,7 @@ def run(r, a) -> int:
         argv = pin + ["sockperf", "ping-pong", "-i", "127.0.0.1", "-p", port] + popt + ["-m", MSG, "-t", secs,
                                                                                           "--full-rtt"]
         if not r.run(secs + 30, out, argv):
-            r.say(f"sockperf ping-pong ({proto}) failed: {_last_line(out + '.err')}")
+            r.say(f"sockperf ping-pong ({proto}) failed: {last_line(out + '.err')}")
             r.skip(f"{proto}_latency", "failed: sockperf exited non-zero")
             rc = 1
         r.stop_servers()
@@ -46,12 +46,6 @@ def run(r, a) -> int:
     return r.finish(msg=MSG) or rc
 
 
-def _last_line(path: str) -> str:
-    try:
-        with open(path, errors="replace") as f:
-            return (f.read().splitlines() or [""])[-1]
-    except OSError:
-        return ""
 
 
 def parse(path: str, ctx: dict) -> tuple:
