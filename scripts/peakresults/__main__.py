@@ -95,9 +95,9 @@ def main(argv: list) -> int:
     if argv[:1] == ["trace"]:  # a pair's two sides under strace (trace.py)
         from peakresults import trace
         return trace.main(argv[1:])
-    if argv[:1] == ["insmix"]:  # a kernel's instruction mix (insmix.py)
-        from peakresults import insmix
-        return insmix.main(argv[1:])
+    if argv[:1] == ["insmix"]:  # a kernel's instruction mix (insmix.py, insmix_tools.py)
+        from peakresults import insmix_tools
+        return insmix_tools.main(argv[1:])
     p = _Parser(prog="peakresults", description="peakbench's results program")
     sub = p.add_subparsers(dest="cmd", required=True)
     f = sub.add_parser("finish", help="everything after the binaries: merge, CSV, baselines, charts, report")

@@ -171,37 +171,3 @@ def compare_mix(a: dict, b: dict, name: str = "tool") -> list:
         if max(ra, rb) > FACTOR * min(ra, rb) or (ra == 0) != (rb == 0):
             out.append(f"{what[:-5]}ed doubles per element: ours {ra:.3g}, {name} {rb:.3g}")
     return out
-
-
-def pair_mix_cause(job_json: dict, ours_binary: str) -> str | None:
-    """The measured instruction-mix differences of a paired memory job (likwid-bench's
-    copy_mem/stream_mem, hpcc's Triad) against our stream kernels in OURS_BINARY, or None:
-    the loops are the same or one was not found (insmix_tools.pair_mix gives the reason)."""
-    from peakresults.insmix_tools import pair_mix
-    return pair_mix(job_json, ours_binary)[0]
-
-
-def main(argv: list) -> int:
-    from peakresults.insmix_tools import hpcc_triad, likwid_kernel
-    if len(argv) != 2:
-        print("peakresults insmix: usage: insmix BINARY SYMBOL (or likwid:TEST, hpcc:triad)", file=sys.stderr)
-        return 2
-    binary, symbol = argv
-    try:
-        if symbol.startswith("likwid:"):
-            texts = [likwid_kernel(binary, symbol[len("likwid:"):])]
-        elif symbol == "hpcc:triad":
-            texts = [hpcc_triad(objdump(binary))]
-        else:
-            texts = sections(objdump(binary), symbol)
-    except OSError as e:
-        print(f"peakresults insmix: {e}", file=sys.stderr)
-        return 1
-    texts = [t for t in texts if t]
-    if not texts:
-        print(f"peakresults insmix: {symbol} not found in {binary}", file=sys.stderr)
-        return 1
-    for i, t in enumerate(texts):
-        for body in loops(t):
-            print(f"{symbol}#{i} loop at {body[0][0]:x}: {describe(mix(body))}")
-    return 0

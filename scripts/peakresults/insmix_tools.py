@@ -2,6 +2,7 @@
 cause a CPU/memory pair's record can carry: our kernel's loop against the tool's."""
 import re
 import subprocess
+import sys
 
 from peakresults import insmix
 
@@ -140,3 +141,35 @@ def pair_mix(job: dict, ours_binary: str, tool_binary: str | None = None):
             reasons.append(f"{kind}: the same loop ({insmix.describe(a)})")
     return ("; ".join(causes) or None), "; ".join(reasons)
 
+
+def pair_mix_cause(job_json: dict, ours_binary: str) -> str | None:
+    """The measured instruction-mix differences of a paired memory job (likwid-bench's
+    copy_mem/stream_mem, hpcc's Triad) against our stream kernels in OURS_BINARY, or None:
+    the loops are the same or one was not found (insmix_tools.pair_mix gives the reason)."""
+    return pair_mix(job_json, ours_binary)[0]
+
+
+def main(argv: list) -> int:
+    """`peakresults insmix BINARY SYMBOL`: the instruction mix of SYMBOL's loops."""
+    if len(argv) != 2:
+        print("peakresults insmix: usage: insmix BINARY SYMBOL (or likwid:TEST, hpcc:triad)", file=sys.stderr)
+        return 2
+    binary, symbol = argv
+    try:
+        if symbol.startswith("likwid:"):
+            texts = [likwid_kernel(binary, symbol[len("likwid:"):])]
+        elif symbol == "hpcc:triad":
+            texts = [hpcc_triad(insmix.objdump(binary))]
+        else:
+            texts = insmix.sections(insmix.objdump(binary), symbol)
+    except OSError as e:
+        print(f"peakresults insmix: {e}", file=sys.stderr)
+        return 1
+    texts = [t for t in texts if t]
+    if not texts:
+        print(f"peakresults insmix: {symbol} not found in {binary}", file=sys.stderr)
+        return 1
+    for i, t in enumerate(texts):
+        for body in insmix.loops(t):
+            print(f"{symbol}#{i} loop at {body[0][0]:x}: {insmix.describe(insmix.mix(body))}")
+    return 0

@@ -43,7 +43,7 @@ import math
 import os
 import re
 
-from . import insmix, schema, shared, trace
+from . import insmix_tools, schema, shared, trace
 
 BAND = (0.90, 1.10)  # a ratio outside it needs its measured cause
 PAIR_FIELDS = ("tool", "tool_version", "suite", "test", "variant", "threads", "block_bytes",
@@ -260,7 +260,7 @@ def mix_cause(job: dict, d: str) -> str | None:
     if not os.path.isfile(binary):
         return None
     try:
-        return insmix.pair_mix_cause(job, binary) or None
+        return insmix_tools.pair_mix_cause(job, binary) or None
     except (OSError, ValueError):
         return None
 

@@ -12,7 +12,7 @@ import sys
 from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
                            UsageError, fmt_duration, have_tool, mode_of,
                            parse_options, shquote)
-from .plan_pairs import (PairJob, cpu_flags, heap_pages_args, hpcc_vector_isa,  # noqa: F401
+from .plan_pairs import (PairJob, cpu_flags, heap_pages_args,  # noqa: F401
                          hugetlb_room, pair_cpus, pair_jobs, shared_buffer_dir, thp_available)
 
 

@@ -183,12 +183,6 @@ def pair_cpus() -> tuple:
     return cpus[0], cpus[1] if len(cpus) > 1 else cpus[0]
 
 
-def hpcc_vector_isa() -> tuple:
-    """(membench ISA, how) of the installed hpcc's STREAM code (adapters/hpcc.py)."""
-    from peakresults.adapters.hpcc import vector_isa
-    return vector_isa()
-
-
 class PairEnv:
     """What every adapter's pair_jobs derives its jobs from: the options (o), the suites
     wanted, the disk folder, the mode, the largest thread count that fits the CPUs (tmax),
@@ -222,9 +216,6 @@ class PairEnv:
         """The tool's side of a paired round: its adapter, on this mode."""
         from . import adapters
         return adapters.argv(tool, self.mode, *extra)
-
-    def hpcc_isa(self) -> tuple:
-        return hpcc_vector_isa()
 
 
 def pair_jobs(o, want, disk_dir) -> list:

@@ -22,7 +22,7 @@ import threading
 
 from peakresults.trace_compare import compare  # noqa: F401 (part of this module's interface)
 from peakresults.trace_parse import Tracer
-from peakresults.trace_summary import FORMAT, merge
+from peakresults.trace_summary import FORMAT, merge, summarize
 
 STRACE = ["strace", "-f", "-qq", "-yy", "-T", "-s", "1"]
 EXIT_NO_STRACE = 3
@@ -59,7 +59,7 @@ def run(outfile: str, argv: list) -> int:
             except OSError:
                 pass
         reader.join()
-    summary = tracer.summary(list(argv), rc)
+    summary = summarize(tracer, list(argv), rc)
     if tracer.ncalls == 0:
         summary["error"] = "strace recorded no call (ptrace not permitted?)"
     _write(outfile, summary)

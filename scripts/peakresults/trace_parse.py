@@ -295,7 +295,3 @@ class Tracer:
                 t["writes"] += 1
         t["ndata"] += 1
         t["bytes"] += moved
-
-    def summary(self, argv: list, exit_code) -> dict:
-        from peakresults.trace_summary import summarize
-        return summarize(self, argv, exit_code)

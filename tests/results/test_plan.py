@@ -13,6 +13,7 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 from peakresults import plan, plan_options, plan_pairs  # noqa: E402
+from peakresults.adapters import hpcc as hpcc_adapter  # noqa: E402
 
 SYSROOT = os.path.join(REPO, "tests", "fixtures", "sysroot-full")
 # (no built binaries: options another change adds, such as --ci, are not passed)
@@ -240,12 +241,12 @@ class PairedRounds(unittest.TestCase):
         # hpcc's STREAM runs at the width its binary was built for: membench runs that ISA
         for isa, how in (("sse2", "measured"), ("avx2", "measured"),
                          ("sse2", "hpcc's vector width not measured (no objdump): SSE2 assumed")):
-            old = plan_pairs.hpcc_vector_isa
-            plan_pairs.hpcc_vector_isa = lambda: (isa, how)
+            old = hpcc_adapter.vector_isa
+            hpcc_adapter.vector_isa = lambda: (isa, how)
             try:
                 _, jobs, _ = self.pairs()
             finally:
-                plan_pairs.hpcc_vector_isa = old
+                hpcc_adapter.vector_isa = old
             hp = {j.id: j for j in jobs}["hpcc"]
             st = dict(hp.ours)["stream"]
             self.assertEqual(st[st.index("--nt") + 1], "off")  # hpcc's STREAM has no NT stores

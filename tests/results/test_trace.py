@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from peakresults import trace  # noqa: E402
 from peakresults.trace_compare import compare  # noqa: E402
 from peakresults.trace_parse import Tracer, parse_call, split_args  # noqa: E402
-from peakresults.trace_summary import merge  # noqa: E402
+from peakresults.trace_summary import merge, summarize as summary_of  # noqa: E402
 
 FIX = os.path.join(ROOT, "tests", "fixtures", "traces")
 
@@ -30,7 +30,7 @@ def summarize(text: str) -> dict:
     t = Tracer()
     for line in text.splitlines():
         t.feed(line)
-    return t.summary(["x"], 0)
+    return summary_of(t, ["x"], 0)
 
 
 def summary(name: str) -> dict:

@@ -267,7 +267,7 @@ def pair_jobs(e) -> list:
     # hpcc's STREAM runs the code its binary was built with, not the CPU's widest ISA:
     # membench runs the ISA read from the binary's timed Triad loop (vector_isa; Debian's is
     # scalar, movsd/mulsd/addsd, one double per instruction).
-    hisa, how = e.hpcc_isa()
+    hisa, how = vector_isa()
     st = ["membench", "--test", "stream", "--size", f"{n * n * 8}B", "--threads", 1, "--nt", "off",
           "--isa", hisa] + heap_pages_args(e.o) + e.one("membench")
     return [PairJob("hpcc", "hpcc", "cpu", e.script("hpcc", "--threads", str(tmax), "--n", str(n), "--ctx",
