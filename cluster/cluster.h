@@ -37,6 +37,8 @@ struct cluster_run {
 	struct cluster_rows *rows;        /* rank 0's; NULL elsewhere */
 };
 
+/* cluster_guard.c. Start the watchdog, naming this host in its line. */
+void cluster_guard_start(const char *host);
 /* One line on stderr, rank 0's rows written as they are, the whole job ended (exit 1). */
 void cluster_fail(const struct cluster_run *run, const char *msg);
 /* Arm the watchdog for round (0: the teardown) for o->round_s seconds; 0 s disarms. */

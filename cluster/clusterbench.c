@@ -18,10 +18,6 @@
 #include "net_server.h"
 #include "peak_sysinfo.h"
 
-/* The watchdog's state: a signal handler can reach nothing else. */
-static volatile sig_atomic_t watch_round;
-static char watch_host[64];
-
 static const char *const tests[] = {"net_matrix", "node_sweep", NULL};
 static const char *const schedules[] = {"shift", "serial", NULL};
 
@@ -238,50 +234,6 @@ static void run_context(const struct cluster_opts *o, const struct peak_context 
 	}
 }
 
-/* A stalled round (a peer that stopped answering inside MPI, a hung kernel call): one
- * line naming this host and the round, then the whole job ends (mpirun kills the rest). */
-static void on_alarm(int sig)
-{
-	(void)sig;
-	char line[160];
-	int len = watch_round > 0
-		      ? snprintf(line, sizeof line, "clusterbench: %s: round %d stalled, ending the job\n",
-				 watch_host, (int)watch_round)
-		      : snprintf(line, sizeof line,
-				 "clusterbench: %s: stalled after the last round, ending the job\n",
-				 watch_host);
-	if (len > 0)
-		(void)!write(2, line, (size_t)len);
-	_exit(1);
-}
-
-void cluster_watch(const struct cluster_run *run, int round, int arm)
-{
-	watch_round = round;
-	alarm(arm ? (unsigned)run->o->round_s : 0u);
-}
-
-void cluster_fail(const struct cluster_run *run, const char *msg)
-{
-	fprintf(stderr, "clusterbench: %s\n", msg);
-	fflush(stderr);
-	char err[300];
-	if (run != NULL && run->rows != NULL)
-		(void)cluster_rows_flush(run->rows, 0, err, sizeof err);
-	MPI_Abort(MPI_COMM_WORLD, 1);
-	_exit(1);
-}
-
-void cluster_flush(const struct cluster_run *run)
-{
-	char err[300];
-	if (run->rows != NULL && cluster_rows_flush(run->rows, 0, err, sizeof err) != 0) {
-		struct cluster_run quiet = *run;
-		quiet.rows = NULL;
-		cluster_fail(&quiet, err);
-	}
-}
-
 static void *server_thread(void *arg)
 {
 	(void)net_server_run(arg, -1);
@@ -322,7 +274,6 @@ int main(int argc, char **argv)
 		return st == PEAK_OPTS_EXIT ? 0 : 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGALRM, on_alarm);
 	struct cluster_node self;
 	struct peak_sysinfo si;
 	struct peak_context *mine = malloc(sizeof *mine);
@@ -332,7 +283,7 @@ int main(int argc, char **argv)
 	if (mine == NULL || nodes == NULL || (rank == 0 && (ctxs == NULL || run_ctx == NULL)))
 		cluster_fail(NULL, "out of memory");
 	describe_self(&o, rank, &self, &si, mine);
-	snprintf(watch_host, sizeof watch_host, "%s", self.name);
+	cluster_guard_start(self.name);
 
 	struct net_server *srv = NULL;
 	pthread_t tid;
