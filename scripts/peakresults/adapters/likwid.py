@@ -177,11 +177,11 @@ def pair_jobs(e) -> list:
         # job gives both rows, on arrays of the size likwid-bench is given (run(): two or
         # three of membench's arrays). At two threads or more the bandwidth follows the
         # vCPUs' placement (47 against 72 GB/s on the seventh session's VM):
-        # placement-matched rounds, likwid-bench -s 0.5.
+        # placement-matched rounds, likwid-bench -s 0.5 and membench --min-time 0.5.
         size = SIZE[mode]
         tests = [f"copy_mem_{lisa}", f"stream_mem_{lisa}"]
         stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on",
-                  "--isa", isa] + heap_pages_args(e.o) + one("membench")
+                  "--isa", isa] + heap_pages_args(e.o) + one("membench", False) + ["--min-time", "0.5"]
         arr = membench_array_bytes(size, tmax)
         sjob = " ".join(map(str, stream))
         figs = [{"key": key("memory", "stream", f"{k}-{isa}-nt", tmax, arr, "throughput", "MB/s"),
