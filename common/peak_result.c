@@ -29,6 +29,11 @@ const char *const peak_result_host_columns[] = {
 const size_t peak_result_nhost_columns =
 	sizeof(peak_result_host_columns) / sizeof(peak_result_host_columns[0]);
 
+_Static_assert(sizeof(peak_result_columns) / sizeof(peak_result_columns[0]) +
+			   sizeof(peak_result_host_columns) / sizeof(peak_result_host_columns[0]) <=
+		       PEAK_RESULT_MAX_CELLS,
+	       "PEAK_RESULT_MAX_CELLS is below the columns of peak_columns.def");
+
 void peak_result_cells(const struct peak_result *r, bool hosts, struct peak_cell *cells)
 {
 	const struct peak_summary *s = &r->summary;
