@@ -1,6 +1,18 @@
 # Thin wrapper around CMake. `make` = check/install dependencies, configure, build into
 # build/; `make test` = build, then ctest. Variables: BUILD (dir), WERROR=1,
 # SANITIZE=address,undefined|thread, CMAKE_FLAGS (extra -D options).
+# ARCH=arm64: cross build for aarch64 into build-arm64 (deps: scripts/deps.sh --cross
+# arm64); `make test ARCH=arm64 QEMU_CPU=neoverse-n1` runs its tests under qemu-aarch64
+# with that -cpu model (default max,sve-default-vector-length=32). docs/arm64.md.
+ifeq ($(ARCH),arm64)
+BUILD ?= build-arm64
+QEMU_CPU ?= max,sve-default-vector-length=32
+CMAKE_FLAGS += -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+	-DPEAK_QEMU_CPU=$(QEMU_CPU)
+DEPS_MODE = --cross arm64
+else
+DEPS_MODE = --ensure
+endif
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
@@ -17,7 +29,7 @@ endif
 all: build
 
 deps:
-	@bash scripts/deps.sh --ensure
+	@bash scripts/deps.sh $(DEPS_MODE)
 
 configure: deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -25,8 +37,13 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+ifeq ($(ARCH),arm64)
+test: build
+	bash tests/arm64/run_tests.sh $(BUILD) $(QEMU_CPU) -j $(JOBS) --timeout 300
+else
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+endif
 
 clean:
 	rm -rf $(BUILD) build-*/

@@ -6,8 +6,16 @@
 #include "peak_isa.h"
 #include "peak_sysinfo.h"
 
-static const char *const isa_names[PEAK_ISA_COUNT] = {"scalar", "sse", "avx", "avx2", "avx512"};
-static const unsigned isa_bits[PEAK_ISA_COUNT] = {64, 128, 256, 256, 512};
+static const char *const isa_names[PEAK_ISA_COUNT] = {"scalar", "sse", "avx", "avx2", "avx512",
+#if defined(__aarch64__)
+							"neon", "sve",
+#endif
+};
+static const unsigned isa_bits[PEAK_ISA_COUNT] = {64, 128, 256, 256, 512,
+#if defined(__aarch64__)
+						  128, 0, /* SVE: peak_isa_sve_vl_bits */
+#endif
+};
 
 const char *peak_isa_name(enum peak_isa isa)
 {
@@ -24,6 +32,10 @@ int peak_isa_parse(const char *name)
 
 unsigned peak_isa_bits(enum peak_isa isa)
 {
+#if defined(__aarch64__)
+	if (isa == PEAK_ISA_SVE)
+		return peak_isa_sve_vl_bits();
+#endif
 	return (unsigned)isa < PEAK_ISA_COUNT ? isa_bits[isa] : 0;
 }
 
@@ -39,6 +51,9 @@ static const struct {
     {PEAK_FEAT_FMA, "fma", "AVX reported by the CPU but not enabled"},
     {PEAK_FEAT_AVX512F, "avx512f", "AVX-512 reported by the CPU but not enabled"},
     {PEAK_FEAT_AVX512DQ, "avx512dq", "AVX-512 reported by the CPU but not enabled"},
+    {PEAK_FEAT_ASIMD, "asimd", NULL},
+    {PEAK_FEAT_SVE, "sve", NULL},
+    {PEAK_FEAT_SVE2, "sve2", NULL},
 };
 
 static bool has_feature(const struct peak_isa_flags *f, unsigned bit)
@@ -58,6 +73,12 @@ static bool has_feature(const struct peak_isa_flags *f, unsigned bit)
 		return f->avx512f;
 	case PEAK_FEAT_AVX512DQ:
 		return f->avx512dq;
+	case PEAK_FEAT_ASIMD:
+		return f->asimd;
+	case PEAK_FEAT_SVE:
+		return f->sve;
+	case PEAK_FEAT_SVE2:
+		return f->sve2;
 	default:
 		return false;
 	}
@@ -75,7 +96,11 @@ bool peak_features_ok(const struct peak_isa_flags *f, const char *warnings, unsi
 			continue;
 		if (reason && reason_len) {
 			const char *name = features[i].name, *hint = features[i].os_hint;
-			if (warnings && strstr(warnings, "ISA flags unknown"))
+			if (!(features[i].bit & PEAK_FEAT_NATIVE))
+				(void)snprintf(reason, reason_len, "%s is not an %s feature", name,
+					       PEAK_FEAT_NATIVE & PEAK_FEAT_ASIMD ? "aarch64"
+										  : "x86-64");
+			else if (warnings && strstr(warnings, "ISA flags unknown"))
 				(void)snprintf(reason, reason_len, "%s unknown: no ISA flags found",
 					       name);
 			else if (warnings && hint && strstr(warnings, hint))
@@ -110,6 +135,12 @@ bool peak_cpu_can_run(unsigned need, char *reason, size_t reason_len)
 	return peak_features_ok(&process_flags, process_note, need, reason, reason_len);
 }
 
+unsigned peak_isa_sve_vl_bits(void)
+{
+	(void)pthread_once(&process_once, detect_process_flags);
+	return process_flags.sve ? process_flags.sve_vl_bits : 0;
+}
+
 unsigned peak_isa_features(enum peak_isa isa)
 {
 	switch (isa) {
@@ -123,6 +154,12 @@ unsigned peak_isa_features(enum peak_isa isa)
 		return PEAK_FEAT_AVX2;
 	case PEAK_ISA_AVX512:
 		return PEAK_FEAT_AVX512F;
+#if defined(__aarch64__)
+	case PEAK_ISA_NEON:
+		return PEAK_FEAT_ASIMD;
+	case PEAK_ISA_SVE:
+		return PEAK_FEAT_SVE;
+#endif
 	case PEAK_ISA_COUNT:
 	default:
 		return ~0u; /* no flag set holds every bit: "unknown ISA feature" */

@@ -42,24 +42,39 @@ struct peak_loop_regs {
 typedef void (*peak_loop_fn)(struct peak_loop_regs *r, uint64_t n);
 
 #define PEAK_LOOP_PROTO(name) void name(struct peak_loop_regs *r, uint64_t n)
-/* FMA */
+
+/* Scalar loops exist on every architecture: x86-64 (peak_loops_x86.c, SSE/AVX registers)
+ * and aarch64 (peak_loops_arm64.c: fmadd, fadd/fsub/fmul, add, mul on d/s and x/w
+ * registers, the same operands and so the same closed forms). */
 PEAK_LOOP_PROTO(peak_loop_scalar_sp_fma);
 PEAK_LOOP_PROTO(peak_loop_scalar_dp_fma);
+PEAK_LOOP_PROTO(peak_loop_scalar_sp_addmul);
+PEAK_LOOP_PROTO(peak_loop_scalar_dp_addmul);
+PEAK_LOOP_PROTO(peak_loop_scalar_i32_add);
+PEAK_LOOP_PROTO(peak_loop_scalar_i64_add);
+PEAK_LOOP_PROTO(peak_loop_scalar_i32_mul);
+PEAK_LOOP_PROTO(peak_loop_scalar_i64_mul);
+/* FP add latency chains (the probe's): twelve dependent adds on register 0 per block,
+ * PEAK_LOOP_LAT_REPS blocks per iteration; r is unused. addsd / fadd d. */
+#define PEAK_LOOP_LAT_REPS 8
+PEAK_LOOP_PROTO(peak_loop_lat_fp64);
+
+#if defined(__x86_64__)
+/* vaddpd ymm / zmm latency chains */
+PEAK_LOOP_PROTO(peak_loop_lat_fp256);
+PEAK_LOOP_PROTO(peak_loop_lat_fp512);
+/* FMA */
 PEAK_LOOP_PROTO(peak_loop_avx2_sp_fma);
 PEAK_LOOP_PROTO(peak_loop_avx2_dp_fma);
 PEAK_LOOP_PROTO(peak_loop_avx512_sp_fma);
 PEAK_LOOP_PROTO(peak_loop_avx512_dp_fma);
 /* add+mul, no FMA (scalar and sse in the legacy SSE encoding, avx and avx512 in VEX/EVEX) */
-PEAK_LOOP_PROTO(peak_loop_scalar_sp_addmul);
-PEAK_LOOP_PROTO(peak_loop_scalar_dp_addmul);
 PEAK_LOOP_PROTO(peak_loop_sse_sp_addmul);
 PEAK_LOOP_PROTO(peak_loop_sse_dp_addmul);
 PEAK_LOOP_PROTO(peak_loop_avx_sp_addmul);
 PEAK_LOOP_PROTO(peak_loop_avx_dp_addmul);
 PEAK_LOOP_PROTO(peak_loop_avx512_dp_addmul);
 /* integer add */
-PEAK_LOOP_PROTO(peak_loop_scalar_i32_add);
-PEAK_LOOP_PROTO(peak_loop_scalar_i64_add);
 PEAK_LOOP_PROTO(peak_loop_sse_i32_add);
 PEAK_LOOP_PROTO(peak_loop_sse_i64_add);
 PEAK_LOOP_PROTO(peak_loop_avx2_i32_add);
@@ -69,11 +84,59 @@ PEAK_LOOP_PROTO(peak_loop_avx512_i64_add);
 /* integer multiply, nothing beside it: on Zen 3 an add beside each pmulld takes the
  * multiplier's pipes a share of the time, and 2 multiplies per cycle read 1.6 (pmulld is
  * SSE4.1, vpmullq AVX-512DQ) */
-PEAK_LOOP_PROTO(peak_loop_scalar_i32_mul);
-PEAK_LOOP_PROTO(peak_loop_scalar_i64_mul);
 PEAK_LOOP_PROTO(peak_loop_sse_i32_mul);
 PEAK_LOOP_PROTO(peak_loop_avx2_i32_mul);
 PEAK_LOOP_PROTO(peak_loop_avx512_i32_mul);
 PEAK_LOOP_PROTO(peak_loop_avx512_i64_mul);
+#else
+/* The x86 vector ISAs do not exist on this architecture: their loops are NULL, and the
+ * kernels and probe classes that name them stay in their tables, reported unsupported
+ * (their ISA check fails first: peak_isa.c). */
+#define peak_loop_lat_fp256        ((peak_loop_fn)0)
+#define peak_loop_lat_fp512        ((peak_loop_fn)0)
+#define peak_loop_avx2_sp_fma      ((peak_loop_fn)0)
+#define peak_loop_avx2_dp_fma      ((peak_loop_fn)0)
+#define peak_loop_avx512_sp_fma    ((peak_loop_fn)0)
+#define peak_loop_avx512_dp_fma    ((peak_loop_fn)0)
+#define peak_loop_sse_sp_addmul    ((peak_loop_fn)0)
+#define peak_loop_sse_dp_addmul    ((peak_loop_fn)0)
+#define peak_loop_avx_sp_addmul    ((peak_loop_fn)0)
+#define peak_loop_avx_dp_addmul    ((peak_loop_fn)0)
+#define peak_loop_avx512_dp_addmul ((peak_loop_fn)0)
+#define peak_loop_sse_i32_add      ((peak_loop_fn)0)
+#define peak_loop_sse_i64_add      ((peak_loop_fn)0)
+#define peak_loop_avx2_i32_add     ((peak_loop_fn)0)
+#define peak_loop_avx2_i64_add     ((peak_loop_fn)0)
+#define peak_loop_avx512_i32_add   ((peak_loop_fn)0)
+#define peak_loop_avx512_i64_add   ((peak_loop_fn)0)
+#define peak_loop_sse_i32_mul      ((peak_loop_fn)0)
+#define peak_loop_avx2_i32_mul     ((peak_loop_fn)0)
+#define peak_loop_avx512_i32_mul   ((peak_loop_fn)0)
+#define peak_loop_avx512_i64_mul   ((peak_loop_fn)0)
+#endif
+
+#if defined(__aarch64__)
+/* NEON (Advanced SIMD, 128-bit, every AArch64 core): fmla, fadd/fsub/fmul, add, mul on
+ * v registers, the same operands as the x86 loops (peak_loops_arm64.c). */
+PEAK_LOOP_PROTO(peak_loop_neon_sp_fma);
+PEAK_LOOP_PROTO(peak_loop_neon_dp_fma);
+PEAK_LOOP_PROTO(peak_loop_neon_sp_addmul);
+PEAK_LOOP_PROTO(peak_loop_neon_dp_addmul);
+PEAK_LOOP_PROTO(peak_loop_neon_i32_add);
+PEAK_LOOP_PROTO(peak_loop_neon_i64_add);
+PEAK_LOOP_PROTO(peak_loop_neon_i32_mul);
+/* SVE at this process's vector length (peak_loops_sve.c, compiled for +sve, run only
+ * with HWCAP_SVE and a length of at most 512 bits, what struct peak_loop_regs holds):
+ * fmad (x = x*v12 + v13, then x*v14 + v14: x86's form), fadd/fsub + fmul, add, mul. */
+#define PEAK_LOOP_SVE_MAX_BITS 512
+PEAK_LOOP_PROTO(peak_loop_sve_sp_fma);
+PEAK_LOOP_PROTO(peak_loop_sve_dp_fma);
+PEAK_LOOP_PROTO(peak_loop_sve_sp_addmul);
+PEAK_LOOP_PROTO(peak_loop_sve_dp_addmul);
+PEAK_LOOP_PROTO(peak_loop_sve_i32_add);
+PEAK_LOOP_PROTO(peak_loop_sve_i64_add);
+PEAK_LOOP_PROTO(peak_loop_sve_i32_mul);
+PEAK_LOOP_PROTO(peak_loop_sve_i64_mul);
+#endif
 
 #endif

@@ -138,15 +138,18 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 	char note[96];
 	double gi =
 	    peak_freq_measure(PEAK_FREQ_IMUL, m->uarch.imul_latency, run_s, m->freq_trials, NULL);
-	(void)snprintf(note, sizeof note, "imul r64 chain (latency %u) best of %u",
-		       m->uarch.imul_latency, m->freq_trials);
+	(void)snprintf(note, sizeof note, "%s chain (latency %u) best of %u",
+		       PEAK_FREQ_INT_LATENCY ? "add x" : "imul r64",
+		       PEAK_FREQ_INT_LATENCY ? PEAK_FREQ_INT_LATENCY : m->uarch.imul_latency,
+		       m->freq_trials);
 	set_value(&m->ghz_imul, gi, gi > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	double gf = 0;
 	if (m->uarch.fp_add_latency) {
 		gf = peak_freq_measure(PEAK_FREQ_ADDSD, m->uarch.fp_add_latency, run_s,
 				       m->freq_trials, NULL);
-		(void)snprintf(note, sizeof note, "addsd chain (latency %u in %s) best of %u",
-			       m->uarch.fp_add_latency, m->uarch.name, m->freq_trials);
+		(void)snprintf(note, sizeof note, "%s chain (latency %u in %s) best of %u",
+			       PEAK_FREQ_INT_LATENCY ? "fadd d" : "addsd", m->uarch.fp_add_latency,
+			       m->uarch.name, m->freq_trials);
 		set_value(&m->ghz_addsd, gf, gf > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	} else {
 		set_value(&m->ghz_addsd, 0, PEAK_SRC_UNKNOWN,

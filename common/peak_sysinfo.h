@@ -23,17 +23,27 @@ struct peak_cache {
 struct peak_isa_flags {
 	bool sse2, sse4_2, avx, avx2, fma, avx512f, avx512dq, avx512bw, avx512vl, avx512_fp16;
 	bool sse4_1; /* pmulld; not listed in cpu.isa */
+	/* aarch64: HWCAP_ASIMD, HWCAP_SVE, HWCAP2_SVE2 (or /proc/cpuinfo's Features), and the
+	 * SVE vector length this process runs with (prctl PR_SVE_GET_VL; 0 unknown or no SVE:
+	 * never from a table, Graviton3 is 256-bit and Graviton4 128-bit). */
+	bool asimd, sve, sve2;
+	unsigned sve_vl_bits;
 };
 
 /* This process's ISA flags: each one the CPU reports (cpuid) and, for AVX and AVX-512, the
  * OS saves the registers of (XCR0); *os_note (may be NULL) gets the sentence saying the OS
- * left AVX or AVX-512 disabled, or NULL. No files read: cheap enough for any check. */
+ * left AVX or AVX-512 disabled, or NULL. On aarch64: getauxval(AT_HWCAP, AT_HWCAP2) and
+ * prctl(PR_SVE_GET_VL). No files read: cheap enough for any check. */
 void peak_isa_detect(struct peak_isa_flags *f, const char **os_note);
 
 struct peak_sysinfo {
 	char cpu_model[128];
 	char vendor[16];
+	/* x86: cpuid family, model, stepping. aarch64 (arch "aarch64"): family is the MIDR
+	 * implementer (0x41 Arm, 0xc0 Ampere, 0x48 HiSilicon), model the part number (0xd0c
+	 * Neoverse N1), stepping variant << 4 | revision. */
 	unsigned family, model, stepping;
+	char arch[16];         /* "x86_64" or "aarch64": the CPU the identity describes */
 	struct peak_isa_flags isa;
 	unsigned logical_cpus; /* online */
 	unsigned allowed_cpus; /* in this process's affinity mask */
@@ -90,6 +100,12 @@ long peak_sysinfo_read_bytes(const char *root, const char *path, void *buf, size
 unsigned peak_sysinfo_cpulist_count(const char *list);
 /* Append a warning to si->warnings (semicolon-separated, truncated when full). */
 void peak_sysinfo_warn(struct peak_sysinfo *si, const char *warning);
+/* The architecture's own identification of the live CPU (peak_sysinfo_x86.c: cpuid
+ * identity, ISA with XCR0, hypervisor; peak_sysinfo_arm64.c: ISA from HWCAP and prctl).
+ * Returns false when the CPU could not identify itself (then /proc/cpuinfo is all). */
+bool peak_sysinfo_collect_cpu(struct peak_sysinfo *si);
+/* The nominal GHz the CPU itself states (x86: cpuid leaf 0x16); 0 when it states none. */
+double peak_sysinfo_cpu_nominal_ghz(void);
 /* The file-based half of peak_sysinfo_collect (/proc and /sys under root): fills the
  * fields still unknown (0 or "") after cpuid/hwloc/libnuma. */
 void peak_sysinfo_collect_files(struct peak_sysinfo *si, const char *root);

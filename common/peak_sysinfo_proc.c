@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "peak_sysinfo.h"
+#include "peak_uarch.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
 
@@ -242,6 +243,65 @@ static unsigned count_lines_starting(const char *text, const char *prefix)
 	return n;
 }
 
+/* aarch64's /proc/cpuinfo: no vendor, model name or flags, but the MIDR fields ("CPU
+ * implementer", "CPU part", "CPU variant", "CPU revision") and "Features". The identity is
+ * implementer, part and variant/revision (peak_sysinfo.h); the model name is the table's
+ * core (peak_uarch_arm.c). For a fake root the Features are the ISA flags; the SVE vector
+ * length is prctl's on the live machine only (cpuinfo does not state it). Returns true
+ * for an aarch64 CPU (the x86 fields are then not read). */
+static bool read_cpuinfo_arm(struct peak_sysinfo *si, const char *root, const char *text)
+{
+	char v[4096];
+	bool live_arm = strcmp(si->arch, "aarch64") == 0;
+	cpuinfo_field(text, "CPU implementer", v, sizeof v);
+	if (v[0] && !si->family) {
+		si->family = (unsigned)strtoul(v, NULL, 0);
+		cpuinfo_field(text, "CPU part", v, sizeof v);
+		si->model = (unsigned)strtoul(v, NULL, 0);
+		cpuinfo_field(text, "CPU variant", v, sizeof v);
+		unsigned variant = (unsigned)strtoul(v, NULL, 0);
+		cpuinfo_field(text, "CPU revision", v, sizeof v);
+		si->stepping = variant << 4 | ((unsigned)strtoul(v, NULL, 0) & 0xf);
+	} else if (!v[0] && live_arm) {
+		/* No MIDR fields (qemu-user shows the host's cpuinfo): the kernel's sysfs copy
+		 * of MIDR_EL1, else the identity stays unknown. */
+		if (peak_sysinfo_read(root, CPU_SYSFS "/cpu0/regs/identification/midr_el1", v,
+				      sizeof v) != 0) {
+			peak_sysinfo_warn(si, "CPU identity unknown: no CPU implementer in "
+					      "/proc/cpuinfo, no midr_el1 in sysfs");
+			return true;
+		}
+		unsigned long midr = strtoul(v, NULL, 16);
+		si->family = (unsigned)(midr >> 24 & 0xff);
+		si->model = (unsigned)(midr >> 4 & 0xfff);
+		si->stepping = (unsigned)((midr >> 20 & 0xf) << 4 | (midr & 0xf));
+	} else if (!v[0]) {
+		return false;
+	}
+	copy_str(si->arch, sizeof si->arch, "aarch64");
+	const char *impl = peak_uarch_arm_implementer(si->family);
+	if (!si->vendor[0]) {
+		if (impl)
+			copy_str(si->vendor, sizeof si->vendor, impl);
+		else
+			(void)snprintf(si->vendor, sizeof si->vendor, "0x%02x", si->family);
+	}
+	if (!si->cpu_model[0])
+		peak_uarch_arm_core_name(si->family, si->model, si->cpu_model, sizeof si->cpu_model);
+	cpuinfo_field(text, "Features", v, sizeof v);
+	if (root && root[0]) {
+		if (!v[0]) {
+			peak_sysinfo_warn(si, "ISA flags unknown: no Features line in /proc/cpuinfo");
+			return true;
+		}
+		si->isa.asimd = has_word(v, "asimd");
+		si->isa.sve = has_word(v, "sve");
+		si->isa.sve2 = has_word(v, "sve2");
+	}
+	return true;
+}
+
+
 /* /proc/cpuinfo: the fallback (and, for a fake root, the only source) of the CPU identity,
  * the ISA flags, the CPU count and the hypervisor flag. */
 static void read_cpuinfo(struct peak_sysinfo *si, const char *root, bool *hv_flag)
@@ -256,10 +316,18 @@ static void read_cpuinfo(struct peak_sysinfo *si, const char *root, bool *hv_fla
 		free(text);
 		return;
 	}
+	if (read_cpuinfo_arm(si, root, text)) {
+		if (!si->logical_cpus)
+			si->logical_cpus = count_lines_starting(text, "processor");
+		free(text);
+		return;
+	}
 	if (!si->vendor[0]) {
 		cpuinfo_field(text, "vendor_id", v, sizeof v);
 		if (v[0])
 			copy_str(si->vendor, sizeof si->vendor, v);
+		if (v[0] && !si->arch[0])
+			copy_str(si->arch, sizeof si->arch, "x86_64");
 	}
 	if (!si->cpu_model[0]) {
 		cpuinfo_field(text, "model name", v, sizeof v);
@@ -293,7 +361,7 @@ static void read_cpuinfo(struct peak_sysinfo *si, const char *root, bool *hv_fla
 			f->avx512vl = has_word(v, "avx512vl");
 			f->avx512_fp16 = has_word(v, "avx512_fp16");
 		}
-	} else if (root && root[0]) {
+	} else if (root && root[0] && strcmp(si->arch, "aarch64") != 0) {
 		peak_sysinfo_warn(si, "ISA flags unknown: no flags line in /proc/cpuinfo");
 	}
 	if (!si->logical_cpus)

@@ -139,8 +139,28 @@ static void uarch_from_entry(const struct uarch_entry *e, struct peak_uarch *u)
 	u->addmul512_ops = e->ops512;
 }
 
+/* aarch64: the MIDR pair (peak_uarch_arm.c); unknown cores measured. */
+static void lookup_arm(const struct peak_sysinfo *si, struct peak_uarch *u)
+{
+	const struct peak_uarch_arm *a = peak_uarch_arm_find(si->family, si->model);
+	if (a) {
+		peak_uarch_arm_fill(a, u);
+		return;
+	}
+	memset(u, 0, sizeof *u);
+	(void)snprintf(u->name, sizeof u->name, "unknown");
+	u->source = PEAK_SRC_UNKNOWN;
+	u->imul_latency = 1;
+	(void)snprintf(u->note, sizeof u->note,
+		       "implementer 0x%02x part 0x%03x is not in the table", si->family, si->model);
+}
+
 void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
 {
+	if (strcmp(si->arch, "aarch64") == 0) {
+		lookup_arm(si, u);
+		return;
+	}
 	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++) {
 		const struct uarch_entry *e = &uarch_table[i];
 		if (strcmp(si->vendor, e->vendor) != 0 || si->family != e->family ||
@@ -162,6 +182,11 @@ void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
 
 bool peak_uarch_by_name(const char *name, struct peak_uarch *u)
 {
+	const struct peak_uarch_arm *a = peak_uarch_arm_by_name(name);
+	if (a) {
+		peak_uarch_arm_fill(a, u);
+		return true;
+	}
 	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++)
 		if (name && strcmp(name, uarch_table[i].name) == 0) {
 			uarch_from_entry(&uarch_table[i], u);

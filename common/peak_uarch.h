@@ -4,6 +4,7 @@
 #define PEAK_UARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct peak_sysinfo;
 
@@ -34,6 +35,8 @@ struct peak_uarch {
 	unsigned addmul_ops;      /* FP adds + muls per cycle in a 1:1 mix without FMA (scalar,
 				   * SSE, AVX), at pipe width: Skylake 2, Alder Lake 3, Zen 4 */
 	unsigned addmul512_ops;   /* the same for 512-bit ops (0: no AVX-512) */
+	unsigned sve_fma_units;   /* aarch64: pipes running SVE FMLA (0: no SVE or unknown) */
+	unsigned sve_pipe_bits;   /* aarch64: width of one SVE pipe (V1 256, N2 and V2 128) */
 	char note[320];           /* measured: the per-cycle figures behind the units */
 	char corrected[320];      /* counts the probe proved wrong and replaced, both numbers
 				   * and the figures ("" when none: peak_uarch_check.h) */
@@ -50,5 +53,36 @@ void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u);
 bool peak_uarch_by_name(const char *name, struct peak_uarch *u);
 /* True for a table entry's name or "measured": what cpu.uarch accepts. */
 bool peak_uarch_name_known(const char *name);
+
+/* aarch64 cores by MIDR pair (peak_uarch_arm.c); each entry names its source. */
+struct peak_uarch_arm {
+	unsigned implementer, part; /* "CPU implementer", "CPU part" */
+	const char *core;           /* "Neoverse-V1" */
+	const char *systems;        /* where it is rented: "Graviton3" */
+	unsigned neon_fma_pipes;    /* 128-bit pipes running NEON FMLA (per cycle) */
+	unsigned sve_fma_pipes;     /* pipes running SVE FMLA; 0: no SVE or unknown */
+	unsigned sve_pipe_bits;     /* width of one SVE FMLA pipe (V1 256, N2 and V2 128) */
+	unsigned vint_add;          /* ASIMD integer adds per cycle */
+	unsigned addmul;            /* FADD + FMUL per cycle in a 1:1 mix */
+	unsigned fadd_latency;      /* cycles of FADD (scalar and vector) */
+	unsigned int_alu;           /* ADD x per cycle; 0 measured */
+	unsigned imul;              /* MUL x per cycle; 0 measured */
+	const char *source;
+};
+/* The entry of that implementer and part, or NULL. */
+const struct peak_uarch_arm *peak_uarch_arm_find(unsigned implementer, unsigned part);
+/* The entry of that core name ("Neoverse-N1"), or NULL. */
+const struct peak_uarch_arm *peak_uarch_arm_by_name(const char *name);
+/* "Neoverse-V1 (Graviton3)", or "HiSilicon part 0xd40" for a pair the table lacks. */
+/* The MIDR implementer's name ("ARM", "Ampere", "HiSilicon"...); NULL when unknown. */
+const char *peak_uarch_arm_implementer(unsigned implementer);
+void peak_uarch_arm_core_name(unsigned implementer, unsigned part, char *out, size_t len);
+/* Peak double-precision flops per cycle per core: NEON fmla .2d, SVE fmla .d (at the
+ * pipes' width), and the larger of the two (sve: the CPU runs SVE). 0 when unknown. */
+double peak_uarch_arm_neon_dp_flops_per_cycle(const struct peak_uarch_arm *a);
+double peak_uarch_arm_sve_dp_flops_per_cycle(const struct peak_uarch_arm *a);
+double peak_uarch_arm_dp_flops_per_cycle(const struct peak_uarch_arm *a, bool sve);
+/* The generic micro-architecture entry (peak_uarch) of an Arm table entry. */
+void peak_uarch_arm_fill(const struct peak_uarch_arm *a, struct peak_uarch *u);
 
 #endif

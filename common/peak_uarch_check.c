@@ -27,6 +27,16 @@ struct count_item {
 	{#f, offsetof(struct peak_uarch, f), name, offsetof(struct peak_uarch_rates, fig), isa,     \
 	 bits, lat}
 static const struct count_item counts[] = {
+#if defined(__aarch64__)
+    /* aarch64: the NEON classes and the scalar integer ones (peak_uarch_probe.h). */
+    UC(fma_units, "neon_fma", neon_fma, PEAK_ISA_NEON, 128, false),
+    UC(addmul_ops, "neon_addmul", neon_addmul, PEAK_ISA_NEON, 128, false),
+    UC(vec_int_add_units, "neon_vadd", neon_vadd, PEAK_ISA_NEON, 128, false),
+    UC(vec_int_mul_units, "neon_vmul", neon_vmul, PEAK_ISA_NEON, 128, false),
+    UC(int_alu_units, "add64", int_add, PEAK_ISA_SCALAR, 64, false),
+    UC(imul_units, "imul64", imul64, PEAK_ISA_SCALAR, 64, false),
+    UC(fp_add_latency, "addsd_lat", fadd_lat64, PEAK_ISA_SCALAR, 64, true),
+#else
     UC(fma_units, "fma256", fma256, PEAK_ISA_AVX2, 256, false),
     UC(fma512_units, "fma512", fma512, PEAK_ISA_AVX512, 512, false),
     UC(vec_int_add_units, "vadd128", vint_add128, PEAK_ISA_SSE, 128, false),
@@ -39,6 +49,7 @@ static const struct count_item counts[] = {
     UC(fp_add512_latency, "vaddpd512_lat", fadd_lat512, PEAK_ISA_AVX512, 512, true),
     UC(addmul_ops, "addmul128", addmul128, PEAK_ISA_SCALAR, 128, false),
     UC(addmul512_ops, "addmul512", addmul512, PEAK_ISA_AVX512, 512, false),
+#endif
 };
 #define NCOUNTS (sizeof counts / sizeof counts[0])
 

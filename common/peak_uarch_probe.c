@@ -16,37 +16,9 @@
 
 /* The throughput classes run the loops cpubench runs (peak_loops.h), so a kernel and its
  * class are one definition. The registers start at zero: 0 + 0 and 0 * 0 never meet a
- * denormal, and no core skips work on zero operands. Only the latency chains are the
- * probe's own: twelve dependent adds on register 0, as many per iteration. */
-#define STR_(x) #x
-#define STR(x)  STR_(x)
-#define LAT_REPS 8
-#define LAT_LOOP(body)                                                                             \
-	".p2align 6\n"                                                                            \
-	"1:\n\t"                                                                                   \
-	".rept " STR(LAT_REPS) "\n\t" body ".endr\n\t"                                             \
-	"decq %[n]\n\t"                                                                            \
-	"jnz 1b\n\t"
-#define X12(m) m(0) m(1) m(2) m(3) m(4) m(5) m(6) m(7) m(8) m(9) m(10) m(11)
-#define LAT_S(i) "addsd %%xmm1, %%xmm0\n\t"
-#define LAT_Y(i) "vaddpd %%ymm1, %%ymm0, %%ymm0\n\t"
-#define LAT_Z(i) "vaddpd %%zmm1, %%zmm0, %%zmm0\n\t"
-#define DEF_LAT(fn, zero, body, tail)                                                              \
-	static void fn(struct peak_loop_regs *r, uint64_t n)                                       \
-	{                                                                                          \
-		(void)r;                                                                           \
-		if (n)                                                                             \
-			__asm__ volatile(zero LAT_LOOP(body) tail                                  \
-					 : [n] "+r"(n)                                             \
-					 :                                                         \
-					 : "cc", "xmm0", "xmm1");                                  \
-	}
-#define ZERO_S "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
-#define ZERO_V "vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
-DEF_LAT(loop_lat64, ZERO_S, X12(LAT_S), "")
-DEF_LAT(loop_lat256, ZERO_V, X12(LAT_Y), "vzeroupper\n\t")
-DEF_LAT(loop_lat512, ZERO_V, X12(LAT_Z), "vzeroupper\n\t")
-
+ * denormal, and no core skips work on zero operands. The latency chains are libpeak's
+ * peak_loop_lat_* (twelve dependent FP adds on register 0 per block). */
+#define LAT_REPS PEAK_LOOP_LAT_REPS
 struct probe_class {
 	peak_loop_fn loop;
 	double per_iter;      /* instructions of the class per loop iteration */
@@ -75,9 +47,15 @@ static const struct probe_class classes[] = {
     {peak_loop_sse_i32_mul, V_ALL, PEAK_ISA_SSE, PEAK_FEAT_SSE41, AT(vint_mul128), false},
     {peak_loop_avx2_i32_mul, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_mul256), false},
     {peak_loop_avx512_i32_mul, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_mul512), false},
-    {loop_lat64, LAT, PEAK_ISA_SCALAR, 0, AT(fadd_lat64), true},
-    {loop_lat256, LAT, PEAK_ISA_AVX, 0, AT(fadd_lat256), true},
-    {loop_lat512, LAT, PEAK_ISA_AVX512, 0, AT(fadd_lat512), true},
+    {peak_loop_lat_fp64, LAT, PEAK_ISA_SCALAR, 0, AT(fadd_lat64), true},
+    {peak_loop_lat_fp256, LAT, PEAK_ISA_AVX, 0, AT(fadd_lat256), true},
+    {peak_loop_lat_fp512, LAT, PEAK_ISA_AVX512, 0, AT(fadd_lat512), true},
+#if defined(__aarch64__)
+    {peak_loop_neon_dp_fma, V_ALL, PEAK_ISA_NEON, 0, AT(neon_fma), false},
+    {peak_loop_neon_dp_addmul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_addmul), false},
+    {peak_loop_neon_i32_add, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vadd), false},
+    {peak_loop_neon_i32_mul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vmul), false},
+#endif
 };
 #define NCLASSES (sizeof classes / sizeof classes[0])
 
@@ -150,6 +128,7 @@ static bool settled(double v)
 static void set_all_nan(struct peak_uarch_rates *r)
 {
 	r->ghz = NAN;
+	r->neon_fma = r->neon_addmul = r->neon_vadd = r->neon_vmul = NAN;
 	for (size_t i = 0; i < NCLASSES; i++)
 		*figure_at(r, classes[i].offset) = NAN;
 }
@@ -241,6 +220,10 @@ static const struct {
     {"vmul128", AT(vint_mul128)}, {"vmul256", AT(vint_mul256)},   {"vmul512", AT(vint_mul512)},
     {"imul64", AT(imul64)},       {"addsd_lat", AT(fadd_lat64)},  {"vaddpd256_lat", AT(fadd_lat256)},
     {"vaddpd512_lat", AT(fadd_lat512)},
+#if defined(__aarch64__)
+    {"neon_fma", AT(neon_fma)},   {"neon_addmul", AT(neon_addmul)},
+    {"neon_vadd", AT(neon_vadd)}, {"neon_vmul", AT(neon_vmul)},
+#endif
 };
 #define NFIGURES (sizeof figures / sizeof figures[0])
 
@@ -275,6 +258,8 @@ double peak_uarch_probe_rate_now(const char *name)
 		const struct probe_class *c = &classes[i];
 		if (c->offset != figures[f].offset || c->latency)
 			continue;
+		if (!c->loop) /* a class of the other architecture (peak_loops.h) */
+			return NAN;
 		uint64_t iters = size_loop(c);
 		double best = 0;
 		for (int t = 0; iters && t < 3; t++) {
@@ -384,6 +369,15 @@ void peak_uarch_from_rates(const struct peak_uarch_rates *r, struct peak_uarch *
 	u->fp_add_latency = units_of(r->fadd_lat64);
 	u->fp_add256_latency = units_of(r->fadd_lat256);
 	u->fp_add512_latency = units_of(r->fadd_lat512);
+#if defined(__aarch64__)
+	/* NEON: 128-bit pipes, counted as the table counts them (peak_uarch_arm.c). */
+	u->pipe_bits = 128;
+	u->imul_latency = 1; /* the clock: add x */
+	u->fma_units = units_of(r->neon_fma);
+	u->addmul_ops = units_of(r->neon_addmul);
+	u->vec_int_add_units = units_of(r->neon_vadd);
+	u->vec_int_mul_units = units_of(r->neon_vmul);
+#endif
 
 	char *n = u->note;
 	size_t len = sizeof u->note;

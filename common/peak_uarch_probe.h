@@ -26,6 +26,9 @@ struct peak_uarch_rates {
 	double vint_mul256, vint_mul512; /* vpmulld ymm / zmm */
 	double imul64;           /* imul r64, r64, imm */
 	double fadd_lat64, fadd_lat256, fadd_lat512;  /* addsd, vaddpd ymm / zmm chains */
+	/* aarch64 (NAN elsewhere): NEON fmla/fmls .2d, fadd/fsub + fmul .2d (1:1), add .4s,
+	 * mul .4s; with int_add (add x), imul64 (mul x) and fadd_lat64 (fadd d) above. */
+	double neon_fma, neon_addmul, neon_vadd, neon_vmul;
 };
 
 /* How far a figure may sit from an integer k >= 1 and still be read as k units. Noise
@@ -54,6 +57,9 @@ struct peak_probe {
 	double seconds; /* how long the probe took */
 };
 
+/* On aarch64 the clock is the add x chain (one cycle a link) and the classes are the
+ * aarch64 loops: the integer ones above and the NEON figures (note names neon_fma,
+ * neon_addmul, neon_vadd, neon_vmul). */
 /* Run the probe on this CPU (the calling thread, about a second). si says which ISAs may
  * run. Returns 0, or -1 when the clock itself could not be measured. */
 int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p);

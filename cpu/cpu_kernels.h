@@ -70,7 +70,8 @@ struct cpu_kernel {
 	enum peak_isa isa;
 	enum cpu_kind kind;
 	enum cpu_elem elem;
-	unsigned lanes; /* elements per vector (1 for scalar) */
+	unsigned lanes; /* elements per vector (1 for scalar; 0: SVE, the process's length:
+			 * cpu_kernel_lanes) */
 	unsigned nacc;  /* independent chains */
 	unsigned steps; /* dependent steps per chain per loop iteration (PEAK_LOOP_STEPS) */
 	unsigned need;  /* PEAK_FEAT_* its instructions use beyond its ISA's (peak_cpu_can_run) */
@@ -80,6 +81,10 @@ struct cpu_kernel {
 
 extern const struct cpu_kernel cpu_kernels[];
 extern const size_t cpu_nkernels;
+
+/* Elements per vector: k->lanes, or for SVE kernels this process's vector length over the
+ * element width. */
+unsigned cpu_kernel_lanes(const struct cpu_kernel *k);
 
 /* Run iters iterations of k's loop on acc (its chains) with c's operands. */
 void cpu_kernel_run(const struct cpu_kernel *k, struct cpu_acc *acc, const struct cpu_consts *c,

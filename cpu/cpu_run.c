@@ -40,7 +40,7 @@ void cpu_kernel_run(const struct cpu_kernel *k, struct cpu_acc *acc, const struc
 {
 	struct peak_loop_regs r;
 	memset(&r, 0, sizeof r);
-	size_t vec = k->lanes * elem_bytes(k->elem);
+	size_t vec = cpu_kernel_lanes(k) * elem_bytes(k->elem);
 	bool gpr = k->nacc == PEAK_LOOP_GCHAINS && k->lanes == 1 &&
 		   (k->elem == CPU_I32 || k->elem == CPU_I64);
 	if (gpr) {

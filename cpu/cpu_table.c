@@ -19,6 +19,12 @@ static bool unsupported(char *reason, size_t reason_len, const char *what)
 /* The features each kernel's instructions use, for peak_cpu_can_run. */
 #define F_NONE  0u
 #define F_FMA   PEAK_FEAT_FMA
+/* Scalar FMA: x86's vfmadd needs FMA3; AArch64's fmadd is in the base ISA. */
+#if defined(__aarch64__)
+#define F_SFMA F_NONE
+#else
+#define F_SFMA F_FMA
+#endif
 #define F_SSE41 PEAK_FEAT_SSE41
 #define F_AVX   PEAK_FEAT_AVX
 #define F_AVX2  PEAK_FEAT_AVX2
@@ -37,9 +43,9 @@ static bool unsupported(char *reason, size_t reason_len, const char *what)
 
 const struct cpu_kernel cpu_kernels[] = {
     /* flops */
-    K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, ST, F_FMA,
+    K("scalar_sp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F32, 1, CPU_NACC, ST, F_SFMA,
       peak_loop_scalar_sp_fma, CPU_CHAIN_SCALAR_FP),
-    K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, ST, F_FMA,
+    K("scalar_dp_fma", FL, PEAK_ISA_SCALAR, CPU_KIND_FMA, CPU_F64, 1, CPU_NACC, ST, F_SFMA,
       peak_loop_scalar_dp_fma, CPU_CHAIN_SCALAR_FP),
     K("scalar_sp_addmul", FL, PEAK_ISA_SCALAR, CPU_KIND_ADDMUL, CPU_F32, 1, CPU_NACC, ST, F_NONE,
       peak_loop_scalar_sp_addmul, CPU_CHAIN_SCALAR_FP),
@@ -94,22 +100,93 @@ const struct cpu_kernel cpu_kernels[] = {
       F_512F, peak_loop_avx512_i32_mul, CPU_CHAIN_AVX512_INT),
     K("avx512_i64_mul", IO, PEAK_ISA_AVX512, CPU_KIND_IMUL, CPU_I64, 8, CPU_NACC, ST,
       F_512DQ, peak_loop_avx512_i64_mul, CPU_CHAIN_AVX512_INT),
+#if defined(__aarch64__)
+    /* aarch64 NEON (peak_loops_arm64.c): fmla/fmls pairs, fadd/fsub + fmul, add, mul .4s.
+     * NEON has no 64-bit lane multiply: neon_i64_mul stays unsupported. Clocked by the
+     * scalar chains (fadd d, add x): NEON's FP add latency is the scalar one on every
+     * Neoverse core (SWOG). */
+    K("neon_sp_fma", FL, PEAK_ISA_NEON, CPU_KIND_FMA, CPU_F32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_sp_fma, CPU_CHAIN_SCALAR_FP),
+    K("neon_dp_fma", FL, PEAK_ISA_NEON, CPU_KIND_FMA, CPU_F64, 2, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_dp_fma, CPU_CHAIN_SCALAR_FP),
+    K("neon_sp_addmul", FL, PEAK_ISA_NEON, CPU_KIND_ADDMUL, CPU_F32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_sp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("neon_dp_addmul", FL, PEAK_ISA_NEON, CPU_KIND_ADDMUL, CPU_F64, 2, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_dp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("neon_i32_add", IO, PEAK_ISA_NEON, CPU_KIND_IADD, CPU_I32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_i32_add, CPU_CHAIN_SCALAR_INT),
+    K("neon_i64_add", IO, PEAK_ISA_NEON, CPU_KIND_IADD, CPU_I64, 2, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_i64_add, CPU_CHAIN_SCALAR_INT),
+    K("neon_i32_mul", IO, PEAK_ISA_NEON, CPU_KIND_IMUL, CPU_I32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_i32_mul, CPU_CHAIN_SCALAR_INT),
+    K("neon_i64_mul", IO, PEAK_ISA_NEON, CPU_KIND_IMUL, CPU_I64, 2, CPU_NACC, ST, F_NONE,
+      NULL, CPU_CHAIN_SCALAR_INT),
+    /* SVE (peak_loops_sve.c) at this process's vector length (lanes 0: cpu_kernel_lanes):
+     * fmad in x86's form (x*v12 + v13, x*v14 + v14), fadd/fsub + fmul, add, mul (with a
+     * 64-bit lane form). */
+    K("sve_sp_fma", FL, PEAK_ISA_SVE, CPU_KIND_FMA, CPU_F32, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_sp_fma, CPU_CHAIN_SCALAR_FP),
+    K("sve_dp_fma", FL, PEAK_ISA_SVE, CPU_KIND_FMA, CPU_F64, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_dp_fma, CPU_CHAIN_SCALAR_FP),
+    K("sve_sp_addmul", FL, PEAK_ISA_SVE, CPU_KIND_ADDMUL, CPU_F32, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_sp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("sve_dp_addmul", FL, PEAK_ISA_SVE, CPU_KIND_ADDMUL, CPU_F64, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_dp_addmul, CPU_CHAIN_SCALAR_FP),
+    K("sve_i32_add", IO, PEAK_ISA_SVE, CPU_KIND_IADD, CPU_I32, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_i32_add, CPU_CHAIN_SCALAR_INT),
+    K("sve_i64_add", IO, PEAK_ISA_SVE, CPU_KIND_IADD, CPU_I64, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_i64_add, CPU_CHAIN_SCALAR_INT),
+    K("sve_i32_mul", IO, PEAK_ISA_SVE, CPU_KIND_IMUL, CPU_I32, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_i32_mul, CPU_CHAIN_SCALAR_INT),
+    K("sve_i64_mul", IO, PEAK_ISA_SVE, CPU_KIND_IMUL, CPU_I64, 0, CPU_NACC, ST, F_NONE,
+      peak_loop_sve_i64_mul, CPU_CHAIN_SCALAR_INT),
+#endif
 };
 const size_t cpu_nkernels = sizeof cpu_kernels / sizeof cpu_kernels[0];
+
+static unsigned lane_bits(const struct cpu_kernel *k);
+
+unsigned cpu_kernel_lanes(const struct cpu_kernel *k)
+{
+#if defined(__aarch64__)
+	if (k->isa == PEAK_ISA_SVE) {
+		unsigned vl = peak_isa_sve_vl_bits();
+		return vl <= PEAK_LOOP_SVE_MAX_BITS ? vl / lane_bits(k) : 0;
+	}
+#endif
+	return k->lanes;
+}
 
 double cpu_kernel_ops_per_iter(const struct cpu_kernel *k)
 {
 	unsigned per_step = k->kind == CPU_KIND_FMA ? 2 : 1;
-	return (double)k->nacc * k->steps * k->lanes * per_step;
+	return (double)k->nacc * k->steps * cpu_kernel_lanes(k) * per_step;
 }
 
 double cpu_kernel_ops_per_instr(const struct cpu_kernel *k)
 {
-	return (double)k->lanes * (k->kind == CPU_KIND_FMA ? 2 : 1);
+	return (double)cpu_kernel_lanes(k) * (k->kind == CPU_KIND_FMA ? 2 : 1);
 }
 
 const char *cpu_kernel_probe_class(const struct cpu_kernel *k)
 {
+#if defined(__aarch64__)
+	/* The aarch64 classes: NEON's, which scalar fmadd and fadd/fmul share (the same FP
+	 * pipes), and the scalar integer loops. SVE has no class yet (docs/arm64.md). */
+	if (k->isa == PEAK_ISA_SVE)
+		return NULL;
+	switch (k->kind) {
+	case CPU_KIND_FMA:
+		return "neon_fma";
+	case CPU_KIND_ADDMUL:
+		return "neon_addmul";
+	case CPU_KIND_IADD:
+		return k->isa == PEAK_ISA_SCALAR ? "add64" : "neon_vadd";
+	case CPU_KIND_IMUL:
+		return k->isa == PEAK_ISA_SCALAR ? "imul64" : k->elem == CPU_I32 ? "neon_vmul" : NULL;
+	}
+	return NULL;
+#endif
 	switch (k->kind) {
 	case CPU_KIND_FMA: /* scalar FMAs issue to the same pipes as packed ones */
 		return k->isa == PEAK_ISA_AVX512 ? "fma512" : "fma256";
@@ -153,11 +230,33 @@ static unsigned lane_bits(const struct cpu_kernel *k)
 double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u)
 {
 	enum peak_precision prec = k->elem == CPU_F32 ? PEAK_PREC_SP : PEAK_PREC_DP;
-	unsigned bits = k->lanes * lane_bits(k);
+	unsigned bits = cpu_kernel_lanes(k) * lane_bits(k);
 	/* Pipes of unknown width: 128-bit ops run at full rate on any, wider ones unknown. */
 	double width = !u->pipe_bits ? (bits <= 128 ? 1.0 : 0.0)
 		       : bits <= u->pipe_bits ? 1.0 : (double)u->pipe_bits / bits;
 	double v = NAN;
+#if defined(__aarch64__)
+	if (k->isa == PEAK_ISA_NEON) {
+		/* 128-bit pipes: fma_units FMLA, addmul_ops FADD/FMUL, vec_int_add_units ADD,
+		 * vec_int_mul_units MUL per cycle (peak_uarch_arm.c). */
+		unsigned per = k->kind == CPU_KIND_FMA      ? 2 * u->fma_units
+			       : k->kind == CPU_KIND_ADDMUL ? u->addmul_ops
+			       : k->kind == CPU_KIND_IADD   ? u->vec_int_add_units
+			       : k->elem == CPU_I32         ? u->vec_int_mul_units
+							    : 0;
+		v = (double)k->lanes * per;
+		return isfinite(v) && v > 0 ? v : NAN;
+	}
+	if (k->isa == PEAK_ISA_SVE) {
+		/* FMA only (the guides' SVE FMLA pipes): a vector wider than a pipe takes more
+		 * passes, a narrower one fills it no further, so the rate is the smaller of the
+		 * two widths. Add+mul and integer rows carry no peak yet. */
+		unsigned w = bits < u->sve_pipe_bits ? bits : u->sve_pipe_bits;
+		if (k->kind == CPU_KIND_FMA)
+			v = 2.0 * u->sve_fma_units * w / lane_bits(k);
+		return isfinite(v) && v > 0 ? v : NAN;
+	}
+#endif
 
 	switch (k->kind) {
 	case CPU_KIND_FMA:
@@ -201,8 +300,7 @@ const char *cpu_elem_name(enum cpu_elem e)
 
 static const char *isa_token(enum peak_isa isa)
 {
-	static const char *const names[PEAK_ISA_COUNT] = {"scalar", "sse", "avx", "avx2", "avx512"};
-	return (unsigned)isa < PEAK_ISA_COUNT ? names[isa] : "?";
+	return (unsigned)isa < PEAK_ISA_COUNT ? peak_isa_name(isa) : "?";
 }
 
 /* Test hook: PEAKBENCH_TEST_PRETEND_MISSING=avx512[,avx2...] makes those ISAs unsupported,
@@ -239,7 +337,20 @@ bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reaso
 	if (!cpu_isa_supported(k->isa, reason, reason_len) ||
 	    !peak_cpu_can_run(k->need, reason, reason_len))
 		return false;
-	if (!k->loop)
-		return unsupported(reason, reason_len, NO_MUL64);
-	return true;
+#if defined(__aarch64__)
+	if (k->isa == PEAK_ISA_SVE && !cpu_kernel_lanes(k)) {
+		char vl[96];
+		(void)snprintf(vl, sizeof vl, "SVE vector length %u bits is above the %u the kernels hold",
+			       peak_isa_sve_vl_bits(), PEAK_LOOP_SVE_MAX_BITS);
+		return unsupported(reason, reason_len, vl);
+	}
+#endif
+	if (k->loop)
+		return true;
+#if defined(__aarch64__)
+	if (k->isa == PEAK_ISA_NEON)
+		return unsupported(reason, reason_len,
+				   "no 64-bit lane multiply in NEON (mul has no .2d form)");
+#endif
+	return unsupported(reason, reason_len, NO_MUL64);
 }

@@ -45,7 +45,7 @@ static uint64_t mix64(uint64_t x)
 
 static size_t acc_count(const struct cpu_kernel *k)
 {
-	return (size_t)k->nacc * k->lanes;
+	return (size_t)k->nacc * cpu_kernel_lanes(k);
 }
 
 /* Floating-point lanes start at 1, 2, 3, ... (exact in both precisions and through 2x - 1);
@@ -119,7 +119,8 @@ int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 	cpu_acc_init(k, &start);
 	size_t n = acc_count(k);
 	for (size_t i = 0; i < n; i++) {
-		unsigned chain = (unsigned)(i / k->lanes), lane = (unsigned)(i % k->lanes);
+		unsigned lanes = cpu_kernel_lanes(k);
+		unsigned chain = (unsigned)(i / lanes), lane = (unsigned)(i % lanes);
 		char got[40], want[40];
 		bool ok = true;
 		switch (k->elem) {
@@ -166,21 +167,23 @@ uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 	switch (chain) {
 	case CPU_CHAIN_SCALAR_FP:
 		return cpu_chain_scalar_fp(iters);
+	case CPU_CHAIN_SCALAR_INT:
+		return cpu_chain_scalar_int(iters);
+#if defined(__x86_64__)
 	case CPU_CHAIN_SSE_FP:
 		return cpu_chain_sse_fp(iters);
 	case CPU_CHAIN_AVX_FP:
 		return cpu_chain_avx_fp(iters);
 	case CPU_CHAIN_AVX512_FP:
 		return cpu_chain_avx512_fp(iters);
-	case CPU_CHAIN_SCALAR_INT:
-		return cpu_chain_scalar_int(iters);
 	case CPU_CHAIN_SSE_INT:
 		return cpu_chain_sse_int(iters);
 	case CPU_CHAIN_AVX2_INT:
 		return cpu_chain_avx2_int(iters);
 	case CPU_CHAIN_AVX512_INT:
 		return cpu_chain_avx512_int(iters);
-	case CPU_CHAIN_NONE:
+#endif
+	default: /* CPU_CHAIN_NONE, or an x86 vector chain on aarch64 (no kernel uses it) */
 		break;
 	}
 	return 0;
@@ -188,8 +191,13 @@ uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 
 uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters)
 {
+#if defined(__aarch64__)
+	if (chain == CPU_CHAIN_SCALAR_INT)
+		return 1 + iters * CPU_CHAIN_STEPS;
+#else
 	if (chain == CPU_CHAIN_SCALAR_INT)
 		return cpu_affine_pow_u64(1, CPU_CHAIN_IMUL_FACTOR, 0, iters * CPU_CHAIN_STEPS);
+#endif
 	if (chain == CPU_CHAIN_NONE)
 		return 0;
 	return iters * CPU_CHAIN_STEPS;
@@ -210,7 +218,12 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 	case CPU_CHAIN_AVX512_FP:
 		return u->fp_add512_latency;
 	case CPU_CHAIN_SCALAR_INT:
+#if defined(__aarch64__)
+		(void)u;
+		return 1; /* add x: one cycle on every Arm core (cpu_chains_arm64.c) */
+#else
 		return u->imul_latency ? u->imul_latency : 3;
+#endif
 	case CPU_CHAIN_SSE_INT:
 	case CPU_CHAIN_AVX2_INT:
 	case CPU_CHAIN_AVX512_INT:
@@ -234,16 +247,23 @@ enum cpu_chain cpu_chain_clock(enum cpu_chain chain, const struct peak_uarch *u,
 const char *cpu_chain_name(enum cpu_chain chain)
 {
 	switch (chain) {
+#if defined(__aarch64__)
+	case CPU_CHAIN_SCALAR_FP:
+		return "fadd d";
+	case CPU_CHAIN_SCALAR_INT:
+		return "add x";
+#else
 	case CPU_CHAIN_SCALAR_FP:
 		return "addsd";
+	case CPU_CHAIN_SCALAR_INT:
+		return "imul r64";
+#endif
 	case CPU_CHAIN_SSE_FP:
 		return "addpd xmm";
 	case CPU_CHAIN_AVX_FP:
 		return "vaddpd ymm";
 	case CPU_CHAIN_AVX512_FP:
 		return "vaddpd zmm";
-	case CPU_CHAIN_SCALAR_INT:
-		return "imul r64";
 	case CPU_CHAIN_SSE_INT:
 		return "paddq xmm";
 	case CPU_CHAIN_AVX2_INT:

@@ -98,11 +98,15 @@ static int cb_lanes(const char *arg, void *dest, char *err, size_t err_len)
 
 static int cb_isa(const char *arg, void *dest, char *err, size_t err_len)
 {
-	static const char *const names[] = {"scalar", "sse", "avx", "avx2",
-					    "avx512", "all", "best"};
+	/* The ISA names in enum order (peak_isa.h: aarch64 builds add neon), then all, best. */
+	const char *names[PEAK_ISA_COUNT + 2];
+	for (int i = 0; i < PEAK_ISA_COUNT; i++)
+		names[i] = peak_isa_name((enum peak_isa)i);
+	names[PEAK_ISA_COUNT] = "all";
+	names[PEAK_ISA_COUNT + 1] = "best";
 	struct isa_sel *s = dest;
 	unsigned mask;
-	if (parse_names(arg, names, 7, &mask, err, err_len) != 0)
+	if (parse_names(arg, names, PEAK_ISA_COUNT + 2, &mask, err, err_len) != 0)
 		return -1;
 	s->named = mask & ISA_ALL_BITS;
 	s->all = mask & ISA_BIT(PEAK_ISA_COUNT);
@@ -178,9 +182,14 @@ static int cpu_context(struct peak_bench_env *env)
 	const struct peak_machine *m = &env->m;
 	peak_context_set_str(
 	    ctx, "cpubench.frequency_method",
+#if defined(__aarch64__)
+	    "after each repetition every thread runs a dependent chain (fadd d for flops, "
+	    "add x for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
+#else
 	    "after each repetition every thread runs a dependent chain of its row's "
 	    "ISA (addsd, addpd, vaddpd ymm/zmm for flops; imul r64, paddq, vpaddq "
 	    "ymm/zmm for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
+#endif
 	/* 0 = unknown: that ISA's rows are clocked by the imul chain instead. */
 	peak_context_set_num(ctx, "cpubench.fp_add_latency_cycles", m->uarch.fp_add_latency);
 	peak_context_set_num(ctx, "cpubench.fp_add256_latency_cycles", m->uarch.fp_add256_latency);

@@ -5,16 +5,24 @@
 #include "mem_kernels.h"
 #include "../common/peak_peak.h" /* memkernels does not link peak: path from here */
 
+static const char *const isa_names[MEM_ISA_COUNT] = {"scalar", "sse2", "avx2", "avx512", "neon"};
+
+/* Only this architecture's kernels are built; the other's are NULL here. */
 static const struct mem_ops *const all_ops[MEM_ISA_COUNT] = {
     [MEM_ISA_SCALAR] = &mem_ops_scalar,
+#if defined(__x86_64__)
     [MEM_ISA_SSE2] = &mem_ops_sse2,
     [MEM_ISA_AVX2] = &mem_ops_avx2,
     [MEM_ISA_AVX512] = &mem_ops_avx512,
+#endif
+#if defined(__aarch64__)
+    [MEM_ISA_NEON] = &mem_ops_neon,
+#endif
 };
 
 const struct mem_ops *mem_ops_for(enum mem_isa isa)
 {
-	if ((unsigned)isa >= MEM_ISA_COUNT)
+	if ((unsigned)isa >= MEM_ISA_COUNT || !all_ops[isa])
 		return &mem_ops_scalar;
 	return all_ops[isa];
 }
@@ -23,8 +31,11 @@ bool mem_isa_supported(enum mem_isa isa, char *reason, size_t reason_len)
 {
 	switch (isa) {
 	case MEM_ISA_SCALAR:
-	case MEM_ISA_SSE2: /* part of x86-64 */
 		return peak_cpu_can_run(0, reason, reason_len);
+	case MEM_ISA_SSE2: /* part of x86-64 */
+		return peak_cpu_can_run(all_ops[isa] ? 0 : PEAK_FEAT_SSE2, reason, reason_len);
+	case MEM_ISA_NEON: /* part of aarch64 */
+		return peak_cpu_can_run(all_ops[isa] ? 0 : PEAK_FEAT_ASIMD, reason, reason_len);
 	case MEM_ISA_AVX2:
 		return peak_cpu_can_run(PEAK_FEAT_AVX2, reason, reason_len);
 	case MEM_ISA_AVX512:
@@ -49,7 +60,7 @@ int mem_isa_parse(const char *name)
 	if (strcmp(name, "auto") == 0)
 		return -2;
 	for (int isa = 0; isa < MEM_ISA_COUNT; isa++)
-		if (strcmp(name, all_ops[isa]->name) == 0)
+		if (strcmp(name, isa_names[isa]) == 0)
 			return isa;
 	return -1;
 }

@@ -1,5 +1,6 @@
 /* membench kernels: block copy / sum / fill walkers and the four STREAM kernels, one
- * table of function pointers per ISA (scalar, SSE2, AVX2, AVX-512), chosen at run time. */
+ * table of function pointers per ISA (scalar; x86-64: SSE2, AVX2, AVX-512; aarch64:
+ * NEON), chosen at run time. */
 #ifndef MEM_KERNELS_H
 #define MEM_KERNELS_H
 
@@ -7,7 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum mem_isa { MEM_ISA_SCALAR, MEM_ISA_SSE2, MEM_ISA_AVX2, MEM_ISA_AVX512, MEM_ISA_COUNT };
+enum mem_isa {
+	MEM_ISA_SCALAR,
+	MEM_ISA_SSE2,
+	MEM_ISA_AVX2,
+	MEM_ISA_AVX512,
+	MEM_ISA_NEON,
+	MEM_ISA_COUNT
+};
 
 /* Which blocks a walker visits: `count` visits starting at position `pos` of a cycle of
  * `nblocks` positions; position i is block order[i], or block i when order is NULL
@@ -24,7 +32,7 @@ struct mem_walk {
 };
 
 struct mem_ops {
-	const char *name; /* "scalar", "sse2", "avx2", "avx512" */
+	const char *name; /* "scalar", "sse2", "avx2", "avx512", "neon" */
 	enum mem_isa isa;
 	unsigned vector_bytes;
 	/* Copy every visited block b: dst_base's block b = src_base's block b. */
@@ -42,11 +50,44 @@ struct mem_ops {
 };
 
 extern const struct mem_ops mem_ops_scalar;
+#if defined(__x86_64__)
 extern const struct mem_ops mem_ops_sse2;
 extern const struct mem_ops mem_ops_avx2;
 extern const struct mem_ops mem_ops_avx512;
+#endif
+#if defined(__aarch64__)
+extern const struct mem_ops mem_ops_neon;
+#endif
 
-/* Ops of an ISA (never NULL). */
+/* One 8-byte non-temporal store, and the fence after a run of them (the scalar kernels').
+ * x86-64: movnti and sfence. aarch64: stnp of the two 32-bit halves (its only
+ * non-temporal stores are pairs) and dmb ishst. */
+#if defined(__x86_64__)
+#include <emmintrin.h>
+static inline void mem_stream8(void *p, uint64_t x)
+{
+	_mm_stream_si64((long long *)p, (long long)x);
+}
+static inline void mem_nt_fence(void)
+{
+	_mm_sfence();
+}
+#else
+static inline void mem_stream8(void *p, uint64_t x)
+{
+	__asm__ volatile("stnp %w[lo], %w[hi], [%[p]]"
+			 :
+			 : [lo] "r"(x), [hi] "r"(x >> 32), [p] "r"(p)
+			 : "memory");
+}
+static inline void mem_nt_fence(void)
+{
+	__asm__ volatile("dmb ishst" ::: "memory");
+}
+#endif
+
+/* Ops of an ISA (never NULL: the scalar ones for an ISA of another architecture, which
+ * mem_isa_supported refuses first). */
 const struct mem_ops *mem_ops_for(enum mem_isa isa);
 /* True when this CPU runs the ISA; otherwise reason says why not. */
 bool mem_isa_supported(enum mem_isa isa, char *reason, size_t reason_len);

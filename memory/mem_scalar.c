@@ -1,7 +1,6 @@
 /* Scalar membench kernels: one 8-byte load or store at a time. This file is compiled
  * with -fno-tree-vectorize -fno-tree-loop-distribute-patterns (memory/CMakeLists.txt) so
  * the compiler neither vectorises the loops nor turns them into memcpy/memset calls. */
-#include <emmintrin.h>
 #include <string.h>
 
 #include "mem_kernels.h"
@@ -16,7 +15,7 @@ static inline uint64_t load8(const char *p)
 static inline void store8(char *p, uint64_t x, bool nt)
 {
 	if (nt)
-		_mm_stream_si64((long long *)(void *)p, (long long)x);
+		mem_stream8(p, x);
 	else
 		memcpy(p, &x, 8);
 }
@@ -99,7 +98,7 @@ static void walk_copy(char *dst, const char *src, const struct mem_walk *w)
 			pos = 0;
 	}
 	if (w->nt)
-		_mm_sfence();
+		mem_nt_fence();
 }
 
 static uint64_t walk_sum(const char *src, const struct mem_walk *w)
@@ -143,7 +142,7 @@ static void walk_fill(char *dst, uint64_t value, const struct mem_walk *w)
 			pos = 0;
 	}
 	if (w->nt)
-		_mm_sfence();
+		mem_nt_fence();
 }
 
 static inline void stored(double *p, double v, bool nt)
@@ -158,7 +157,7 @@ static void s_copy(double *c, const double *a, size_t n, bool nt)
 	for (size_t j = 0; j < n; j++)
 		stored(c + j, a[j], nt);
 	if (nt)
-		_mm_sfence();
+		mem_nt_fence();
 }
 
 static void s_scale(double *b, const double *c, double s, size_t n, bool nt)
@@ -166,7 +165,7 @@ static void s_scale(double *b, const double *c, double s, size_t n, bool nt)
 	for (size_t j = 0; j < n; j++)
 		stored(b + j, s * c[j], nt);
 	if (nt)
-		_mm_sfence();
+		mem_nt_fence();
 }
 
 static void s_add(double *c, const double *a, const double *b, size_t n, bool nt)
@@ -174,7 +173,7 @@ static void s_add(double *c, const double *a, const double *b, size_t n, bool nt
 	for (size_t j = 0; j < n; j++)
 		stored(c + j, a[j] + b[j], nt);
 	if (nt)
-		_mm_sfence();
+		mem_nt_fence();
 }
 
 static void s_triad(double *a, const double *b, const double *c, double s, size_t n, bool nt)
@@ -182,7 +181,7 @@ static void s_triad(double *a, const double *b, const double *c, double s, size_
 	for (size_t j = 0; j < n; j++)
 		stored(a + j, b[j] + s * c[j], nt);
 	if (nt)
-		_mm_sfence();
+		mem_nt_fence();
 }
 
 const struct mem_ops mem_ops_scalar = {

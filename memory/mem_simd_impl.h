@@ -1,10 +1,15 @@
-/* The SIMD kernels, written once and compiled per ISA: mem_simd_{sse2,avx2,avx512}.c
+/* The SIMD kernels, written once and compiled per ISA: mem_simd_{sse2,avx2,avx512,neon}.c
  * define the vector type and intrinsics below, then include this file. Every function
  * carries the ISA's target attribute, so the suite never needs -march. */
 #include <string.h>
 
 #ifndef MEM_TARGET
 #error "define MEM_TARGET and the MEM_* intrinsics before including mem_simd_impl.h"
+#endif
+
+/* After non-temporal stores: x86's sfence (their weak order); a file may name its own. */
+#ifndef MEM_FENCE
+#define MEM_FENCE() _mm_sfence()
 #endif
 
 #define MEM_FN  static __attribute__((target(MEM_TARGET)))
@@ -109,7 +114,7 @@ MEM_FN void walk_copy(char *dst, const char *src, const struct mem_walk *w)
 			pos = 0;
 	}
 	if (w->nt)
-		_mm_sfence();
+		MEM_FENCE();
 }
 
 MEM_FN uint64_t walk_sum(const char *src, const struct mem_walk *w)
@@ -142,7 +147,7 @@ MEM_FN void walk_fill(char *dst, uint64_t value, const struct mem_walk *w)
 			pos = 0;
 	}
 	if (w->nt)
-		_mm_sfence();
+		MEM_FENCE();
 }
 
 /* STREAM kernels: the arithmetic of the reference (no FMA, so results round the same
@@ -166,7 +171,7 @@ MEM_FN void s_copy(double *c, const double *a, size_t n, bool nt)
 	for (; j < n; j++)
 		c[j] = a[j];
 	if (nt)
-		_mm_sfence();
+		MEM_FENCE();
 }
 
 MEM_FN void s_scale(double *b, const double *c, double s, size_t n, bool nt)
@@ -182,7 +187,7 @@ MEM_FN void s_scale(double *b, const double *c, double s, size_t n, bool nt)
 	for (; j < n; j++)
 		b[j] = s * c[j];
 	if (nt)
-		_mm_sfence();
+		MEM_FENCE();
 }
 
 MEM_FN void s_add(double *c, const double *a, const double *b, size_t n, bool nt)
@@ -197,7 +202,7 @@ MEM_FN void s_add(double *c, const double *a, const double *b, size_t n, bool nt
 	for (; j < n; j++)
 		c[j] = a[j] + b[j];
 	if (nt)
-		_mm_sfence();
+		MEM_FENCE();
 }
 
 MEM_FN void s_triad(double *a, const double *b, const double *c, double s, size_t n, bool nt)
@@ -213,7 +218,7 @@ MEM_FN void s_triad(double *a, const double *b, const double *c, double s, size_
 	for (; j < n; j++)
 		a[j] = b[j] + s * c[j];
 	if (nt)
-		_mm_sfence();
+		MEM_FENCE();
 }
 
 #undef STREAM_STORE

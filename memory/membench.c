@@ -13,7 +13,7 @@
 #include "peak_exit.h"
 
 static const char *const onoff_choices[] = {"auto", "on", "off", NULL};
-static const char *const isa_choices[] = {"auto", "scalar", "sse2", "avx2", "avx512", NULL};
+static const char *const isa_choices[] = {"auto", "scalar", "sse2", "avx2", "avx512", "neon", NULL};
 
 /* --sweep MIN:MAX[:STEPS]: working sets from MIN to MAX, STEPS points per power of two. */
 static int parse_sweep(const char *arg, void *dest, char *err, size_t err_len)

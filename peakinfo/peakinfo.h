@@ -14,4 +14,8 @@
 int peakinfo_report(struct peak_output *out, const struct peak_sysinfo *si,
 		    const struct peak_machine *m, const struct peak_loopback *lo);
 
+/* The aarch64 CPU rows (NEON, SVE), for an aarch64 sysinfo (peakinfo_arm64.c). */
+int peakinfo_arm64_rows(struct peak_output *out, const struct peak_sysinfo *si,
+			const struct peak_machine *m);
+
 #endif

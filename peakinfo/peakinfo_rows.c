@@ -184,12 +184,17 @@ int peakinfo_report(struct peak_output *out, const struct peak_sysinfo *si,
 {
 	if (freq_rows(out, m) != 0)
 		return -1;
-	for (int isa = 0; isa < PEAK_ISA_COUNT; isa++)
+	/* aarch64: the scalar rows, then NEON and SVE; the x86 vector ISAs are left out. */
+	bool arm = strcmp(si->arch, "aarch64") == 0;
+	int isa_end = arm ? PEAK_ISA_SCALAR + 1 : PEAK_ISA_COUNT;
+	for (int isa = 0; isa < isa_end; isa++)
 		for (int prec = 0; prec < PEAK_PREC_COUNT; prec++)
 			if (cpu_row(out, si, m, (enum peak_isa)isa, (enum peak_precision)prec, 0) !=
 			    0)
 				return -1;
-	for (int isa = 0; isa < PEAK_ISA_COUNT; isa++)
+	if (arm && peakinfo_arm64_rows(out, si, m) != 0)
+		return -1;
+	for (int isa = 0; isa < isa_end; isa++)
 		for (unsigned bits = 32; bits <= 64; bits += 32)
 			if (cpu_row(out, si, m, (enum peak_isa)isa, PEAK_PREC_DP, bits) != 0)
 				return -1;

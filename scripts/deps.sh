@@ -8,6 +8,9 @@
 #                      possible, else the command is printed and the build goes on
 #   deps.sh --tools    what run_all.sh runs before the baselines: the reference tools,
 #                      installed when possible, else the command printed; never fails
+#   deps.sh --cross arm64  the aarch64 cross build and its tests under qemu-user (Debian/
+#                      Ubuntu): the cross compiler, qemu-user and the arm64 multiarch -dev
+#                      packages, with `dpkg --add-architecture arm64` first (docs/arm64.md)
 # Installing needs root or `sudo -n`. PEAK_DEPS=required: --ensure installs only the
 # required packages and --tools installs nothing (a minimal build; see README.md).
 set -euo pipefail
@@ -150,10 +153,13 @@ mode=${1:---check}
 case $mode in
 --check | --install | --ensure | --tools) ;;
 -h | --help)
-	sed -n '2,12p' "$0"
+	sed -n '2,15p' "$0"
 	exit 0
 	;;
-*) die "unknown option '$mode' (use --check, --install, --ensure or --tools)" ;;
+--cross)
+	[ "${2:-}" = arm64 ] || die "--cross needs the architecture: --cross arm64"
+	;;
+*) die "unknown option '$mode' (use --check, --install, --ensure, --tools or --cross arm64)" ;;
 esac
 deps=${PEAK_DEPS:-all}
 case $deps in
@@ -167,6 +173,34 @@ if [ "$pm" = unknown ]; then
 	echo "deps.sh: unknown package manager; peakbench needs a C11 compiler, cmake, pkg-config," \
 		"libnuma, hwloc, OpenBLAS + LAPACKE, cJSON, cmocka, gnuplot, jq and python3" >&2
 	[ "$mode" = --check ] && exit 1
+	exit 0
+fi
+
+# The aarch64 cross build: every required -dev package is Multi-Arch: same, so the arm64
+# ones install beside the native ones. Only apt: Fedora ships no arm64 sysroot this way.
+cross_arm64() {
+	[ "$pm" = apt ] || die "--cross arm64 needs Debian/Ubuntu (apt and dpkg multiarch)"
+	local native=(gcc-aarch64-linux-gnu qemu-user) libs=(libnuma-dev libhwloc-dev
+		libopenblas-dev liblapacke-dev libcjson-dev libcmocka-dev liburing-dev) p miss=()
+	for p in "${native[@]}"; do installed "$p" || miss+=("$p"); done
+	for p in "${libs[@]}"; do installed "$p:arm64" || miss+=("$p:arm64"); done
+	[ ${#miss[@]} -gt 0 ] || { echo "deps.sh: arm64 cross build inputs present" >&2; return 0; }
+	local prefix hint
+	prefix=$(root_prefix)
+	hint="sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo $(install_cmd "${miss[@]}")"
+	[ "$prefix" != none ] || die "missing ${miss[*]}; run: $hint"
+	echo "deps.sh: installing the arm64 cross build inputs: ${miss[*]}" >&2
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$prefix dpkg --add-architecture arm64 || die "dpkg --add-architecture arm64 failed"
+		REFRESHED=1
+		$prefix env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
+	fi
+	# shellcheck disable=SC2046
+	$prefix env DEBIAN_FRONTEND=noninteractive $(install_cmd "${miss[@]}") -qq ||
+		die "cannot install ${miss[*]}; run: $hint"
+}
+if [ "$mode" = --cross ]; then
+	cross_arm64
 	exit 0
 fi
 

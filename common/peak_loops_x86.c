@@ -1,4 +1,4 @@
-/* The instruction-class loops (peak_loops.h): each is one asm statement that loads its
+/* The x86-64 instruction-class loops (peak_loops.h): each is one asm statement that loads its
  * registers from struct peak_loop_regs, runs a 64-byte-aligned loop of PEAK_LOOP_REPS
  * copies of its block, and stores the chains back. The compiler needs no target attribute
  * for them: the assembler takes any instruction, and callers run only what runs here. */
@@ -155,3 +155,31 @@ DEF_GLOOP(peak_loop_scalar_i32_add, 32, "movl", GADD_BLOCK(32, "addl"))
 DEF_GLOOP(peak_loop_scalar_i64_mul, 64, "movq", GIMUL_BLOCK(64, "imulq", PEAK_LOOP_IMUL64_K))
 DEF_GLOOP(peak_loop_scalar_i32_mul, 32, "movl", GIMUL_BLOCK(32, "imull", PEAK_LOOP_IMUL32_K))
 /* clang-format on */
+
+/* ---- FP add latency chains (the probe's): twelve dependent adds on register 0 ---- */
+
+#define LAT_LOOP(body)                                                                             \
+	".p2align 6\n"                                                                            \
+	"1:\n\t"                                                                                   \
+	".rept " STR(PEAK_LOOP_LAT_REPS) "\n\t" body ".endr\n\t"                                   \
+	"decq %[n]\n\t"                                                                            \
+	"jnz 1b\n\t"
+#define X12L(m) m(0) m(1) m(2) m(3) m(4) m(5) m(6) m(7) m(8) m(9) m(10) m(11)
+#define LAT_S(i) "addsd %%xmm1, %%xmm0\n\t"
+#define LAT_Y(i) "vaddpd %%ymm1, %%ymm0, %%ymm0\n\t"
+#define LAT_Z(i) "vaddpd %%zmm1, %%zmm0, %%zmm0\n\t"
+#define DEF_LAT(fn, zero, body, tail)                                                              \
+	PEAK_LOOP_PROTO(fn)                                                                        \
+	{                                                                                          \
+		(void)r;                                                                           \
+		if (n)                                                                             \
+			__asm__ volatile(zero LAT_LOOP(body) tail                                  \
+					 : [n] "+r"(n)                                             \
+					 :                                                         \
+					 : "cc", "xmm0", "xmm1");                                  \
+	}
+#define ZERO_S "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
+#define ZERO_V "vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
+DEF_LAT(peak_loop_lat_fp64, ZERO_S, X12L(LAT_S), "")
+DEF_LAT(peak_loop_lat_fp256, ZERO_V, X12L(LAT_Y), "vzeroupper\n\t")
+DEF_LAT(peak_loop_lat_fp512, ZERO_V, X12L(LAT_Z), "vzeroupper\n\t")

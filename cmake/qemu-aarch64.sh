@@ -1,0 +1,67 @@
+#!/usr/bin/env sh
+# Run aarch64 binaries of a cross build on an x86-64 machine without binfmt (docs/arm64.md).
+#
+#   qemu-aarch64.sh run CPU BINARY ARGS...   CMAKE_CROSSCOMPILING_EMULATOR: an aarch64 ELF
+#                                            runs under qemu-aarch64 -cpu CPU; anything
+#                                            else (a wrapper below, a script) runs as is
+#   qemu-aarch64.sh wrap BUILD CPU           replace every aarch64 executable of BUILD by a
+#                                            wrapper that runs it under qemu (the original
+#                                            kept as NAME.aarch64), so the test scripts,
+#                                            which run the binaries by path, run them too;
+#                                            again after a rebuild, or with another CPU
+#   qemu-aarch64.sh unwrap BUILD             put the real executables back
+#
+# The loader and libraries come from the multiarch root (/) when libc6:arm64 is installed
+# there, else from the cross toolchain's /usr/aarch64-linux-gnu: never a mix of the two
+# (the cross sysroot's ld.so with the multiarch libc hangs in pthread_create).
+set -eu
+QEMU=${PEAK_QEMU_AARCH64:-qemu-aarch64}
+if [ -e /lib/ld-linux-aarch64.so.1 ]; then prefix=/; else prefix=/usr/aarch64-linux-gnu; fi
+
+die() {
+	echo "qemu-aarch64.sh: $*" >&2
+	exit 1
+}
+
+is_aarch64_elf() { # file: ELF magic, 64-bit, machine 0xb7 (EM_AARCH64)
+	[ -f "$1" ] && [ "$(od -An -tx1 -j0 -N5 "$1" | tr -d ' \n')" = 7f454c4602 ] &&
+		[ "$(od -An -tx1 -j18 -N2 "$1" | tr -d ' \n')" = b700 ]
+}
+
+executables() { # build: aarch64 ELF executables (not libraries, not object files)
+	find "$1" -type f -perm -u+x ! -name '*.so*' ! -name '*.aarch64' ! -path '*/CMakeFiles/*' |
+		while read -r f; do is_aarch64_elf "$f" && echo "$f"; done
+}
+
+wrapped() { # build: the real executables a wrap left
+	find "$1" -type f -name '*.aarch64' ! -path '*/CMakeFiles/*'
+}
+
+case ${1:-} in
+run)
+	[ $# -ge 3 ] || die "usage: run CPU BINARY ARGS..."
+	cpu=$2
+	shift 2
+	if is_aarch64_elf "$1"; then
+		exec "$QEMU" -cpu "$cpu" -L "$prefix" "$@"
+	fi
+	exec "$@"
+	;;
+wrap)
+	[ $# -eq 3 ] || die "usage: wrap BUILD CPU"
+	command -v "$QEMU" >/dev/null 2>&1 || die "no $QEMU (Debian: qemu-user; scripts/deps.sh --cross arm64)"
+	executables "$2" | while read -r f; do mv -f "$f" "$f.aarch64"; done
+	wrapped "$2" | while read -r f; do
+		# shellcheck disable=SC2016 # $0 and $@ belong to the wrapper
+		printf '#!/bin/sh\nexec %s -cpu %s -L %s "$0.aarch64" "$@"\n' "$QEMU" "$3" "$prefix" \
+			>"${f%.aarch64}"
+		chmod +x "${f%.aarch64}"
+	done
+	echo "qemu-aarch64.sh: $(wrapped "$2" | wc -l) executables of $2 run under $QEMU -cpu $3" >&2
+	;;
+unwrap)
+	[ $# -eq 2 ] || die "usage: unwrap BUILD"
+	wrapped "$2" | while read -r f; do mv -f "$f" "${f%.aarch64}"; done
+	;;
+*) die "usage: run CPU BINARY ARGS... | wrap BUILD CPU | unwrap BUILD" ;;
+esac
