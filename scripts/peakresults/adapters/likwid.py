@@ -30,7 +30,7 @@ FLOPS = {"peakflops": "scalar_dp_addmul", "peakflops_sp": "scalar_sp_addmul",
 # likwid ISA suffix -> membench's kernel name
 ISA = {"avx512": "avx512", "avx": "avx2", "sse": "sse2"}
 SIZE = {"full": 1 << 30, "quick": 256 << 20, "tiny": 16 << 20}  # membench's --size
-FLOPS_SECONDS = "0.5"  # the paired flops job's timed run, on both sides
+FLOPS_SECONDS = "1"  # the paired flops job's timed run, on both sides (whole seconds)
 PLAN_TESTS = ("peakflops peakflops_avx_fma peakflops_avx512_fma copy_mem_avx512 stream_mem_avx512 "
               "copy_mem_avx stream_mem_avx copy_mem_sse stream_mem_sse").split()
 
@@ -159,9 +159,11 @@ def pair_jobs(e) -> list:
     isa, lisa, tmax, mode, key, one = e.isa, e.lisa, e.tmax, e.mode, e.key, e.one
     jobs = []
     if "cpu" in e.want and isa in ("avx512", "avx2"):
-        # Both sides time 0.5 s: likwid-bench -s 0.5, cpubench --min-time 0.5. At --quick's
-        # 0.05 s against likwid-bench's default second, a few ms of a shared vCPU's jitter
-        # cost ours a tenth (0.85 of likwid-bench on a 2-vCPU VM, rows flagged contended).
+        # Both sides time a second: likwid-bench -s 1, cpubench --min-time 1. At --quick's
+        # 0.05 s against likwid-bench's second, a few ms of a shared vCPU's jitter cost ours
+        # a tenth (0.85 of likwid-bench on a 2-vCPU VM, rows flagged contended). likwid-bench
+        # 5.2 reads -s as whole seconds: -s 0.5 ran 10 iterations a thread, 15 us, and read
+        # 0.54 of ours.
         t = f"peakflops_{'avx512' if isa == 'avx512' else 'avx'}_fma"
         argv = ["cpubench", "--test", "flops", "--isa", isa, "--precision", "dp", "--threads", tmax] + \
             one("cpubench", False) + ["--min-time", FLOPS_SECONDS]
@@ -177,7 +179,9 @@ def pair_jobs(e) -> list:
         # job gives both rows, on arrays of the size likwid-bench is given (run(): two or
         # three of membench's arrays). At two threads or more the bandwidth follows the
         # vCPUs' placement (47 against 72 GB/s on the seventh session's VM):
-        # placement-matched rounds, likwid-bench -s 0.5 and membench --min-time 0.5.
+        # placement-matched rounds. likwid-bench -s 0.5 is read as 0 whole seconds: its
+        # floor of 10 iterations a thread, 0.2-0.3 s over these arrays on a 2-vCPU VM;
+        # membench --min-time 0.5 times about as long.
         size = SIZE[mode]
         tests = [f"copy_mem_{lisa}", f"stream_mem_{lisa}"]
         stream = ["membench", "--test", "stream", "--size", f"{size}B", "--threads", tmax, "--nt", "on",
