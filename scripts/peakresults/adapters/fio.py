@@ -59,7 +59,8 @@ def has_uring() -> bool:
 
 def job_args(a, file: str, mem: str, uring: bool) -> list:
     """fio's argument list for --mode's sizes, --threads and a paired round's options."""
-    size_mib, runtime = SIZE_MIB[a.mode], RUNTIME_S[a.mode]
+    # a paired round's --seconds: ours's --runtime (the unpaired sweep: RUNTIME_S)
+    size_mib, runtime = SIZE_MIB[a.mode], int(a.seconds) if a.seconds else RUNTIME_S[a.mode]
     threads = [1] if a.mode == "tiny" else a.thread_list()
     args = ["--output-format=json", f"--filename={file}", "--direct=1", "--time_based", f"--runtime={runtime}",
             "--group_reporting", "--randrepeat=0", "--norandommap", f"--mem={mem}"]
@@ -324,7 +325,8 @@ def pair_jobs(e) -> list:
     fio_mem = "shmhuge" if huge else f"mmapshared:{shared}/{{read,write}}.buf" if shared else "malloc"
     return [PairJob("fio", "fio", "disk", e.script("fio", "--threads", "1", "--dir", e.disk_dir, "--tests",
                                                    "seq_write,seq_read,rand_read", *mem, "--same-data",
-                                                   "--ramp-ms", str(ramp_ms), "--cpu", cpu0),
+                                                   "--ramp-ms", str(ramp_ms), "--cpu", cpu0,
+                                                   "--seconds", runtime),
                     f"fio --direct=1 --numjobs=1 --cpus_allowed={cpu0} --size={fsize} --runtime={runtime} "
                     f"--mem={fio_mem} --scramble_buffers=0 --ramp_time={ramp_ms}ms "
                     f"(seq 1M psync, rand 4k psync and io_uring qd32)",
