@@ -236,8 +236,9 @@ def _uring(ours: dict, tool: dict, name: str) -> list:
         return [f"{who}: io_uring ({sum((eb or ea).values()):,} io_uring_enter); "
                 f"{'ours' if who == name else name}: none"]
     out = []
-    ra = sorted({str(s.get("entries")) for s in ua.get("setup") or []})
-    rb = sorted({str(s.get("entries")) for s in ub.get("setup") or []})
+    # the rings entered (a summary from before "used" was recorded: every ring)
+    ra = sorted({str(s.get("entries")) for s in ua.get("setup") or [] if s.get("used", True)})
+    rb = sorted({str(s.get("entries")) for s in ub.get("setup") or [] if s.get("used", True)})
     if ra != rb:
         out.append(f"io_uring ring entries: ours {'/'.join(ra) or '?'}, {name} {'/'.join(rb) or '?'}")
     top_a, top_b = max(ea, key=ea.get), max(eb, key=eb.get)

@@ -213,8 +213,10 @@ class Tracer:
             return
         if name == "io_uring_setup" and isinstance(ret, int) and ret >= 0:
             fl = re.search(r"flags=([A-Z_|0-9x]+)", " ".join(args))
+            # "used" once an io_uring_enter names its fd: a ring set up and never entered
+            # (diskbench's check that the kernel allows io_uring) is no job's ring
             self.uring["setup"].append({"entries": _int(args[0]) if args else None,
-                                        "flags": fl.group(1) if fl else "0"})
+                                        "flags": fl.group(1) if fl else "0", "fd": ret, "used": False})
             return
         if not args:
             return
@@ -227,6 +229,10 @@ class Tracer:
             return
         kind = target_of(label)
         if name == "io_uring_enter":
+            for ring in reversed(self.uring["setup"]):
+                if ring.get("fd") == fd:
+                    ring["used"] = True
+                    break
             key = f"to_submit={args[1] if len(args) > 1 else '?'} min_complete={args[2] if len(args) > 2 else '?'}"
             self.uring["enter"][key] = self.uring["enter"].get(key, 0) + 1
             self.uring["submitted"] += ret if isinstance(ret, int) and ret > 0 else 0

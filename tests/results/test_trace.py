@@ -175,6 +175,24 @@ class Cadence(unittest.TestCase):
                             for x in d), d)
 
 
+class Rings(unittest.TestCase):
+    def test_probe_ring_not_a_job_ring(self):
+        # diskbench checks io_uring with a 2-entry ring it never enters, then runs on 32
+        F = "5<anon_inode:[io_uring]>"
+        def job(probe):
+            lines = ["1 io_uring_setup(2, {flags=0, sq_thread_cpu=0}) = 5<anon_inode:[io_uring]> <0.00001>",
+                     "1 close(5<anon_inode:[io_uring]>) = 0 <0.00001>"] if probe else []
+            lines += ["1 io_uring_setup(32, {flags=0, sq_thread_cpu=0}) = 5<anon_inode:[io_uring]> <0.00001>"]
+            lines += [f"1 io_uring_enter({F}, 32, 1, IORING_ENTER_GETEVENTS, NULL, 8) = 32 <0.0001>"] * 4
+            return summarize("\n".join(lines) + "\n")
+        ours, fio = job(True), job(False)
+        self.assertEqual([(r["entries"], r["used"]) for r in ours["uring"]["setup"]], [(2, False), (32, True)])
+        self.assertFalse([x for x in compare(ours, fio, "fio") if "ring entries" in x])
+        # a job ring of another size is still told
+        fio["uring"]["setup"][0]["entries"] = 64
+        self.assertIn("io_uring ring entries: ours 32, fio 64", compare(ours, fio, "fio"))
+
+
 class PairDir(unittest.TestCase):
     def setUp(self):
         self.d = tempfile.mkdtemp()
