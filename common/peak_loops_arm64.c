@@ -6,10 +6,9 @@
 #include <stddef.h>
 
 #include "peak_loops.h"
+#include "peak_loops_macros.h"
 
 /* clang-format off */
-#define STR_(x) #x
-#define STR(x)  STR_(x)
 
 /* The chains' offset in the struct: 15 vector registers of 64 bytes. */
 #define G_OFF 960
@@ -22,15 +21,6 @@ _Static_assert(offsetof(struct peak_loop_regs, g) == G_OFF, "struct peak_loop_re
 	"subs %[n], %[n], #1\n\t"                                                                  \
 	"b.ne 1b\n\t"
 
-#define X10(M, ...)                                                                                \
-	M(0, __VA_ARGS__) M(1, __VA_ARGS__) M(2, __VA_ARGS__) M(3, __VA_ARGS__) M(4, __VA_ARGS__)  \
-	M(5, __VA_ARGS__) M(6, __VA_ARGS__) M(7, __VA_ARGS__) M(8, __VA_ARGS__) M(9, __VA_ARGS__)
-#define X12(M, ...) X10(M, __VA_ARGS__) M(10, __VA_ARGS__) M(11, __VA_ARGS__)
-#define X15(M, ...) X12(M, __VA_ARGS__) M(12, __VA_ARGS__) M(13, __VA_ARGS__) M(14, __VA_ARGS__)
-/* Add chain a (0-5) beside multiply chain m (6-11), as on x86. */
-#define P6(M, ...)                                                                                 \
-	M(0, 6, __VA_ARGS__) M(1, 7, __VA_ARGS__) M(2, 8, __VA_ARGS__) M(3, 9, __VA_ARGS__)        \
-	M(4, 10, __VA_ARGS__) M(5, 11, __VA_ARGS__)
 
 /* ---- FP and SIMD loops: pre and suf spell a register, "d", "s" (scalar) or "v" with the
  * NEON arrangement ".2d" / ".4s" ---- */

@@ -4,10 +4,9 @@
  * 512-bit vectors. This file is compiled for +sve (common/CMakeLists.txt); callers run it
  * only where HWCAP_SVE is set (peak_isa.h). */
 #include "peak_loops.h"
+#include "peak_loops_macros.h"
 
 /* clang-format off */
-#define STR_(x) #x
-#define STR(x)  STR_(x)
 
 #define LOOP(block)                                                                                \
 	".p2align 6\n"                                                                             \
@@ -16,14 +15,6 @@
 	"subs %[n], %[n], #1\n\t"                                                                  \
 	"b.ne 1b\n\t"
 
-#define X10(M, ...)                                                                                \
-	M(0, __VA_ARGS__) M(1, __VA_ARGS__) M(2, __VA_ARGS__) M(3, __VA_ARGS__) M(4, __VA_ARGS__)  \
-	M(5, __VA_ARGS__) M(6, __VA_ARGS__) M(7, __VA_ARGS__) M(8, __VA_ARGS__) M(9, __VA_ARGS__)
-#define X12(M, ...) X10(M, __VA_ARGS__) M(10, __VA_ARGS__) M(11, __VA_ARGS__)
-#define X15(M, ...) X12(M, __VA_ARGS__) M(12, __VA_ARGS__) M(13, __VA_ARGS__) M(14, __VA_ARGS__)
-#define P6(M, ...)                                                                                 \
-	M(0, 6, __VA_ARGS__) M(1, 7, __VA_ARGS__) M(2, 8, __VA_ARGS__) M(3, 9, __VA_ARGS__)        \
-	M(4, 10, __VA_ARGS__) M(5, 11, __VA_ARGS__)
 
 #define Z(i, t) "z" #i "." t
 /* i = i op s, unpredicated */

@@ -5,9 +5,8 @@
 #include <stddef.h>
 
 #include "peak_loops.h"
+#include "peak_loops_macros.h"
 
-#define STR_(x) #x
-#define STR(x)  STR_(x)
 
 /* Each loop starts on a 64-byte boundary, so no figure depends on where the linker places
  * it (front ends fetch in aligned blocks). */
@@ -18,15 +17,6 @@
 	"decq %[n]\n\t"                                                                            \
 	"jnz 1b\n\t"
 
-#define X10(M, ...)                                                                                \
-	M(0, __VA_ARGS__) M(1, __VA_ARGS__) M(2, __VA_ARGS__) M(3, __VA_ARGS__) M(4, __VA_ARGS__)  \
-	M(5, __VA_ARGS__) M(6, __VA_ARGS__) M(7, __VA_ARGS__) M(8, __VA_ARGS__) M(9, __VA_ARGS__)
-#define X12(M, ...) X10(M, __VA_ARGS__) M(10, __VA_ARGS__) M(11, __VA_ARGS__)
-#define X15(M, ...) X12(M, __VA_ARGS__) M(12, __VA_ARGS__) M(13, __VA_ARGS__) M(14, __VA_ARGS__)
-/* Add chain a beside multiply chain m: six of each, so adders and multipliers both fill. */
-#define P6(M, ...)                                                                                 \
-	M(0, 6, __VA_ARGS__) M(1, 7, __VA_ARGS__) M(2, 8, __VA_ARGS__) M(3, 9, __VA_ARGS__)        \
-	M(4, 10, __VA_ARGS__) M(5, 11, __VA_ARGS__)
 
 /* ---- vector loops: W is the register file, "xmm", "ymm" or "zmm" ---- */
 
