@@ -45,6 +45,8 @@ struct net_params {
 	uint32_t timeout_ms;  /* longest silence either side tolerates */
 	bool no_gso;          /* client only, not on the wire: no UDP GSO */
 	uint32_t send_batch;  /* client only: unpaced UDP datagrams per send call; 0 = 32 */
+	uint32_t poll_recv;   /* receiver: poll() before every receive call, one datagram a
+			       * call (iperf3's select loop); 0 = block in recv, recvmmsg batches */
 };
 
 /* Check a peer's (or the user's) parameters against the caps; reason names the field. */

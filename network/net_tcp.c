@@ -91,6 +91,13 @@ static int tcp_receive(struct net_srv_test *t, int fd, struct net_conn_stats *st
 		return ENOMEM;
 	int status = 0;
 	for (;;) {
+		if (t->p.poll_recv) { /* --poll-recv: wait for data first, as iperf3's select */
+			struct pollfd pfd = {.fd = fd, .events = POLLIN};
+			if (poll(&pfd, 1, (int)t->p.timeout_ms) == 0) {
+				status = ETIMEDOUT;
+				break;
+			}
+		}
 		ssize_t r = recv(fd, buf, len, 0);
 		uint64_t now = peak_time_now_ns();
 		if (r > 0) {

@@ -110,7 +110,7 @@ static int udp_serve(struct net_srv_test *t, uint32_t idx, struct net_conn_stats
 		int rc = poll(&pfd, 1, POLL_MS);
 		int n = 0;
 		if (rc > 0)
-			n = recvmmsg(fd, b.msgs, BATCH, MSG_DONTWAIT, NULL);
+			n = recvmmsg(fd, b.msgs, t->p.poll_recv ? 1 : BATCH, MSG_DONTWAIT, NULL);
 		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
 			status = errno;
 			break;

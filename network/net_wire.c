@@ -65,6 +65,7 @@ void net_params_pack(const struct net_params *p, uint8_t out[NET_PARAMS_BYTES])
 	net_put_u64(out + 24, p->duration_ns);
 	net_put_u64(out + 32, p->rate_bps);
 	net_put_u32(out + 40, p->timeout_ms);
+	net_put_u32(out + 44, p->poll_recv); /* a peer from before it sends 0: off */
 }
 
 void net_params_unpack(const uint8_t in[NET_PARAMS_BYTES], struct net_params *p)
@@ -77,6 +78,7 @@ void net_params_unpack(const uint8_t in[NET_PARAMS_BYTES], struct net_params *p)
 	p->duration_ns = net_get_u64(in + 24);
 	p->rate_bps = net_get_u64(in + 32);
 	p->timeout_ms = net_get_u32(in + 40);
+	p->poll_recv = net_get_u32(in + 44) != 0;
 }
 
 void net_stats_pack(const struct net_conn_stats *s, uint8_t out[NET_STATS_BYTES])

@@ -51,6 +51,7 @@ struct nb_opts {
 	double timeout_s;
 	bool no_gso;
 	uint64_t send_batch;
+	bool poll_recv;
 	double idle_s;
 	uint64_t max_sessions;
 	struct peak_list cpus;        /* --cpus: the client's threads (n 0: anywhere) */
@@ -174,6 +175,9 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 		    "UDP unpaced: datagrams per send call, 1..32 (default 32; 1 is iperf3's job)", \
 		    PEAK_OPT_UINT, &(o)->send_batch, 1, 32, NULL, NULL                              \
 	},                                                                                         \
+	{"poll-recv", NULL,                                                                       \
+	 "the receiver polls before every receive call, one datagram a call (iperf3's loop)",      \
+	 PEAK_OPT_FLAG, &(o)->poll_recv, 0, 0, NULL, NULL},                                        \
 	{"cpus", "LIST", "the client's threads only on these CPUs (iperf3 -A; default: anywhere)", \
 	 PEAK_OPT_UINT_LIST, &(o)->cpus, 0, 4095, NULL, NULL}
 
@@ -262,6 +266,7 @@ static void bench_data(const struct nb_opts *o, struct net_bench *nb)
 	p->rate_bps = o->rate_bps;
 	p->no_gso = o->no_gso;
 	p->send_batch = (uint32_t)o->send_batch;
+	p->poll_recv = o->poll_recv;
 	p->timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5);
 	if (o->time_s != 0)
 		p->duration_ns = (uint64_t)(o->time_s * 1e9);
@@ -428,6 +433,7 @@ static int client_context(struct peak_bench_env *env)
 	peak_context_set_num(ctx, "netbench.protocol_version", NET_VERSION);
 	peak_context_set_num(ctx, "netbench.udp_send_batch",
 			     o->send_batch ? (double)o->send_batch : 32);
+	peak_context_set_num(ctx, "netbench.poll_recv", o->poll_recv ? 1 : 0);
 	return 0;
 }
 

@@ -5,7 +5,10 @@ Data calls are grouped by direction (read, write), target (file, tcp, udp, unix)
 O_DIRECT (files) and phase: "setup" for a file's calls before the first call of its
 largest group (fio's layout writes, diskbench's preallocation), "run" after it. Sizes are
 the sizes asked for (the count argument, the first iovec's length), which the program
-chose; bytes are the bytes the calls returned. Left out, and counted under "excluded":
+chose, except a socket receive's: the kernel copies what is queued whatever room the call
+offers, so its size is the most any of its calls returned when that is less (sockperf
+offers 65,507 bytes to a 16-byte reply; trace_summary). Bytes are the bytes the calls
+returned. Left out, and counted under "excluded":
 pipes, terminals, /proc, /sys, /dev, libraries and files that carry under 1% of the
 file bytes (a tool's JSON output); sockets that carry under 1% of the socket bytes are
 the tools' control plane (iperf3's first connection: a 37-byte cookie, 1-byte states and
@@ -287,6 +290,8 @@ class Tracer:
             t["first"][key] = t["ndata"]
         g["calls"] += 1
         g["bytes"] += moved
+        if msgs == 1:  # (recvmmsg's returned value is a count of messages)
+            g["most"] = max(g.get("most", 0), moved)
         g["msgs"] += msgs
         g["secs"] += self.secs
         g["tids"].add(tid)

@@ -66,6 +66,8 @@ def _add_groups(t: dict, start, out: dict, hot: set) -> None:
         a = out.setdefault(gk, {"calls": 0, "bytes": 0, "seq": 0, "msgs": 0, "sizes": {}})
         for f in ("calls", "bytes", "seq", "msgs", "secs"):
             a[f] = a.get(f, 0) + g[f]
+        if d == "read" and kind in ("tcp", "udp", "unix") and call != "recvmmsg" and 0 < g.get("most", 0) < (size or 0):
+            size = g["most"]  # room offered and never filled is no part of the job (trace_parse)
         a["sizes"][size] = a["sizes"].get(size, 0) + g["calls"]
         if phase == "run":
             hot |= g["tids"]

@@ -109,6 +109,23 @@ class Compare(unittest.TestCase):
         d = compare(summarize(big), summarize(ip), "iperf3")
         self.assertIn("send size: ours 8 KiB write, iperf3 1,472 B write", d)
 
+    def test_receive_room_is_not_size(self):
+        # a receive offered 65,507 bytes that returns one 1,472-byte datagram a call (sockperf's
+        # 64 KiB buffer) carries what a 1,472-byte receive does: the same job; a send of 8 KiB
+        # stays another job (test_send_size)
+        ip = raw("iperf3-udp")
+        room = "\n".join(ln.replace('"..., 1472)', '"..., 65507)') if " read(" in ln and "UDP" in ln else ln
+                         for ln in ip.splitlines())
+        self.assertNotEqual(room, ip)
+        d = compare(summarize(room), summarize(ip), "iperf3")
+        self.assertFalse(any("receive size" in x for x in d), d)
+        # ... but a receive that returns less than it asked only sometimes keeps its size
+        half = "\n".join(ln.replace('"..., 1472)  = 1472', '"..., 2944)  = 2944') if " read(" in ln and "UDP" in ln
+                         else ln for ln in ip.splitlines())
+        self.assertNotEqual(half, ip)
+        d = compare(summarize(half), summarize(ip), "iperf3")
+        self.assertTrue(any("receive size" in x for x in d), d)
+
     def test_socket_option(self):
         ip = raw("iperf3-udp")
         no = "\n".join(ln for ln in ip.splitlines() if "SO_SNDBUF, [" not in ln or "setsockopt" not in ln)
