@@ -96,8 +96,8 @@ def build_plan(o) -> list:
         return argv
 
     def est(points, secs, r=None):
-        """points x (repetitions + a warm-up + calibration's about two) x seconds each"""
-        return int(points * ((r if r is not None else reps) + 3) * secs + 1)
+        """points x (repetitions + calibration's about two, the last the warm-up) x seconds each"""
+        return int(points * ((r if r is not None else reps) + 2) * secs + 1)
 
     def est_disk(points, runtime):
         """A disk point: its time-based repetitions, the warm-up (--min-time at most) and
@@ -246,7 +246,7 @@ def build_plan(o) -> list:
         for s, subset in sweeps:
             argv, kept = pass2_argv(s.argv, subset)
             argv += ["--ci", "0"]  # one repetition: the point is a sample minutes later
-            steps.append(Step(s.suite, s.name + " pass 2", max(1, int(s.est * kept) * 4 // (reps + 3)), s.kind,
+            steps.append(Step(s.suite, s.name + " pass 2", max(1, int(s.est * kept) * 3 // (reps + 2)), s.kind,
                               s.binary, s.outf + ".pass2", argv))
     # The VM placement fingerprint again, against peakinfo's at the start: did the host
     # move the vCPUs during the run? (context c2c.moved, report's Machine table)

@@ -152,8 +152,8 @@ class PlanSteps(unittest.TestCase):
                                                    (("--tiny",), 2, 3, 0.05, 2)):
             _, st = steps_of(*args)
             est = {s.name: s.est for s in st}
-            self.assertEqual(est["cpubench"], int(53 * threads * (reps + 3) * rep_s + 1), args)
-            self.assertEqual(est["membench"], int(135 * threads * (reps + 3) * rep_s + 1), args)
+            self.assertEqual(est["cpubench"], int(53 * threads * (reps + 2) * rep_s + 1), args)
+            self.assertEqual(est["membench"], int(135 * threads * (reps + 2) * rep_s + 1), args)
             # disk: psync points x (timed repetitions + warm-up + what is not timed)
             runtime = {(): 0.3, ("--quick",): 0.2, ("--tiny",): 0.05}[args]
             extra = {(): 1.3, ("--quick",): 0.5, ("--tiny",): 0.1}[args]
@@ -162,7 +162,7 @@ class PlanSteps(unittest.TestCase):
         # (threads 1,2 of 1,2,4,8)
         _, st = steps_of()
         est = {s.name: s.est for s in st}
-        self.assertEqual(est["cpubench pass 2"], int(est["cpubench"] * 0.5) * 4 // 6)
+        self.assertEqual(est["cpubench pass 2"], int(est["cpubench"] * 0.5) * 3 // 5)
 
     def test_shquote(self):
         self.assertEqual(plan.shquote("--log-level=*:critical"), "'--log-level=*:critical'")

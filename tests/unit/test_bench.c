@@ -164,7 +164,7 @@ static void test_point_counts_warmup_and_reps(void **state)
 	peak_team_destroy(team);
 }
 
-static void test_calibration_runs_before_warmup(void **state)
+static void test_calibration_is_the_warmup(void **state)
 {
 	(void)state;
 	memset(&cnt, 0, sizeof cnt);
@@ -184,7 +184,9 @@ static void test_calibration_runs_before_warmup(void **state)
 	struct peak_bench_err e = {0};
 	assert_int_equal(
 	    peak_bench_point_run(&s, &kernels[0], &p, team, &c, NULL, &res, samples, &run, &e), 0);
-	assert_true(cnt.run > 4); /* at least one calibration run besides warm-up and reps */
+	/* calibration runs 1, 10 and 64 (the ceiling) iterations, the last of which is the
+	 * warm-up, then the 3 repetitions: no separate warm-up run */
+	assert_int_equal(cnt.run, 6);
 	assert_int_equal(cnt.measured, 3);
 	assert_int_equal(run.iters, 64);
 	peak_team_destroy(team);
@@ -408,7 +410,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_point_counts_warmup_and_reps),
-	    cmocka_unit_test(test_calibration_runs_before_warmup),
+	    cmocka_unit_test(test_calibration_is_the_warmup),
 	    cmocka_unit_test(test_verify_failure_is_one_error),
 	    cmocka_unit_test(test_sweep_rows_unsupported_and_threads),
 	    cmocka_unit_test(test_bad_reps_is_usage),
