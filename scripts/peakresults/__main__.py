@@ -132,7 +132,7 @@ def main(argv: list) -> int:
     elif a.format == "csv":
         sys.stdout.write(compare_report.as_csv(cmp))
     else:
-        sys.stdout.write(compare_report.as_json(cmp) + "\n")
+        sys.stdout.write(compare_report.as_json(cmp, a.tolerance) + "\n")
     if a.chart:
         print(compare_report.chart(cmp, a.chart), file=sys.stderr)
     return 1 if cmp.regressions(a.tolerance) else 0

@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 
-from . import schema
+from . import compare_shift, schema
 from .compare import Comparison
 
 
@@ -51,6 +51,7 @@ def markdown(cmp: Comparison, old: str, new: str, tolerance: float) -> str:
                    "the share of CPU each side lost (recorded beside the flag): a change counts only "
                    "when its whole interval lies beyond what that share explains; their note says "
                    "so (docs/methodology.md, \"Comparing noisy rows\").\n")
+    out += _shift_lines(cmp, tolerance)
     regs = cmp.regressions(tolerance)
     if regs:
         out.append(f"**{len(regs)} regression(s) beyond {tolerance:g}%.**\n")
@@ -66,6 +67,25 @@ def markdown(cmp: Comparison, old: str, new: str, tolerance: float) -> str:
             out.append(f"\n## {title}\n")
             out.extend(f"- {_name(k)}" for k in keys)
     return "\n".join(out) + "\n"
+
+
+def _shift_lines(cmp: Comparison, tolerance: float) -> list:
+    """Each suite's median change (better positive), and whether the whole machine moved
+    (compare_shift): the host, not the code, when every suite moved one way."""
+    if cmp.machine_diffs:
+        return []
+    med = compare_shift.suite_medians(cmp.rows)
+    if not med:
+        return []
+    out = ["Median change of each suite's comparable rows (positive: better): "
+           + ", ".join(f"{s} {g:+.1f}% ({n} rows)" for s, (n, g) in med.items()) + ".\n"]
+    moved = compare_shift.machine_moved(cmp.rows, tolerance)
+    if moved is not None:
+        out.append(f"**The whole machine moved: most suites {'gained' if moved > 0 else 'lost'} about "
+                   f"{abs(moved):.0f}%, none the other way.** A change of code moves the suites it touches; a host's load "
+                   "moves them all. Rerun both builds in alternating rounds before reading the rows "
+                   "below as the code's (docs/methodology.md, \"Comparing runs\").\n")
+    return out
 
 
 def as_csv(cmp: Comparison) -> str:
@@ -87,7 +107,7 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def as_json(cmp: Comparison) -> str:
+def as_json(cmp: Comparison, tolerance: float = 5.0) -> str:
     return json.dumps({
         "machine_differences": [{"key": k, "old": a, "new": b} for k, a, b in cmp.machine_diffs],
         "setup_differences": [{"key": k, "old": a, "new": b} for k, a, b in cmp.setup_diffs],
@@ -97,6 +117,8 @@ def as_json(cmp: Comparison) -> str:
                  for r in cmp.rows],
         "only_old": [dict(zip(schema.KEY, k)) for k in cmp.only_old],
         "only_new": [dict(zip(schema.KEY, k)) for k in cmp.only_new],
+        "suite_median_gain_pct": {s: g for s, (_, g) in compare_shift.suite_medians(cmp.rows).items()},
+        "machine_moved_pct": None if cmp.machine_diffs else compare_shift.machine_moved(cmp.rows, tolerance),
     }, indent=1, allow_nan=False)
 
 
