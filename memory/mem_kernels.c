@@ -5,7 +5,18 @@
 #include "mem_kernels.h"
 #include "../common/peak_peak.h" /* memkernels does not link peak: path from here */
 
-static const char *const isa_names[MEM_ISA_COUNT] = {"scalar", "sse2", "avx2", "avx512", "neon"};
+static const char *const isa_names[MEM_ISA_COUNT] = {"scalar", "sse2", "avx2",
+						     "avx512", "neon", "sve"};
+
+/* The other architecture's names are no choice at all (exit 2), not an ISA this CPU
+ * lacks (exit 3). */
+const char *const mem_isa_choices[] = {"auto", "scalar",
+#if defined(__aarch64__)
+				       "neon", "sve",
+#else
+				       "sse2", "avx2", "avx512",
+#endif
+				       NULL};
 
 /* Only this architecture's kernels are built; the other's are NULL here. */
 static const struct mem_ops *const all_ops[MEM_ISA_COUNT] = {
@@ -17,6 +28,7 @@ static const struct mem_ops *const all_ops[MEM_ISA_COUNT] = {
 #endif
 #if defined(__aarch64__)
     [MEM_ISA_NEON] = &mem_ops_neon,
+    [MEM_ISA_SVE] = &mem_ops_sve,
 #endif
 };
 
@@ -40,6 +52,8 @@ bool mem_isa_supported(enum mem_isa isa, char *reason, size_t reason_len)
 		return peak_cpu_can_run(PEAK_FEAT_AVX2, reason, reason_len);
 	case MEM_ISA_AVX512:
 		return peak_cpu_can_run(PEAK_FEAT_AVX512F, reason, reason_len);
+	case MEM_ISA_SVE: /* HWCAP_SVE; the kernels run at any vector length */
+		return peak_cpu_can_run(PEAK_FEAT_SVE, reason, reason_len);
 	default:
 		if (reason && reason_len)
 			snprintf(reason, reason_len, "this CPU does not report a known ISA");
@@ -53,6 +67,11 @@ enum mem_isa mem_isa_best(void)
 		if (mem_isa_supported((enum mem_isa)isa, NULL, 0))
 			return (enum mem_isa)isa;
 	return MEM_ISA_SCALAR;
+}
+
+const char *mem_isa_name(enum mem_isa isa)
+{
+	return (unsigned)isa < MEM_ISA_COUNT ? isa_names[isa] : "unknown";
 }
 
 int mem_isa_parse(const char *name)

@@ -1,6 +1,6 @@
 /* membench kernels: block copy / sum / fill walkers and the four STREAM kernels, one
  * table of function pointers per ISA (scalar; x86-64: SSE2, AVX2, AVX-512; aarch64:
- * NEON), chosen at run time. */
+ * NEON, SVE), chosen at run time. */
 #ifndef MEM_KERNELS_H
 #define MEM_KERNELS_H
 
@@ -14,6 +14,7 @@ enum mem_isa {
 	MEM_ISA_AVX2,
 	MEM_ISA_AVX512,
 	MEM_ISA_NEON,
+	MEM_ISA_SVE,
 	MEM_ISA_COUNT
 };
 
@@ -32,9 +33,9 @@ struct mem_walk {
 };
 
 struct mem_ops {
-	const char *name; /* "scalar", "sse2", "avx2", "avx512", "neon" */
+	const char *name; /* "scalar", "sse2", "avx2", "avx512", "neon", "sve" */
 	enum mem_isa isa;
-	unsigned vector_bytes;
+	unsigned vector_bytes; /* 0 for SVE: its length is the process's, known at run time */
 	/* Copy every visited block b: dst_base's block b = src_base's block b. */
 	void (*copy)(char *dst_base, const char *src_base, const struct mem_walk *w);
 	/* Wrapping 64-bit sum of every word of every visited block. */
@@ -57,7 +58,11 @@ extern const struct mem_ops mem_ops_avx512;
 #endif
 #if defined(__aarch64__)
 extern const struct mem_ops mem_ops_neon;
+extern const struct mem_ops mem_ops_sve;
 #endif
+/* --isa's choices: "auto" and this build's ISAs (x86-64: scalar, sse2, avx2, avx512;
+ * aarch64: scalar, neon, sve), NULL-terminated. */
+extern const char *const mem_isa_choices[];
 
 /* One 8-byte non-temporal store, and the fence after a run of them (the scalar kernels').
  * x86-64: movnti and sfence. aarch64: stnp of the two 32-bit halves (its only
@@ -93,6 +98,8 @@ const struct mem_ops *mem_ops_for(enum mem_isa isa);
 bool mem_isa_supported(enum mem_isa isa, char *reason, size_t reason_len);
 /* Widest ISA this CPU runs. */
 enum mem_isa mem_isa_best(void);
+/* An ISA's name ("sve"), of either architecture. */
+const char *mem_isa_name(enum mem_isa isa);
 /* "auto" gives -2; an ISA name its enum; anything else -1. */
 int mem_isa_parse(const char *name);
 

@@ -11,9 +11,14 @@
 #include "mem_run.h"
 #include "peak_bench_main.h"
 #include "peak_exit.h"
+#include "peak_isa.h"
 
 static const char *const onoff_choices[] = {"auto", "on", "off", NULL};
-static const char *const isa_choices[] = {"auto", "scalar", "sse2", "avx2", "avx512", "neon", NULL};
+#if defined(__aarch64__)
+#define ISA_HELP "kernels: auto (widest), scalar, neon, sve"
+#else
+#define ISA_HELP "kernels: auto (widest), scalar, sse2, avx2, avx512"
+#endif
 
 /* --sweep MIN:MAX[:STEPS]: working sets from MIN to MAX, STEPS points per power of two. */
 static int parse_sweep(const char *arg, void *dest, char *err, size_t err_len)
@@ -159,8 +164,7 @@ static size_t mem_options(void *state, struct peak_opt *t, size_t max)
 	     PEAK_OPT_CHOICE, &raw->hugepages, 0, 0, onoff_choices, NULL},
 	    {"nt", "MODE", "non-temporal stores: auto (blocks/arrays larger than the LLC), on, off",
 	     PEAK_OPT_CHOICE, &raw->nt, 0, 0, onoff_choices, NULL},
-	    {"isa", "ISA", "kernels: auto (widest), scalar, sse2, avx2, avx512", PEAK_OPT_CHOICE,
-	     &raw->isa, 0, 0, isa_choices, NULL},
+	    {"isa", "ISA", ISA_HELP, PEAK_OPT_CHOICE, &raw->isa, 0, 0, mem_isa_choices, NULL},
 	    {"seed", "N", "seed of the random orders (default 1)", PEAK_OPT_UINT, &run->seed, 0, 0,
 	     NULL, NULL},
 	    PEAK_OPTS_COMMON(&run->common),
@@ -221,6 +225,9 @@ static int mem_context(struct peak_bench_env *env)
 			     run->hugepages == MEM_HP_ON    ? "on"
 			     : run->hugepages == MEM_HP_OFF ? "off"
 							    : "auto");
+	if (run->ops->isa == MEM_ISA_SVE) /* scalable: the length the kernels ran at */
+		peak_context_set_num(run->ctx, "membench_sve_vl_bits",
+				     (double)peak_isa_sve_vl_bits());
 	peak_context_set_num(run->ctx, "membench_seed", (double)run->seed);
 	peak_context_set_num(run->ctx, "membench_size_bytes", (double)run->size_bytes);
 	if (!run->llc_bytes)

@@ -1,5 +1,7 @@
-/* membench kernels at tiny sizes, for every ISA this CPU runs: the copy copies exactly the
- * visited blocks, the fill fills them, the sum is right, STREAM kernels match scalar C. */
+/* membench kernels at tiny sizes, for every ISA this CPU runs (x86-64: scalar, SSE2, AVX2,
+ * AVX-512; aarch64: scalar, NEON, SVE at the process's vector length; the others skip with
+ * the reason): the copy copies exactly the visited blocks, the fill fills them, the sum is
+ * right, STREAM kernels match scalar C. */
 #include "peak_cmocka.h"
 
 #include <stdlib.h>
@@ -141,7 +143,7 @@ static void test_isa(void **state)
 	enum mem_isa isa = (enum mem_isa)(intptr_t)*state;
 	char reason[96];
 	if (!mem_isa_supported(isa, reason, sizeof(reason))) {
-		print_message("skipping %s: %s\n", mem_ops_for(isa)->name, reason);
+		print_message("skipping %s: %s\n", mem_isa_name(isa), reason);
 		skip();
 	}
 	const struct mem_ops *ops = mem_ops_for(isa);
@@ -150,15 +152,49 @@ static void test_isa(void **state)
 	check_stream(ops);
 }
 
+/* --isa's choices: "auto", then this build's ISAs (names of the other architecture are
+ * no choice: exit 2, not 3). */
+static bool is_choice(const char *name)
+{
+	for (size_t i = 0; mem_isa_choices[i]; i++)
+		if (strcmp(mem_isa_choices[i], name) == 0)
+			return true;
+	return false;
+}
+
 static void test_dispatch(void **state)
 {
 	(void)state;
 	assert_int_equal(mem_isa_parse("auto"), -2);
 	assert_int_equal(mem_isa_parse("avx512"), MEM_ISA_AVX512);
+	assert_int_equal(mem_isa_parse("neon"), MEM_ISA_NEON);
+	assert_int_equal(mem_isa_parse("sve"), MEM_ISA_SVE);
 	assert_int_equal(mem_isa_parse("scalar"), MEM_ISA_SCALAR);
 	assert_int_equal(mem_isa_parse("mmx"), -1);
-	assert_true(mem_isa_supported(MEM_ISA_SSE2, NULL, 0));
+	assert_string_equal(mem_isa_name(MEM_ISA_SVE), "sve");
+	assert_true(is_choice("auto") && is_choice("scalar"));
 	assert_true(mem_isa_supported(mem_isa_best(), NULL, 0));
+	char reason[96] = "";
+#if defined(__aarch64__)
+	/* NEON is part of aarch64; SVE where HWCAP_SVE says so, and then it is the widest. */
+	assert_true(is_choice("neon") && is_choice("sve"));
+	assert_false(is_choice("sse2") || is_choice("avx2") || is_choice("avx512"));
+	assert_true(mem_isa_supported(MEM_ISA_NEON, NULL, 0));
+	assert_false(mem_isa_supported(MEM_ISA_SSE2, reason, sizeof(reason)));
+	assert_true(reason[0] != '\0');
+	bool sve = mem_isa_supported(MEM_ISA_SVE, NULL, 0);
+	assert_int_equal(mem_isa_best(), sve ? MEM_ISA_SVE : MEM_ISA_NEON);
+	assert_int_equal(mem_ops_for(MEM_ISA_SVE)->isa, MEM_ISA_SVE);
+#else
+	assert_true(is_choice("sse2") && is_choice("avx2") && is_choice("avx512"));
+	assert_false(is_choice("neon") || is_choice("sve"));
+	assert_true(mem_isa_supported(MEM_ISA_SSE2, NULL, 0));
+	assert_false(mem_isa_supported(MEM_ISA_NEON, reason, sizeof(reason)));
+	assert_true(reason[0] != '\0');
+	assert_false(mem_isa_supported(MEM_ISA_SVE, NULL, 0));
+	/* No kernels of the other architecture here: the scalar ones stand in. */
+	assert_int_equal(mem_ops_for(MEM_ISA_SVE)->isa, MEM_ISA_SCALAR);
+#endif
 }
 
 int main(void)
@@ -168,6 +204,8 @@ int main(void)
 	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_SSE2),
 	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_AVX2),
 	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_AVX512),
+	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_NEON),
+	    cmocka_unit_test_prestate(test_isa, (void *)(intptr_t)MEM_ISA_SVE),
 	    cmocka_unit_test(test_dispatch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
