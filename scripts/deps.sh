@@ -11,6 +11,9 @@
 #   deps.sh --cross arm64  the aarch64 cross build and its tests under qemu-user (Debian/
 #                      Ubuntu): the cross compiler, qemu-user and the arm64 multiarch -dev
 #                      packages, with `dpkg --add-architecture arm64` first (docs/arm64.md)
+#   deps.sh --cross arm64 --tools [ROOT]  also the arm64 builds of the reference tools,
+#                      unpacked into ROOT (default build-arm64/tools-root), never installed:
+#                      cmake/qemu-aarch64.sh tools runs them under qemu-aarch64
 # Installing needs root or `sudo -n`. PEAK_DEPS=required: --ensure installs only the
 # required packages and --tools installs nothing (a minimal build; see README.md).
 set -euo pipefail
@@ -153,11 +156,15 @@ mode=${1:---check}
 case $mode in
 --check | --install | --ensure | --tools) ;;
 -h | --help)
-	sed -n '2,15p' "$0"
+	sed -n '2,18p' "$0"
 	exit 0
 	;;
 --cross)
 	[ "${2:-}" = arm64 ] || die "--cross needs the architecture: --cross arm64"
+	case ${3:-} in
+	'' | --tools) ;;
+	*) die "--cross arm64: unknown option '$3' (use --tools [ROOT])" ;;
+	esac
 	;;
 *) die "unknown option '$mode' (use --check, --install, --ensure, --tools or --cross arm64)" ;;
 esac
@@ -199,8 +206,168 @@ cross_arm64() {
 	$prefix env DEBIAN_FRONTEND=noninteractive $(install_cmd "${miss[@]}") -qq ||
 		die "cannot install ${miss[*]}; run: $hint"
 }
+# The reference tools' arm64 packages, unpacked into a root of their own (never installed:
+# fio:arm64 is not Multi-Arch: same and would replace the host's fio). A tool's libraries
+# are what its executable's loader needs: the NEEDED entries, followed library by library
+# (readelf), found in ROOT or in the arm64 multiarch directories of this system (libc6:arm64
+# and the -dev packages' libraries), else fetched: dpkg-shlibdeps puts the package of every
+# NEEDED library among the Depends of the package that needs it, so each missing library is
+# sought in the Depends of what is unpacked, a package kept only when it holds one.
+# ROOT/tools.txt lists "program<TAB>package version" of each unpacked tool and
+# ROOT/unavailable.txt "program<TAB>reason" of each tool this distribution has no arm64
+# build of (likwid: amd64 only); cmake/qemu-aarch64.sh tools reads both.
+cross_tools=(fio:fio iperf3:iperf3 sockperf:sockperf hpcc:hpcc likwid:likwid-bench)
+ARM64_LIBDIRS=(lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu)
+
+lib_of() { # root soname runpath...: the library's path (in ROOT, else the system), or nothing
+	local root=$1 so=$2 d r
+	shift 2
+	for d in "$@" "${ARM64_LIBDIRS[@]/#//}"; do
+		for r in "$root" ""; do
+			if [ -e "$r$d/$so" ]; then echo "$r$d/$so" && return 0; fi
+		done
+	done
+}
+
+unresolved() { # root elf...: the sonames the loader of these executables would not find
+	local root=$1 f so lib dyn
+	shift
+	local -A seen=()
+	local queue=("$@") runpath
+	while [ ${#queue[@]} -gt 0 ]; do
+		f=${queue[0]}
+		queue=("${queue[@]:1}")
+		dyn=$(readelf -d "$f" 2>/dev/null) || continue
+		# RUNPATH/RPATH (librados2: /usr/lib/aarch64-linux-gnu/ceph), $ORIGIN as the loader
+		# reads it
+		IFS=: read -r -a runpath <<<"$(sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p' <<<"$dyn" |
+			sed "s|\$ORIGIN|$(dirname "${f#"$root"}")|g")"
+		while read -r so; do
+			if [ -z "$so" ] || [ -n "${seen[$so]:-}" ]; then continue; fi
+			seen[$so]=1
+			lib=$(lib_of "$root" "$so" "${runpath[@]}")
+			if [ -z "$lib" ]; then
+				echo "$so"
+			elif [ "${lib#"$root"/}" != "$lib" ]; then
+				queue+=("$lib") # a library unpacked here: its own NEEDED too
+			fi
+		done < <(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dyn")
+	done
+}
+
+depends_of() { # deb: the package names of its Depends and Pre-Depends (alternatives too)
+	{
+		dpkg-deb -f "$1" Depends
+		dpkg-deb -f "$1" Pre-Depends
+	} | sed 's/[,|]/\n/g' | sed 's/(.*)//; s/:any//; s/^ *//; s/ *$//' | grep -v '^$' | sort -u
+}
+
+fetch_deb() { # debs pkg: download PKG:arm64 (or PKG:all) into DEBS, once, with the list of
+	# its files beside it (PKG.files); the .deb's path, or fail
+	local f
+	f=$(find "$1" -maxdepth 1 -name "${2}_*.deb" | head -n 1)
+	if [ -z "$f" ]; then
+		(cd "$1" && apt-get download -qq "$2:arm64" </dev/null >/dev/null 2>&1) || true
+		f=$(find "$1" -maxdepth 1 -name "${2}_*.deb" | head -n 1)
+		[ -n "$f" ] || return 1
+	fi
+	[ -s "$1/$2.files" ] || dpkg-deb -c "$f" | sed 's/ -> .*//; s/.* //' >"$1/$2.files"
+	echo "$f"
+}
+
+fetch_debs() { # debs pkgs...: download in one apt-get call the PKG:arm64 not in DEBS yet
+	# (one call per package costs seconds each); those apt has a candidate for, as one
+	# without (a virtual package, an amd64-only one) would stop the call
+	local debs=$1 p want=()
+	shift
+	for p in "$@"; do
+		[ -n "$(find "$debs" -maxdepth 1 -name "${p}_*.deb" | head -n 1)" ] || want+=("$p:arm64")
+	done
+	[ ${#want[@]} -gt 0 ] || return 0
+	mapfile -t want < <(apt-cache policy "${want[@]}" 2>/dev/null |
+		awk '/^[^ ].*:$/ { p = substr($1, 1, length($1) - 1) } /^  Candidate:/ && $2 != "(none)" { print p }')
+	[ ${#want[@]} -gt 0 ] || return 0
+	(cd "$debs" && apt-get download -qq "${want[@]}" </dev/null >/dev/null 2>&1) || true
+}
+
+cross_tools_root() { # root
+	local root=$1 pkg prog entry deb ver so p
+	command -v readelf >/dev/null 2>&1 || die "--tools needs readelf (Debian: binutils)"
+	# no arm64 package lists: every tool would look unbuilt for arm64
+	[ -n "$(apt-cache show libc6:arm64 2>/dev/null | head -n 1)" ] ||
+		die "apt has no arm64 package lists; run: sudo apt-get update"
+	mkdir -p "$root/debs" || die "cannot make $root/debs"
+	root=$(cd "$root" && pwd)
+	local debs=$root/debs
+	# Unpacked afresh each time (what an earlier run unpacked is not known to be needed); the
+	# downloads are kept in ROOT/debs.
+	find "$root" -mindepth 1 -maxdepth 1 ! -name debs -exec rm -rf {} + || die "cannot empty $root"
+	: >"$root/tools.txt.new"
+	: >"$root/unavailable.txt.new"
+	local -A kept=() absent=()
+	local elfs=()
+	for entry in "${cross_tools[@]}"; do
+		pkg=${entry%%:*} prog=${entry#*:}
+		if [ -z "$(apt-cache show "$pkg:arm64" 2>/dev/null | head -n 1)" ]; then
+			printf '%s\t%s\n' "$prog" "Debian builds no $pkg for arm64 (no $pkg:arm64 package; $(
+				apt-cache show "$pkg" 2>/dev/null | sed -n 's/^Architecture: //p' | head -n 1) only)" \
+				>>"$root/unavailable.txt.new"
+			echo "deps.sh: $prog: no $pkg:arm64 package, skipped" >&2
+			continue
+		fi
+		deb=$(fetch_deb "$debs" "$pkg") || die "cannot download $pkg:arm64 (apt-get download $pkg:arm64)"
+		dpkg-deb -x "$deb" "$root" || die "cannot unpack $deb"
+		kept[$pkg]=$deb
+		ver=$(dpkg-deb -f "$deb" Version)
+		printf '%s\t%s %s\n' "$prog" "$pkg" "$ver" >>"$root/tools.txt.new"
+		elfs+=("$root/usr/bin/$prog")
+	done
+	# The missing libraries, sought in the Depends of what is unpacked, until none is missing;
+	# a package that holds none of them now may hold one a later package needs. The plugins a
+	# library opens itself count too (Open MPI's mca_pmix_ext3x needs libpmix.so.2, without
+	# which hpcc's MPI_Init fails), but one that no package provides only warns: Open MPI
+	# skips a component it cannot open.
+	local miss more plugins
+	while :; do
+		mapfile -t plugins < <(find "$root/usr/lib" -type f -name '*.so' 2>/dev/null)
+		mapfile -t miss < <(unresolved "$root" "${elfs[@]}" "${plugins[@]}" | sort -u)
+		[ ${#miss[@]} -gt 0 ] || break
+		more=0
+		local cands=()
+		mapfile -t cands < <(for deb in "${kept[@]}"; do depends_of "$deb"; done | sort -u)
+		local todo=()
+		for p in "${cands[@]}"; do
+			if [ -n "${kept[$p]:-}" ] || [ -n "${absent[$p]:-}" ] || installed "$p:arm64"; then continue; fi
+			todo+=("$p")
+		done
+		fetch_debs "$debs" "${todo[@]}"
+		for p in "${todo[@]}"; do
+			deb=$(fetch_deb "$debs" "$p") || { absent[$p]=1 && continue; }
+			for so in "${miss[@]}"; do
+				grep -q "/$so\$" "$debs/$p.files" || continue
+				dpkg-deb -x "$deb" "$root" || die "cannot unpack $deb"
+				kept[$p]=$deb more=1
+				break
+			done
+		done
+		[ "$more" = 0 ] || continue
+		mapfile -t miss < <(unresolved "$root" "${elfs[@]}" | sort -u)
+		[ ${#miss[@]} -eq 0 ] || die "no arm64 package found for ${miss[*]} (needed by ${elfs[*]##*/})"
+		echo "deps.sh: plugins left without a library no package provides (not loaded):" \
+			"$(unresolved "$root" "${plugins[@]}" | sort -u | tr '\n' ' ')" >&2
+		break
+	done
+	mv -f "$root/tools.txt.new" "$root/tools.txt"
+	mv -f "$root/unavailable.txt.new" "$root/unavailable.txt"
+	echo "deps.sh: arm64 reference tools in $root: $(cut -f1 "$root/tools.txt" | tr '\n' ' ')" \
+		"(${#kept[@]} packages unpacked); not built for arm64: $(cut -f1 "$root/unavailable.txt" | tr '\n' ' ')" >&2
+}
+
 if [ "$mode" = --cross ]; then
 	cross_arm64
+	if [ "${3:-}" = --tools ]; then
+		cross_tools_root "${4:-$(cd "$(dirname "$0")/.." && pwd)/build-arm64/tools-root}"
+	fi
 	exit 0
 fi
 

@@ -117,6 +117,18 @@ def cpuinfo_flags_line() -> str:
         return ""
 
 
+def unavailable_reason(program: str) -> str:
+    """Why PROGRAM is missing, when a PATH folder holds PROGRAM.unavailable saying so
+    (cmake/qemu-aarch64.sh tools writes one for a tool with no arm64 build), else ""."""
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        try:
+            with open(os.path.join(d or ".", program + ".unavailable"), errors="replace") as f:
+                return f.read().strip()
+        except OSError:
+            continue
+    return ""
+
+
 def nproc() -> int:
     try:
         return len(os.sched_getaffinity(0)) or 1

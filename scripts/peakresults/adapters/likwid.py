@@ -19,7 +19,7 @@ import os
 import re
 import subprocess
 
-from .common import NotToolOutput, cpuinfo_flags_line, last_line, row
+from .common import NotToolOutput, cpuinfo_flags_line, last_line, row, unavailable_reason
 
 NAME = "likwid"
 TOOL = PROGRAM = "likwid-bench"
@@ -51,8 +51,9 @@ def _output(argv: list) -> str:
 
 def run(r, a) -> int:
     if not r.have("likwid-bench"):
-        r.skip("flops", "likwid-bench not installed (Debian: apt install likwid)")
-        r.skip("memory", "likwid-bench not installed (Debian: apt install likwid)")
+        why = unavailable_reason("likwid-bench") or "likwid-bench not installed (Debian: apt install likwid)"
+        r.skip("flops", why)
+        r.skip("memory", why)
         return r.finish()
     available = PLAN_TESTS if r.plan else [ln.split()[0] for ln in _output(["likwid-bench", "-a"]).splitlines()
                                           if ln.split()]
