@@ -122,6 +122,18 @@ static bool config_value(const struct peak_config *cfg, const char *key, struct 
 	return true;
 }
 
+/* The chains' names in the notes: x86-64's imul r64 and addsd, aarch64's add x (latency 1
+ * on every Arm core) and fadd d. */
+#if PEAK_FREQ_INT_LATENCY
+#define INT_CHAIN      "add x"
+#define INT_CHAIN_FULL "add x"
+#define FP_CHAIN       "fadd d"
+#else
+#define INT_CHAIN      "imul"
+#define INT_CHAIN_FULL "imul r64"
+#define FP_CHAIN       "addsd"
+#endif
+
 /* Frequency: two independent dependent chains, or cpu.ghz. Short runs, many of them: on a
  * shared VM a preempted run only looks slower, so the best of 40 runs of 2 ms is the
  * clock, and 40 x 2 ms per chain keeps peakinfo quick. */
@@ -138,8 +150,7 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 	char note[96];
 	double gi =
 	    peak_freq_measure(PEAK_FREQ_IMUL, m->uarch.imul_latency, run_s, m->freq_trials, NULL);
-	(void)snprintf(note, sizeof note, "%s chain (latency %u) best of %u",
-		       PEAK_FREQ_INT_LATENCY ? "add x" : "imul r64",
+	(void)snprintf(note, sizeof note, "%s chain (latency %u) best of %u", INT_CHAIN_FULL,
 		       PEAK_FREQ_INT_LATENCY ? PEAK_FREQ_INT_LATENCY : m->uarch.imul_latency,
 		       m->freq_trials);
 	set_value(&m->ghz_imul, gi, gi > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
@@ -148,8 +159,7 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 		gf = peak_freq_measure(PEAK_FREQ_ADDSD, m->uarch.fp_add_latency, run_s,
 				       m->freq_trials, NULL);
 		(void)snprintf(note, sizeof note, "%s chain (latency %u in %s) best of %u",
-			       PEAK_FREQ_INT_LATENCY ? "fadd d" : "addsd", m->uarch.fp_add_latency,
-			       m->uarch.name, m->freq_trials);
+			       FP_CHAIN, m->uarch.fp_add_latency, m->uarch.name, m->freq_trials);
 		set_value(&m->ghz_addsd, gf, gf > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	} else {
 		set_value(&m->ghz_addsd, 0, PEAK_SRC_UNKNOWN,
@@ -159,17 +169,18 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 		m->freq_spread_pct = 100.0 * fabs(gi - gf) / fmax(gi, gf);
 		if (m->freq_spread_pct <= 5.0) {
 			(void)snprintf(note, sizeof note,
-				       "mean of imul and addsd chains (%.1f%% apart)",
+				       "mean of " INT_CHAIN " and " FP_CHAIN
+				       " chains (%.1f%% apart)",
 				       m->freq_spread_pct);
 			set_value(&m->ghz, (gi + gf) / 2, PEAK_SRC_MEASURED, note);
 		} else {
 			(void)snprintf(note, sizeof note,
-				       "imul chain (addsd chain disagrees by %.1f%%)",
+				       INT_CHAIN " chain (" FP_CHAIN " chain disagrees by %.1f%%)",
 				       m->freq_spread_pct);
 			set_value(&m->ghz, gi, PEAK_SRC_MEASURED, note);
 		}
 	} else if (gi > 0) {
-		set_value(&m->ghz, gi, PEAK_SRC_MEASURED, "imul chain only");
+		set_value(&m->ghz, gi, PEAK_SRC_MEASURED, INT_CHAIN " chain only");
 	} else {
 		set_value(&m->ghz, 0, PEAK_SRC_UNKNOWN, "frequency chains failed: set cpu.ghz");
 	}

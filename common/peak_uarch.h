@@ -35,8 +35,14 @@ struct peak_uarch {
 	unsigned addmul_ops;      /* FP adds + muls per cycle in a 1:1 mix without FMA (scalar,
 				   * SSE, AVX), at pipe width: Skylake 2, Alder Lake 3, Zen 4 */
 	unsigned addmul512_ops;   /* the same for 512-bit ops (0: no AVX-512) */
-	unsigned sve_fma_units;   /* aarch64: pipes running SVE FMLA (0: no SVE or unknown) */
-	unsigned sve_pipe_bits;   /* aarch64: width of one SVE pipe (V1 256, N2 and V2 128) */
+	unsigned sve_fma_units;   /* aarch64: SVE FMLA/FMAD per cycle (0: no SVE or unknown) */
+	unsigned sve_addmul_ops;  /* aarch64: SVE FADD/FSUB + FMUL per cycle in a 1:1 mix */
+	unsigned sve_vec_int_add_units; /* aarch64: SVE ADD (vectors) per cycle */
+	unsigned sve_vec_int_mul_units; /* aarch64: SVE MUL .s per cycle */
+	unsigned sve_pipe_bits;   /* aarch64: width of one SVE pipe (V1 256, N2 and V2 128); the
+				   * SVE counts above are instructions per cycle at a vector length
+				   * up to this width (a wider vector takes more passes); measured:
+				   * the vector length the probe ran at */
 	char note[320];           /* measured: the per-cycle figures behind the units */
 	char corrected[320];      /* counts the probe proved wrong and replaced, both numbers
 				   * and the figures ("" when none: peak_uarch_check.h) */
@@ -63,10 +69,14 @@ struct peak_uarch_arm {
 	unsigned sve_fma_pipes;     /* pipes running SVE FMLA; 0: no SVE or unknown */
 	unsigned sve_pipe_bits;     /* width of one SVE FMLA pipe (V1 256, N2 and V2 128) */
 	unsigned vint_add;          /* ASIMD integer adds per cycle */
+	unsigned vint_mul;          /* ASIMD MUL .4s per cycle; 0 measured */
 	unsigned addmul;            /* FADD + FMUL per cycle in a 1:1 mix */
 	unsigned fadd_latency;      /* cycles of FADD (scalar and vector) */
 	unsigned int_alu;           /* ADD x per cycle; 0 measured */
-	unsigned imul;              /* MUL x per cycle; 0 measured */
+	unsigned imul;              /* MUL x per cycle; 0 measured (or not a whole number) */
+	unsigned sve_addmul;        /* SVE FADD/FSUB + FMUL per cycle in a 1:1 mix; 0 measured */
+	unsigned sve_vint_add;      /* SVE ADD per cycle; 0 measured */
+	unsigned sve_vint_mul;      /* SVE MUL .s per cycle; 0 measured */
 	const char *source;
 };
 /* The entry of that implementer and part, or NULL. */

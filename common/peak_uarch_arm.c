@@ -7,38 +7,73 @@
 
 /* Keyed on the pair, never on the part alone: part numbers belong to their implementer,
  * and HiSilicon (0x48) reuses 0xd40 for a core of its own, which is no Neoverse V1. Figures are
- * per core, from Arm's Software Optimization Guide (SWOG) of each core: its "Instruction
- * characteristics" tables (FMLA, FADD, FMUL, ADD, MUL: throughput and pipes) and its
- * pipeline overview. A 0 is a count the guide leaves unsettled for us or a core without a
- * guide we hold: measured by the probe on the machine, never guessed. */
+ * per core, instructions per cycle (throughput) and latencies in cycles, from Arm's Software
+ * Optimization Guide (SWOG) of each core, its "Instruction characteristics" tables (the rows
+ * named beside each figure). They were checked against LLVM's scheduling model of the core
+ * (llvm/lib/Target/AArch64/AArch64SchedNeoverse{N1,V1,N2,V2}.td), which transcribes those
+ * tables row by row: a row there that issues to a group of k pipes is k per cycle, one of m
+ * micro-ops on one pipe is 1/m. A count that is not a whole number per cycle (N1's X-form MUL,
+ * 1/3), or that no source we read gives, is 0: measured by the probe on the machine, never
+ * guessed. docs/arm64.md has the table of figures and rows. */
 /* clang-format off */
 static const struct peak_uarch_arm arm_table[] = {
-	/* Neoverse N1 (SWOG): two 128-bit FP/ASIMD
-	 * pipes V0, V1, both running FMLA, FADD, FMUL and ASIMD integer add; FADD latency 2;
-	 * integer pipes S0, S1 (single-cycle) and M (multi-cycle, also ALU ops): 3 adds per
-	 * cycle, MUL on M alone. Graviton2 and Ampere Altra both report Arm's 0x41/0xd0c. */
-	{0x41, 0xd0c, "Neoverse-N1", "Graviton2, Ampere Altra", 2, 0, 0, 2, 2, 2, 3, 1,
-	 "Arm Neoverse N1 Software Optimization Guide"},
-	/* Neoverse V1 (SWOG): four 128-bit FP/ASIMD pipes V0-V3 for NEON FMLA
-	 * (4 per cycle), SVE FMLA on two 256-bit pipes (V0/V1 and V2/V3 paired: 2 per cycle at
-	 * 256 bits). FADD latency 2. Integer counts: probe. */
-	{0x41, 0xd40, "Neoverse-V1", "Graviton3", 4, 2, 256, 4, 4, 2, 0, 0,
-	 "Arm Neoverse V1 Software Optimization Guide"},
-	/* Neoverse N2 (SWOG): two 128-bit FP/ASIMD/SVE pipes
-	 * V0, V1; SVE is 128-bit. FADD latency 2. Integer counts: probe. */
-	{0x41, 0xd49, "Neoverse-N2", "Azure Cobalt 100", 2, 2, 128, 2, 2, 2, 0, 0,
-	 "Arm Neoverse N2 Software Optimization Guide"},
-	/* Neoverse V2 (SWOG): four 128-bit FP/ASIMD/SVE pipes
-	 * V0-V3; SVE is 128-bit. FADD latency 2. Integer counts: probe. */
-	{0x41, 0xd4f, "Neoverse-V2", "Graviton4, Google Axion, NVIDIA Grace", 4, 4, 128, 4, 4, 2, 0, 0,
-	 "Arm Neoverse V2 Software Optimization Guide"},
-	/* AmpereOne (0xac3) and AmpereOne A (0xac4): Ampere's own cores. No optimization guide
-	 * we hold gives their pipes: every count measured (the names are Ampere's, the MIDR
-	 * values Linux's arch/arm64 cputype list). */
-	{0xc0, 0xac3, "AmpereOne", "AmpereOne", 0, 0, 0, 0, 0, 0, 0, 0,
-	 "no published pipe counts: measured"},
-	{0xc0, 0xac4, "AmpereOne-A", "AmpereOne A", 0, 0, 0, 0, 0, 0, 0, 0,
-	 "no published pipe counts: measured"},
+	/* Neoverse N1: SWOG PJDOC-466751330-9707 (developer.arm.com 109896). FP/ASIMD pipes
+	 * V0, V1 (128-bit): "ASIMD FP multiply accumulate" FMLA on V, latency 4, 2 per cycle;
+	 * "FP arithmetic" FADD on V, latency 2; "FP multiply" FMUL on V: 2 add+mul per cycle;
+	 * "ASIMD arith, basic" on V: 2. "ASIMD multiply, Q-form" MUL .4s is two micro-ops on V0
+	 * (1/2 per cycle): measured. Integer: "ALU, basic" on S0, S1 and M: 3 ADD per cycle;
+	 * "Multiply accumulate, X-form" MUL x on M at 1/3 per cycle (the multiplier stalls two
+	 * extra cycles): not a whole count, measured (0). No SVE. Graviton2 and Ampere Altra
+	 * both report Arm's 0x41/0xd0c. */
+	{.implementer = 0x41, .part = 0xd0c, .core = "Neoverse-N1",
+	 .systems = "Graviton2, Ampere Altra", .neon_fma_pipes = 2, .vint_add = 2, .addmul = 2,
+	 .fadd_latency = 2, .int_alu = 3,
+	 .source = "Arm Neoverse N1 Software Optimization Guide (PJDOC-466751330-9707)"},
+	/* Neoverse V1: SWOG developer.arm.com 109897. FP/ASIMD pipes V0-V3 (128-bit): FMLA on
+	 * V, latency 4: 4 per cycle; FADD latency 2 and FMUL on V: 4 add+mul; "ASIMD arith,
+	 * basic" on V: 4; "ASIMD multiply" on V0, V2: 2. SVE (256-bit, V0/V1 and V2/V3 paired):
+	 * "SVE floating point multiply accumulate" FMLA/FMAD on V01: 2 per cycle; SVE FADD,
+	 * FSUB, FMUL on V01: 2 add+mul; "SVE arithmetic, basic" ADD on V01: 2; "SVE multiply,
+	 * B, H, S element size" on V0: 1 (the D size, two micro-ops on V0, is 1/2). Integer:
+	 * "ALU, basic" on S0, S1, M0, M1: 4 ADD; "Multiply" MUL on M0, M1: 2. */
+	{.implementer = 0x41, .part = 0xd40, .core = "Neoverse-V1", .systems = "Graviton3",
+	 .neon_fma_pipes = 4, .sve_fma_pipes = 2, .sve_pipe_bits = 256, .vint_add = 4,
+	 .vint_mul = 2, .addmul = 4, .fadd_latency = 2, .int_alu = 4, .imul = 2, .sve_addmul = 2,
+	 .sve_vint_add = 2, .sve_vint_mul = 1,
+	 .source = "Arm Neoverse V1 Software Optimization Guide (109897)"},
+	/* Neoverse N2: SWOG developer.arm.com 109914. FP/ASIMD/SVE pipes V0, V1 (128-bit, SVE
+	 * 128-bit): FMLA on V: 2 per cycle; "FP arithmetic" FADD on V, latency 2; FMUL on V: 2
+	 * add+mul; "ASIMD arith, basic" on V: 2; "ASIMD multiply" on V0: 1. SVE: FADD, FSUB,
+	 * FMUL on V: 2 add+mul; "Arithmetic, basic" ADD on V: 2; "Multiply, B, H, S element
+	 * size" on V0: 1. SVE FMLA/FMAD: 2 per cycle, as before (the model's write type for it
+	 * was not read; the core has only V0, V1, so 2 is its ceiling). Integer: "ALU, basic" on S0, S1, M0,
+	 * M1: 4 ADD; "Multiply" on M0, M1: 2. */
+	{.implementer = 0x41, .part = 0xd49, .core = "Neoverse-N2", .systems = "Azure Cobalt 100",
+	 .neon_fma_pipes = 2, .sve_fma_pipes = 2, .sve_pipe_bits = 128, .vint_add = 2,
+	 .vint_mul = 1, .addmul = 2, .fadd_latency = 2, .int_alu = 4, .imul = 2, .sve_addmul = 2,
+	 .sve_vint_add = 2, .sve_vint_mul = 1,
+	 .source = "Arm Neoverse N2 Software Optimization Guide (109914)"},
+	/* Neoverse V2: SWOG PJDOC-466751330-593177 r0p2 (developer.arm.com 109898). FP/ASIMD/SVE
+	 * pipes V0-V3 (128-bit, SVE 128-bit): FMLA on V, latency 4: 4 per cycle; "FP arithmetic"
+	 * FADD on V, latency 2; FMUL on V: 4 add+mul; "ASIMD arith, basic" on V: 4; "ASIMD
+	 * multiply" on V0, V2: 2. SVE: "Floating point multiply accumulate" on V: 4; FADD,
+	 * FSUB on V: 4 add+mul; "Arithmetic, basic" ADD on V: 4; "Multiply, B, H, S element
+	 * size" on V0, V2: 2. Integer (section 3.4, 3.5): "ALU, basic" on S0-S3, M0, M1: 6 ADD;
+	 * "Multiply" on M0, M1: 2. */
+	{.implementer = 0x41, .part = 0xd4f, .core = "Neoverse-V2",
+	 .systems = "Graviton4, Google Axion, NVIDIA Grace", .neon_fma_pipes = 4,
+	 .sve_fma_pipes = 4, .sve_pipe_bits = 128, .vint_add = 4, .vint_mul = 2, .addmul = 4,
+	 .fadd_latency = 2, .int_alu = 6, .imul = 2, .sve_addmul = 4, .sve_vint_add = 4,
+	 .sve_vint_mul = 2,
+	 .source = "Arm Neoverse V2 Software Optimization Guide (PJDOC-466751330-593177 r0p2)"},
+	/* AmpereOne (0xac3) and AmpereOne A (0xac4): Ampere's own cores. Ampere publishes no
+	 * optimization guide with per-instruction throughput, and no measurement we found gives
+	 * them: every count measured (the names are Ampere's, the MIDR values Linux's arch/arm64
+	 * cputype list). */
+	{.implementer = 0xc0, .part = 0xac3, .core = "AmpereOne", .systems = "AmpereOne",
+	 .source = "no published pipe counts: measured"},
+	{.implementer = 0xc0, .part = 0xac4, .core = "AmpereOne-A", .systems = "AmpereOne A",
+	 .source = "no published pipe counts: measured"},
 };
 /* clang-format on */
 
@@ -125,6 +160,7 @@ void peak_uarch_arm_fill(const struct peak_uarch_arm *a, struct peak_uarch *u)
 	u->source = PEAK_SRC_TABLE;
 	u->fma_units = a->neon_fma_pipes;
 	u->vec_int_add_units = a->vint_add;
+	u->vec_int_mul_units = a->vint_mul;
 	u->int_alu_units = a->int_alu;
 	u->imul_units = a->imul;
 	u->fp_add_latency = u->fp_add256_latency = a->fadd_latency;
@@ -132,6 +168,9 @@ void peak_uarch_arm_fill(const struct peak_uarch_arm *a, struct peak_uarch *u)
 	u->pipe_bits = 128;
 	u->addmul_ops = a->addmul;
 	u->sve_fma_units = a->sve_fma_pipes;
+	u->sve_addmul_ops = a->sve_addmul;
+	u->sve_vec_int_add_units = a->sve_vint_add;
+	u->sve_vec_int_mul_units = a->sve_vint_mul;
 	u->sve_pipe_bits = a->sve_pipe_bits;
 	(void)snprintf(u->note, sizeof u->note, "%s", a->source);
 }

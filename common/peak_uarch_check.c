@@ -19,7 +19,7 @@ struct count_item {
 	size_t rate;       /* in struct peak_uarch_rates */
 	enum peak_isa isa;
 	unsigned bits;     /* the class's vector width: a 256-bit class on 128-bit pipes runs
-			    * at half the count (Zen 1) */
+			    * at half the count (Zen 1); 0: SVE, the length the probe ran at */
 	bool latency;
 };
 /* name: the probe note's name for the figure (peak_uarch_probe.c) */
@@ -36,6 +36,11 @@ static const struct count_item counts[] = {
     UC(int_alu_units, "add64", int_add, PEAK_ISA_SCALAR, 64, false),
     UC(imul_units, "imul64", imul64, PEAK_ISA_SCALAR, 64, false),
     UC(fp_add_latency, "addsd_lat", fadd_lat64, PEAK_ISA_SCALAR, 64, true),
+    /* SVE: instructions per cycle at the process's vector length. */
+    UC(sve_fma_units, "sve_fma", sve_fma, PEAK_ISA_SVE, 0, false),
+    UC(sve_addmul_ops, "sve_addmul", sve_addmul, PEAK_ISA_SVE, 0, false),
+    UC(sve_vec_int_add_units, "sve_vadd", sve_vadd, PEAK_ISA_SVE, 0, false),
+    UC(sve_vec_int_mul_units, "sve_vmul", sve_vmul, PEAK_ISA_SVE, 0, false),
 #else
     UC(fma_units, "fma256", fma256, PEAK_ISA_AVX2, 256, false),
     UC(fma512_units, "fma512", fma512, PEAK_ISA_AVX512, 512, false),
@@ -81,9 +86,13 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Per-cycle figure the count stands for (throughputs scale with the pipe width). */
-static double scale_of(const struct peak_uarch *u, const struct count_item *c)
+/* Per-cycle figure the count stands for (throughputs scale with the pipe width). SVE: a
+ * vector longer than the entry's pipes takes more passes (vl_bits: the probe's length). */
+static double scale_of(const struct peak_uarch *u, const struct count_item *c, double vl_bits)
 {
+	if (c->bits == 0)
+		return u->sve_pipe_bits && vl_bits > u->sve_pipe_bits ? u->sve_pipe_bits / vl_bits
+								      : 1.0;
 	if (c->latency || c->bits <= 128 || c->bits >= 512 || !u->pipe_bits ||
 	    u->pipe_bits >= c->bits)
 		return 1.0;
@@ -117,7 +126,7 @@ static bool check_one(struct peak_uarch *u, const struct count_item *c, const st
 		      bool apply)
 {
 	unsigned *count = count_at(u, c);
-	double scale = scale_of(u, c);
+	double scale = scale_of(u, c, p->best.sve_vl_bits);
 	double wrong[PEAK_PROBE_MAX_PASSES];
 	unsigned nwrong = 0;
 	char figs[96] = "";
@@ -178,7 +187,7 @@ bool peak_uarch_has_unknown(const struct peak_uarch *u, const struct peak_sysinf
 void peak_uarch_fill_unknown(struct peak_uarch *u, const struct peak_uarch *from,
 			     const struct peak_sysinfo *si, const char *what)
 {
-	char filled[200] = "";
+	char filled[320] = "";
 	for (size_t i = 0; i < NCOUNTS; i++) {
 		const struct count_item *c = &counts[i];
 		unsigned *dst = count_at(u, c), v = *count_at(from, c);
@@ -186,6 +195,10 @@ void peak_uarch_fill_unknown(struct peak_uarch *u, const struct peak_uarch *from
 			continue;
 		*dst = v;
 		append(filled, sizeof filled, "%s%s=%u", filled[0] ? ", " : "", c->name, v);
+		/* An SVE count is per instruction at a width: an entry without one takes the
+		 * source's (the probe's: its vector length). */
+		if (c->bits == 0 && !u->sve_pipe_bits)
+			u->sve_pipe_bits = from->sve_pipe_bits;
 	}
 	if (filled[0])
 		append(u->note, sizeof u->note, "%s%s: %s", u->note[0] ? "; " : "", what, filled);

@@ -55,6 +55,14 @@ static const struct probe_class classes[] = {
     {peak_loop_neon_dp_addmul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_addmul), false},
     {peak_loop_neon_i32_add, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vadd), false},
     {peak_loop_neon_i32_mul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vmul), false},
+    /* SVE at this process's vector length (peak_loops_sve.c): the loops cpubench's sve_*
+     * rows run, one class per pipe kind (fp32 and fp64 share the FP pipes, the 32-bit lane
+     * add the 64-bit one; the 64-bit lane multiply is its own: two micro-ops on Neoverse). */
+    {peak_loop_sve_dp_fma, V_ALL, PEAK_ISA_SVE, 0, AT(sve_fma), false},
+    {peak_loop_sve_dp_addmul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_addmul), false},
+    {peak_loop_sve_i32_add, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vadd), false},
+    {peak_loop_sve_i32_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul), false},
+    {peak_loop_sve_i64_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul64), false},
 #endif
 };
 #define NCLASSES (sizeof classes / sizeof classes[0])
@@ -62,6 +70,31 @@ static const struct probe_class classes[] = {
 static double *figure_at(struct peak_uarch_rates *r, size_t offset)
 {
 	return (double *)(void *)((char *)r + offset);
+}
+
+static bool class_is_sve(const struct probe_class *c)
+{
+#if defined(__aarch64__)
+	return c->isa == PEAK_ISA_SVE;
+#else
+	(void)c;
+	return false;
+#endif
+}
+
+/* The SVE vector length the SVE loops run at here: 0 without SVE, or when the length is
+ * above what struct peak_loop_regs holds (the loops would read past it). */
+static unsigned sve_bits_here(const struct peak_sysinfo *si)
+{
+#if defined(__aarch64__)
+	if (!peak_isa_supported(si, PEAK_ISA_SVE, NULL, 0))
+		return 0;
+	unsigned vl = peak_isa_sve_vl_bits();
+	return vl && vl <= PEAK_LOOP_SVE_MAX_BITS ? vl : 0;
+#else
+	(void)si;
+	return 0;
+#endif
 }
 
 static uint64_t time_loop(peak_loop_fn loop, uint64_t iters)
@@ -129,6 +162,8 @@ static void set_all_nan(struct peak_uarch_rates *r)
 {
 	r->ghz = NAN;
 	r->neon_fma = r->neon_addmul = r->neon_vadd = r->neon_vmul = NAN;
+	r->sve_fma = r->sve_addmul = r->sve_vadd = r->sve_vmul = r->sve_vmul64 = NAN;
+	r->sve_vl_bits = NAN;
 	for (size_t i = 0; i < NCLASSES; i++)
 		*figure_at(r, classes[i].offset) = NAN;
 }
@@ -140,6 +175,7 @@ static void run_pass(struct peak_probe *p, const uint64_t *iters, const bool *wa
 	struct peak_uarch_rates *pass = &p->pass[p->passes];
 	set_all_nan(pass);
 	pass->ghz = p->best.ghz;
+	pass->sve_vl_bits = p->best.sve_vl_bits;
 	for (size_t i = 0; i < NCLASSES; i++)
 		if (iters[i] && want[i])
 			*figure_at(pass, classes[i].offset) =
@@ -164,9 +200,14 @@ int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p)
 	p->best.ghz = peak_freq_measure(PEAK_FREQ_IMUL, 3, 0.002, 20, NULL);
 	if (!(p->best.ghz > 0))
 		return -1;
+	unsigned sve_bits = sve_bits_here(si);
+	if (sve_bits)
+		p->best.sve_vl_bits = sve_bits;
 	for (size_t i = 0; i < NCLASSES; i++) {
 		const struct probe_class *c = &classes[i];
 		want[i] = true;
+		if (class_is_sve(c) && !sve_bits)
+			continue;
 		if (peak_isa_supported(si, c->isa, NULL, 0) &&
 		    (!c->need || peak_cpu_can_run(c->need, NULL, 0)))
 			iters[i] = size_loop(c);
@@ -223,6 +264,9 @@ static const struct {
 #if defined(__aarch64__)
     {"neon_fma", AT(neon_fma)},   {"neon_addmul", AT(neon_addmul)},
     {"neon_vadd", AT(neon_vadd)}, {"neon_vmul", AT(neon_vmul)},
+    {"sve_fma", AT(sve_fma)},     {"sve_addmul", AT(sve_addmul)},
+    {"sve_vadd", AT(sve_vadd)},   {"sve_vmul", AT(sve_vmul)},
+    {"sve_vmul64", AT(sve_vmul64)},
 #endif
 };
 #define NFIGURES (sizeof figures / sizeof figures[0])
@@ -272,6 +316,20 @@ double peak_uarch_probe_rate_now(const char *name)
 	return NAN;
 }
 
+/* sve_vl_bits=N (the first of a comma list: every run of a record ran at one length),
+ * 128 to 2048 in steps of 128, into the best figures and every pass. */
+static int parse_vl(const char *v, struct peak_probe *p)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v || (*end && *end != ',') || x < 128 || x > 2048 || fmod(x, 128) != 0)
+		return -1;
+	p->best.sve_vl_bits = x;
+	for (unsigned k = 0; k < PEAK_PROBE_MAX_PASSES; k++)
+		p->pass[k].sve_vl_bits = x;
+	return 0;
+}
+
 int peak_uarch_probe_parse(const char *spec, struct peak_probe *p, char *err, size_t err_len)
 {
 	memset(p, 0, sizeof *p);
@@ -291,6 +349,14 @@ int peak_uarch_probe_parse(const char *spec, struct peak_probe *p, char *err, si
 		if (eq) {
 			*eq = '\0';
 			f = figure_index(item);
+		}
+		if (eq && strcmp(item, "sve_vl_bits") == 0) {
+			if (parse_vl(eq + 1, p) != 0) {
+				(void)snprintf(err, err_len, "probe passes: bad sve_vl_bits '%s'",
+					       eq + 1);
+				return -1;
+			}
+			continue;
 		}
 		if (f == NFIGURES) {
 			(void)snprintf(err, err_len, "probe passes: no figure '%s'", item);
@@ -377,15 +443,27 @@ void peak_uarch_from_rates(const struct peak_uarch_rates *r, struct peak_uarch *
 	u->addmul_ops = units_of(r->neon_addmul);
 	u->vec_int_add_units = units_of(r->neon_vadd);
 	u->vec_int_mul_units = units_of(r->neon_vmul);
+	/* SVE: instructions per cycle at the length measured, which stands for the pipe width
+	 * (a peak from these counts is the peak at that length). */
+	u->sve_fma_units = units_of(r->sve_fma);
+	u->sve_addmul_ops = units_of(r->sve_addmul);
+	u->sve_vec_int_add_units = units_of(r->sve_vadd);
+	u->sve_vec_int_mul_units = units_of(r->sve_vmul);
+	u->sve_pipe_bits = r->sve_vl_bits >= 128 ? (unsigned)r->sve_vl_bits : 0;
 #endif
 
 	char *n = u->note;
 	size_t len = sizeof u->note;
 	if (r->ghz > 0)
-		(void)snprintf(n, len, "per cycle at %.2f GHz (imul): ", r->ghz);
+		(void)snprintf(n, len, "per cycle at %.2f GHz (%s): ", r->ghz,
+			       PEAK_FREQ_INT_LATENCY ? "add x" : "imul");
 	else
 		(void)snprintf(n, len, "per cycle (recorded passes): ");
 	size_t head = strlen(n);
+	/* The SVE length first (a length, never a count: not rounded), so a note cut at its
+	 * size keeps it and a replay of the note reads the SVE figures at the right length. */
+	if (r->sve_vl_bits >= 128)
+		(void)snprintf(n + head, len - head, "sve_vl_bits %.0f", r->sve_vl_bits);
 	for (size_t i = 0; i < NFIGURES; i++)
 		note_add(n + head, len - head, figures[i].name,
 			 *figure_at((struct peak_uarch_rates *)(uintptr_t)r, figures[i].offset));

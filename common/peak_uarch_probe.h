@@ -29,6 +29,11 @@ struct peak_uarch_rates {
 	/* aarch64 (NAN elsewhere): NEON fmla/fmls .2d, fadd/fsub + fmul .2d (1:1), add .4s,
 	 * mul .4s; with int_add (add x), imul64 (mul x) and fadd_lat64 (fadd d) above. */
 	double neon_fma, neon_addmul, neon_vadd, neon_vmul;
+	/* SVE at this process's vector length, sve_vl_bits (NAN without SVE, or a length above
+	 * PEAK_LOOP_SVE_MAX_BITS): fmad .d, fadd/fsub + fmul .d (1:1), add .s, mul .s and
+	 * mul .d, instructions per cycle. */
+	double sve_fma, sve_addmul, sve_vadd, sve_vmul, sve_vmul64;
+	double sve_vl_bits; /* not a figure: the length the SVE figures were measured at */
 };
 
 /* How far a figure may sit from an integer k >= 1 and still be read as k units. Noise
@@ -58,8 +63,10 @@ struct peak_probe {
 };
 
 /* On aarch64 the clock is the add x chain (one cycle a link) and the classes are the
- * aarch64 loops: the integer ones above and the NEON figures (note names neon_fma,
- * neon_addmul, neon_vadd, neon_vmul). */
+ * aarch64 loops: the integer ones above, the NEON figures (note names neon_fma,
+ * neon_addmul, neon_vadd, neon_vmul) and, where SVE runs, the SVE ones (sve_fma,
+ * sve_addmul, sve_vadd, sve_vmul, sve_vmul64; recorded passes give the length they ran at
+ * as sve_vl_bits=N, one value). */
 /* Run the probe on this CPU (the calling thread, about a second). si says which ISAs may
  * run. Returns 0, or -1 when the clock itself could not be measured. */
 int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p);

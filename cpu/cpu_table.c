@@ -172,9 +172,21 @@ const char *cpu_kernel_probe_class(const struct cpu_kernel *k)
 {
 #if defined(__aarch64__)
 	/* The aarch64 classes: NEON's, which scalar fmadd and fadd/fmul share (the same FP
-	 * pipes), and the scalar integer loops. SVE has no class yet (docs/arm64.md). */
-	if (k->isa == PEAK_ISA_SVE)
+	 * pipes), the scalar integer loops, and SVE's at the process's vector length (fp32
+	 * rows on the fp64 loop's pipes, the 64-bit lane add on the 32-bit one's). */
+	if (k->isa == PEAK_ISA_SVE) {
+		switch (k->kind) {
+		case CPU_KIND_FMA:
+			return "sve_fma";
+		case CPU_KIND_ADDMUL:
+			return "sve_addmul";
+		case CPU_KIND_IADD:
+			return "sve_vadd";
+		case CPU_KIND_IMUL:
+			return k->elem == CPU_I32 ? "sve_vmul" : "sve_vmul64";
+		}
 		return NULL;
+	}
 	switch (k->kind) {
 	case CPU_KIND_FMA:
 		return "neon_fma";
@@ -248,12 +260,18 @@ double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_ua
 		return isfinite(v) && v > 0 ? v : NAN;
 	}
 	if (k->isa == PEAK_ISA_SVE) {
-		/* FMA only (the guides' SVE FMLA pipes): a vector wider than a pipe takes more
-		 * passes, a narrower one fills it no further, so the rate is the smaller of the
-		 * two widths. Add+mul and integer rows carry no peak yet. */
+		/* The SVE counts are instructions per cycle at up to the pipes' width: a vector
+		 * wider than a pipe takes more passes, a narrower one fills it no further, so
+		 * the lanes per cycle are the smaller of the two widths'. The 64-bit lane
+		 * multiply has no count (two micro-ops on Neoverse: half a MUL per cycle on V1
+		 * and N2): no peak. */
 		unsigned w = bits < u->sve_pipe_bits ? bits : u->sve_pipe_bits;
-		if (k->kind == CPU_KIND_FMA)
-			v = 2.0 * u->sve_fma_units * w / lane_bits(k);
+		unsigned per = k->kind == CPU_KIND_FMA      ? 2 * u->sve_fma_units
+			       : k->kind == CPU_KIND_ADDMUL ? u->sve_addmul_ops
+			       : k->kind == CPU_KIND_IADD   ? u->sve_vec_int_add_units
+			       : k->elem == CPU_I32         ? u->sve_vec_int_mul_units
+							    : 0;
+		v = (double)per * w / lane_bits(k);
 		return isfinite(v) && v > 0 ? v : NAN;
 	}
 #endif

@@ -1,6 +1,7 @@
 /* peakinfo's aarch64 CPU rows: NEON and SVE peaks per precision and integer lane, from the
- * MIDR table entry (with its source) or, for a core the table lacks, the probe's counts.
- * Portable: an aarch64 sysinfo from a recorded root gives the same rows on any host. */
+ * entry in use: the MIDR table's (with its source, checked by the probe) or, for a core the
+ * table lacks, the probe's counts. Portable: an aarch64 sysinfo from a recorded root gives
+ * the same rows on any host. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,24 +14,19 @@ struct arm_row {
 	enum peak_precision prec;
 };
 
-/* Per cycle per core: the table's pipes for a known core, else the measured entry's
- * (NEON only: the probe's classes are NEON's). 0 unknown. */
-static double arm_per_cycle(const struct peak_uarch_arm *a, const struct peak_uarch *u,
-			    const struct arm_row *row)
+/* Per cycle per core from the entry u (the table's, the probe's, or the table's as the
+ * probe corrected it): NEON on 128-bit pipes; SVE at its pipes' width, whatever length
+ * prctl gives (a longer vector takes more passes, so the peak is the pipes'). FMA rows
+ * count FMLA, integer rows ADD. 0 unknown. */
+static double arm_per_cycle(const struct peak_uarch *u, const struct arm_row *row)
 {
 	bool sve = strcmp(row->isa, "sve") == 0;
-	double lanes_dp = 2.0; /* 128 bits of doubles */
-	if (row->lane_bits) {
-		if (sve)
-			return 0; /* no SVE integer figure in the table */
-		unsigned vadd = a ? a->vint_add : u->vec_int_add_units;
-		return 128.0 / row->lane_bits * vadd;
-	}
-	double scale = row->prec == PEAK_PREC_SP ? 2.0 : 1.0;
-	if (!a)
-		return sve ? 0 : u->fma_units * lanes_dp * 2.0 * scale;
-	return scale * (sve ? peak_uarch_arm_sve_dp_flops_per_cycle(a)
-			    : peak_uarch_arm_neon_dp_flops_per_cycle(a));
+	double bits = sve ? u->sve_pipe_bits : 128.0;
+	if (row->lane_bits)
+		return bits / row->lane_bits *
+		       (sve ? u->sve_vec_int_add_units : u->vec_int_add_units);
+	double lanes = bits / (row->prec == PEAK_PREC_SP ? 32.0 : 64.0);
+	return lanes * 2.0 * (sve ? u->sve_fma_units : u->fma_units);
 }
 
 static int arm_row_emit(struct peak_output *out, const struct peak_sysinfo *si,
@@ -56,7 +52,7 @@ static int arm_row_emit(struct peak_output *out, const struct peak_sysinfo *si,
 		peak_result_flag(&r, flag);
 		return peak_output_record(out, &r);
 	}
-	double per_cycle = arm_per_cycle(a, &m->uarch, row);
+	double per_cycle = arm_per_cycle(&m->uarch, row);
 	if (per_cycle <= 0) {
 		peak_result_flag(&r, "source=unknown");
 		(void)snprintf(flag, sizeof flag, "unsupported: no %s %s figure for %s", row->isa,
@@ -84,6 +80,13 @@ static int arm_row_emit(struct peak_output *out, const struct peak_sysinfo *si,
 		(void)snprintf(flag, sizeof flag, "per_cycle_source=%s", a->source);
 		peak_result_flag(&r, flag);
 	}
+	/* The probe replaced a count this peak rests on (not one the claim lacked). */
+	double claimed = arm_per_cycle(&m->uarch_claimed, row);
+	if (claimed > 0 && claimed != per_cycle) {
+		peak_result_flag(&r, "table_corrected");
+		(void)snprintf(flag, sizeof flag, "claimed_per_cycle=%g", claimed);
+		peak_result_flag(&r, flag);
+	}
 	if (sve) {
 		(void)snprintf(flag, sizeof flag, "sve_vl_bits=%u", si->isa.sve_vl_bits);
 		peak_result_flag(&r, flag);
@@ -99,6 +102,7 @@ int peakinfo_arm64_rows(struct peak_output *out, const struct peak_sysinfo *si,
 	static const struct arm_row rows[] = {
 	    {"neon", 0, PEAK_PREC_SP}, {"neon", 0, PEAK_PREC_DP},  {"sve", 0, PEAK_PREC_SP},
 	    {"sve", 0, PEAK_PREC_DP},  {"neon", 32, PEAK_PREC_DP}, {"neon", 64, PEAK_PREC_DP},
+	    {"sve", 32, PEAK_PREC_DP}, {"sve", 64, PEAK_PREC_DP},
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		if (arm_row_emit(out, si, m, &rows[i]) != 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peak_freq.h"
 #include "peak_time.h"
 #include "peakinfo.h"
 
@@ -94,12 +95,24 @@ static int cpu_row(struct peak_output *out, const struct peak_sysinfo *si,
 	return emit(out, &r);
 }
 
+/* The chains' rows by the instruction they time: x86-64's imul r64 and addsd, aarch64's
+ * add x and fadd d (peak_freq.h). */
+#if PEAK_FREQ_INT_LATENCY
+#define FREQ_INT_VARIANT "add_chain"
+#define FREQ_FP_VARIANT  "fadd_chain"
+#define FREQ_VS          "vs_add"
+#else
+#define FREQ_INT_VARIANT "imul_chain"
+#define FREQ_FP_VARIANT  "addsd_chain"
+#define FREQ_VS          "vs_imul"
+#endif
+
 static int freq_rows(struct peak_output *out, const struct peak_machine *m)
 {
 	const struct {
 		const char *variant;
 		const struct peak_value *v;
-	} chains[] = {{"imul_chain", &m->ghz_imul}, {"addsd_chain", &m->ghz_addsd}};
+	} chains[] = {{FREQ_INT_VARIANT, &m->ghz_imul}, {FREQ_FP_VARIANT, &m->ghz_addsd}};
 	char flag[160];
 	for (size_t i = 0; i < 2; i++) {
 		struct peak_result r;
@@ -112,7 +125,7 @@ static int freq_rows(struct peak_output *out, const struct peak_machine *m)
 			peak_result_set_samples(&r, &best, 1);
 		peak_result_flag(&r, chains[i].v->note);
 		if (i == 1 && m->freq_spread_pct >= 0) {
-			(void)snprintf(flag, sizeof flag, "vs_imul=%.2f%%", m->freq_spread_pct);
+			(void)snprintf(flag, sizeof flag, FREQ_VS "=%.2f%%", m->freq_spread_pct);
 			peak_result_flag(&r, flag);
 			if (m->freq_spread_pct > 5)
 				peak_result_flag(&r, "chains_disagree");
