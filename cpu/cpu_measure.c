@@ -250,6 +250,12 @@ static void probe_flags(const struct run_ctx *r, struct peak_result *rr)
 		peak_result_flag(rr, "probe_short");
 }
 
+#if defined(__aarch64__)
+#define INT_CHAIN_FLAG "clock=add_chain" /* peakinfo's add_chain row (peak_freq_arm64.c) */
+#else
+#define INT_CHAIN_FLAG "clock=imul_chain"
+#endif
+
 /* The frequency row beside the rate row, and the clock's own flags on both. The harness
  * records the rate row after this hook, then extra_hook records the frequency row: rate,
  * frequency, rate... */
@@ -273,9 +279,10 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		if (peak_result_flag_item(rr->flags, "steal_pct", share, sizeof share))
 			peak_result_flag_whole(fr, share);
 	}
-	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown: imul clocked it */
-		peak_result_flag(rr, "clock=imul_chain");
-		peak_result_flag(fr, "clock=imul_chain");
+	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown: the integer chain
+					* clocked it (imul r64 on x86-64, add x on aarch64) */
+		peak_result_flag(rr, INT_CHAIN_FLAG);
+		peak_result_flag(fr, INT_CHAIN_FLAG);
 	}
 	peak_result_finish(fr);
 	probe_flags(r, rr);
