@@ -32,6 +32,12 @@ struct mem_walk {
 	bool nt;
 };
 
+/* The block at position pos of a walk: the random order's, or pos itself. */
+static inline size_t mem_walk_block(const struct mem_walk *w, size_t pos)
+{
+	return w->order ? (size_t)w->order[pos] : pos;
+}
+
 struct mem_ops {
 	const char *name; /* "scalar", "sse2", "avx2", "avx512", "neon", "sve" */
 	enum mem_isa isa;

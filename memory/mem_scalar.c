@@ -91,7 +91,7 @@ static void walk_copy(char *dst, const char *src, const struct mem_walk *w)
 		return;
 	}
 	for (uint64_t left = w->count; left > 0; left--) {
-		size_t off = (w->order ? (size_t)w->order[pos] : pos) * bb;
+		size_t off = mem_walk_block(w, pos) * bb;
 		for (size_t i = 0; i < bb; i += 8)
 			store8(dst + off + i, load8(src + off + i), w->nt);
 		if (++pos == w->nblocks)
@@ -111,7 +111,7 @@ static uint64_t walk_sum(const char *src, const struct mem_walk *w)
 		return s0;
 	}
 	for (uint64_t left = w->count; left > 0; left--) {
-		const char *p = src + (w->order ? (size_t)w->order[pos] : pos) * bb;
+		const char *p = src + mem_walk_block(w, pos) * bb;
 		size_t i = 0;
 		for (; i + 16 <= bb; i += 16) {
 			s0 += load8(p + i);
@@ -135,7 +135,7 @@ static void walk_fill(char *dst, uint64_t value, const struct mem_walk *w)
 		return;
 	}
 	for (uint64_t left = w->count; left > 0; left--) {
-		size_t off = (w->order ? (size_t)w->order[pos] : pos) * bb;
+		size_t off = mem_walk_block(w, pos) * bb;
 		for (size_t i = 0; i < bb; i += 8)
 			store8(dst + off + i, value, w->nt);
 		if (++pos == w->nblocks)

@@ -100,15 +100,12 @@ MEM_INL uint64_t sum_block(const char *s, size_t bytes, MEM_VI *a0, MEM_VI *a1, 
 	return tail;
 }
 
-/* Block at position p of the walk. */
-#define WALK_BLOCK(w, p) ((w)->order ? (size_t)(w)->order[p] : (p))
-
 MEM_FN void walk_copy(char *dst, const char *src, const struct mem_walk *w)
 {
 	size_t pos = w->pos;
 	const size_t bb = w->block_bytes;
 	for (uint64_t left = w->count; left > 0; left--) {
-		size_t off = WALK_BLOCK(w, pos) * bb;
+		size_t off = mem_walk_block(w, pos) * bb;
 		copy_block(dst + off, src + off, bb, w->nt);
 		if (++pos == w->nblocks)
 			pos = 0;
@@ -124,7 +121,7 @@ MEM_FN uint64_t walk_sum(const char *src, const struct mem_walk *w)
 	MEM_VI a0 = MEM_ZERO(), a1 = MEM_ZERO(), a2 = MEM_ZERO(), a3 = MEM_ZERO();
 	uint64_t total = 0;
 	for (uint64_t left = w->count; left > 0; left--) {
-		total += sum_block(src + WALK_BLOCK(w, pos) * bb, bb, &a0, &a1, &a2, &a3);
+		total += sum_block(src + mem_walk_block(w, pos) * bb, bb, &a0, &a1, &a2, &a3);
 		if (++pos == w->nblocks)
 			pos = 0;
 	}
@@ -142,7 +139,7 @@ MEM_FN void walk_fill(char *dst, uint64_t value, const struct mem_walk *w)
 	const size_t bb = w->block_bytes;
 	MEM_VI v = MEM_SET1_64(value);
 	for (uint64_t left = w->count; left > 0; left--) {
-		fill_block(dst + WALK_BLOCK(w, pos) * bb, v, value, bb, w->nt);
+		fill_block(dst + mem_walk_block(w, pos) * bb, v, value, bb, w->nt);
 		if (++pos == w->nblocks)
 			pos = 0;
 	}
@@ -222,4 +219,3 @@ MEM_FN void s_triad(double *a, const double *b, const double *c, double s, size_
 }
 
 #undef STREAM_STORE
-#undef WALK_BLOCK

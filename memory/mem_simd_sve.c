@@ -83,15 +83,12 @@ static inline void sum_block(const uint64_t *s, size_t words, svuint64_t *a0, sv
 		*a0 = svadd_u64_x(all, *a0, svld1_u64(svwhilelt_b64_u64(i, words), s + i));
 }
 
-/* Block at position p of the walk. */
-#define WALK_BLOCK(w, p) ((w)->order ? (size_t)(w)->order[p] : (p))
-
 static void walk_copy(char *dst, const char *src, const struct mem_walk *w)
 {
 	size_t pos = w->pos;
 	const size_t bb = w->block_bytes;
 	for (uint64_t left = w->count; left > 0; left--) {
-		size_t off = WALK_BLOCK(w, pos) * bb;
+		size_t off = mem_walk_block(w, pos) * bb;
 		copy_block(W64(dst + off), CW64(src + off), bb / 8, w->nt);
 		if (++pos == w->nblocks)
 			pos = 0;
@@ -106,7 +103,7 @@ static uint64_t walk_sum(const char *src, const struct mem_walk *w)
 	const size_t bb = w->block_bytes;
 	svuint64_t a0 = svdup_n_u64(0), a1 = a0, a2 = a0, a3 = a0;
 	for (uint64_t left = w->count; left > 0; left--) {
-		sum_block(CW64(src + WALK_BLOCK(w, pos) * bb), bb / 8, &a0, &a1, &a2, &a3);
+		sum_block(CW64(src + mem_walk_block(w, pos) * bb), bb / 8, &a0, &a1, &a2, &a3);
 		if (++pos == w->nblocks)
 			pos = 0;
 	}
@@ -121,15 +118,13 @@ static void walk_fill(char *dst, uint64_t value, const struct mem_walk *w)
 	const size_t bb = w->block_bytes;
 	const svuint64_t v = svdup_n_u64(value);
 	for (uint64_t left = w->count; left > 0; left--) {
-		fill_block(W64(dst + WALK_BLOCK(w, pos) * bb), v, bb / 8, w->nt);
+		fill_block(W64(dst + mem_walk_block(w, pos) * bb), v, bb / 8, w->nt);
 		if (++pos == w->nblocks)
 			pos = 0;
 	}
 	if (w->nt)
 		mem_nt_fence();
 }
-
-#undef WALK_BLOCK
 
 /* STREAM kernels: the reference's arithmetic, a multiply then an add, never fused
  * (memkernels is built with -ffp-contract=off on aarch64: no fmla, the results round as
