@@ -34,6 +34,10 @@ die() {
 	echo "qemu-aarch64.sh: $*" >&2
 	exit 1
 }
+usage() { # bad arguments: one line, exit 2 (as the binaries)
+	echo "qemu-aarch64.sh: usage: $*" >&2
+	exit 2
+}
 
 is_aarch64_elf() { # file: ELF magic, 64-bit, machine 0xb7 (EM_AARCH64)
 	[ -f "$1" ] && [ "$(od -An -tx1 -j0 -N5 "$1" | tr -d ' \n')" = 7f454c4602 ] &&
@@ -53,7 +57,7 @@ wrapped() { # build: the real executables a wrap left
 
 case ${1:-} in
 run)
-	[ $# -ge 3 ] || die "usage: run CPU BINARY ARGS..."
+	[ $# -ge 3 ] || usage "run CPU BINARY ARGS..."
 	cpu=$2
 	shift 2
 	if is_aarch64_elf "$1"; then
@@ -62,7 +66,7 @@ run)
 	exec "$@"
 	;;
 wrap)
-	[ $# -eq 3 ] || die "usage: wrap BUILD CPU"
+	[ $# -eq 3 ] || usage "wrap BUILD CPU"
 	command -v "$QEMU" >/dev/null 2>&1 || die "no $QEMU (Debian: qemu-user; scripts/deps.sh --cross arm64)"
 	executables "$2" | while read -r f; do mv -f "$f" "$f.aarch64"; done
 	wrapped "$2" | while read -r f; do
@@ -74,11 +78,11 @@ wrap)
 	echo "qemu-aarch64.sh: $(wrapped "$2" | wc -l) executables of $2 run under $QEMU -cpu $3" >&2
 	;;
 unwrap)
-	[ $# -eq 2 ] || die "usage: unwrap BUILD"
+	[ $# -eq 2 ] || usage "unwrap BUILD"
 	wrapped "$2" | while read -r f; do mv -f "$f" "${f%.aarch64}"; done
 	;;
 tools)
-	[ $# -eq 4 ] || die "usage: tools ROOT CPU DIR"
+	[ $# -eq 4 ] || usage "tools ROOT CPU DIR"
 	root=$(cd "$2" 2>/dev/null && pwd) || die "no tools root $2 (scripts/deps.sh --cross arm64 --tools $2)"
 	[ -f "$root/tools.txt" ] || die "$root has no tools.txt (scripts/deps.sh --cross arm64 --tools $2)"
 	[ -e "$root/lib/ld-linux-aarch64.so.1" ] || [ "$prefix" = / ] ||
@@ -102,5 +106,5 @@ tools)
 		"no arm64 build: $(cut -f1 "$root/unavailable.txt" | tr '\n' ' ')" >&2
 	printf '%s:%s\n' "$dir" "$(bash "$(dirname "$0")/../scripts/path_without_tools.sh" "$dir/host-path")"
 	;;
-*) die "usage: run CPU BINARY ARGS... | wrap BUILD CPU | unwrap BUILD | tools ROOT CPU DIR" ;;
+*) usage "run CPU BINARY ARGS... | wrap BUILD CPU | unwrap BUILD | tools ROOT CPU DIR" ;;
 esac

@@ -38,6 +38,10 @@ die() {
 	echo "deps.sh: $*" >&2
 	exit 1
 }
+bad_usage() { # a bad option: one line, exit 2 (as the binaries)
+	echo "deps.sh: $*" >&2
+	exit 2
+}
 
 detect() {
 	if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
@@ -160,13 +164,13 @@ case $mode in
 	exit 0
 	;;
 --cross)
-	[ "${2:-}" = arm64 ] || die "--cross needs the architecture: --cross arm64"
+	[ "${2:-}" = arm64 ] || bad_usage "--cross needs the architecture: --cross arm64"
 	case ${3:-} in
 	'' | --tools) ;;
-	*) die "--cross arm64: unknown option '$3' (use --tools [ROOT])" ;;
+	*) bad_usage "--cross arm64: unknown option '$3' (use --tools [ROOT])" ;;
 	esac
 	;;
-*) die "unknown option '$mode' (use --check, --install, --ensure, --tools or --cross arm64)" ;;
+*) bad_usage "unknown option '$mode' (use --check, --install, --ensure, --tools or --cross arm64)" ;;
 esac
 deps=${PEAK_DEPS:-all}
 case $deps in
@@ -212,7 +216,9 @@ cross_arm64() {
 # (readelf), found in ROOT or in the arm64 multiarch directories of this system (libc6:arm64
 # and the -dev packages' libraries), else fetched: dpkg-shlibdeps puts the package of every
 # NEEDED library among the Depends of the package that needs it, so each missing library is
-# sought in the Depends of what is unpacked, a package kept only when it holds one.
+# sought in the Depends of what is unpacked, a package kept only when it holds one. (apt's
+# own closure, apt-cache depends --recurse, is 145 packages not installed here against the
+# 65 the loader needs: perl, python3, debconf... that no tool's executable loads.)
 # ROOT/tools.txt lists "program<TAB>package version" of each unpacked tool and
 # ROOT/unavailable.txt "program<TAB>reason" of each tool this distribution has no arm64
 # build of (likwid: amd64 only); cmake/qemu-aarch64.sh tools reads both.
