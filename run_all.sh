@@ -381,23 +381,6 @@ pairs_enough() {
 	[ -n "${ENOUGH[$job]+x}" ]
 }
 
-# A traced round of --quick (condition "outband JOB") runs only when one of the job's
-# like-for-like ratios is outside the band: its trace is then the measured cause
-# (`peakresults pairs-in-band`, asked once per job; IN_BAND[job] its answer).
-declare -A IN_BAND=()
-in_band() {
-	local job=$1 why
-	if [ -z "${IN_BAND[$job]+x}" ]; then
-		if why=$(python3 "$ROOT/scripts/peakresults" pairs-in-band "$OUT" "$job" 2>&1); then
-			IN_BAND[$job]=$why
-			echo "    $job: $why: its traced round is skipped" >&2
-		else
-			IN_BAND[$job]=""
-		fi
-	fi
-	[ -n "${IN_BAND[$job]}" ]
-}
-
 FAILED=0 DONE_EST=0 BUSY=0 RAN=0 STOPPED="" PREDONE=0 ENOUGH_SKIPPED=0 LAST_RAN=-1
 # The estimate left: the steps always run and not done before (a conditional step adds its
 # own when it runs).
@@ -414,10 +397,6 @@ for ((i = FIRST; i < N; i++)); do
 		if [ "$cond" = pairs ] && pairs_enough "$job" "$k"; then
 			record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" skipped 0 "${ENOUGH[$job]}"
 			ENOUGH_SKIPPED=$((ENOUGH_SKIPPED + 1))
-			continue
-		fi
-		if [ "$cond" = outband ] && in_band "$job"; then
-			record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" skipped 0 "${IN_BAND[$job]}"
 			continue
 		fi
 		TOTAL_EST=$((TOTAL_EST + STEP_EST[i]))

@@ -61,13 +61,12 @@ def run_theoretical(path: str, suite: str, variant: str) -> int:
 
 def run_pair_question(verb: str, args: list) -> int:
     """run_all.sh before a conditional step of a paired job: `pairs-enough OUT JOB` (an extra
-    round: 0 = the pairs are enough, skip it) or `pairs-in-band OUT JOB` (--quick's traced
-    round: 0 = every like-for-like ratio in the band, skip it); 1 = run it, 2 = usage."""
+    round: 0 = the pairs are enough, skip it; 1 = run it; 2 = usage)."""
     from peakresults import pairs
     if len(args) != 2 or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
         print(f"peakresults: {verb} OUT JOB: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
         return 2
-    ok, line = (pairs.enough_line if verb == "pairs-enough" else pairs.in_band_line)(args[0], args[1])
+    ok, line = pairs.enough_line(args[0], args[1])
     print(line)
     return 0 if ok else 1
 
@@ -90,7 +89,7 @@ def main(argv: list) -> int:
     if argv[:1] == ["plan"]:  # run_all.sh's options and steps (plan.py)
         from peakresults import plan
         return plan.main(argv[1:])
-    if argv[:1] in (["pairs-enough"], ["pairs-in-band"]):  # run_all.sh's conditional steps
+    if argv[:1] == ["pairs-enough"]:  # run_all.sh's conditional rounds
         return run_pair_question(argv[0], argv[1:])
     if argv[:1] == ["trace"]:  # a pair's two sides under strace (trace.py)
         from peakresults import trace

@@ -345,7 +345,9 @@ def job_records(d: str, factor: float = MOVED_FACTOR, best: bool = True) -> list
         one.update(fig)
         out.append(record(one, d, "like_for_like", factor))
         if best and isinstance(fig.get("best_key"), dict):
-            out.append(record(one, d, "best", factor))
+            b = record(one, d, "best", factor)
+            if b["rounds"]:  # (none in --quick: plan_pairs.BEST_ROUNDS)
+                out.append(b)
     return out
 
 
@@ -362,20 +364,6 @@ def load_pairs(out_dir: str) -> list:
 
 def _fig_name(p: dict) -> str:
     return f"{p['test']} {p['variant']}"
-
-
-def in_band_line(out_dir: str, job_id: str) -> tuple:
-    """(in band, line) for run_all.sh before --quick's traced round of JOB_ID: in band when
-    every like-for-like figure with a pair has its median ratio within BAND; the line names
-    the first that is not: "fio seq_read psync 1t: median ratio 0.826 outside 0.90-1.10"."""
-    d = os.path.join(out_dir, "raw", "pairs", job_id)
-    recs = [p for p in job_records(d, calibration(out_dir)[0], best=False) if p["n_pairs"]]
-    out = [p for p in recs if not BAND[0] <= p["ratio_median"] <= BAND[1]]
-    if out:
-        p = out[0]
-        return False, (f"{_fig_name(p)}: median ratio {p['ratio_median']:.3g} outside "
-                       f"{BAND[0]:.2f}-{BAND[1]:.2f}")
-    return True, f"every ratio in {BAND[0]:.2f}-{BAND[1]:.2f} ({len(recs)} figure{'s' if len(recs) != 1 else ''})"
 
 
 def enough_line(out_dir: str, job_id: str) -> tuple:

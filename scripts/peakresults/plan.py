@@ -9,6 +9,7 @@ import re
 import shutil
 import sys
 
+from .adapters.hpcc import PAIR_N
 from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
                            UsageError, fmt_duration, have_tool, mode_of,
                            parse_options, shquote)
@@ -123,7 +124,7 @@ def build_plan(o) -> list:
         # --quick: N = hpcc's own in --quick (adapters/hpcc.py), the problem its HPL
         # figure is joined with: --max-time 5 chose an N small enough that linpack read 0.66
         # of hpcc's HPL, against 1.09 in the full run (N about 8000 for --max-time 20, hpcc
-        # 8000); a dgesv of 4000 is about a second on 2 vCPUs, 128 MB.
+        # 8000); a dgesv of 2880 is well under a second on 2 vCPUs, 66 MB.
         lp = ["--n", "200"] if o.tiny else ["--n", str(QUICK_LINPACK_N)] if o.quick else ["--max-time", "20"]
         # (--n 200 takes well under a second: the bash plan took 200 for seconds there)
         lp_s = 0.5 if o.tiny else 2.0 if o.quick else float(lp[1])
@@ -131,14 +132,16 @@ def build_plan(o) -> list:
             ["linpack"] + lp + ["--threads", tmax, "--reps", reps, "--quiet"] + fixed("linpack"))
         sweeps.append((steps[-1], {}))
     if "memory" in want:
-        size, blocks, sweep = "1GiB", "8B,8KiB,8MiB,80MiB", "4KiB:1GiB"
+        size, blocks, sweep, tests = "1GiB", "8B,8KiB,8MiB,80MiB", "4KiB:1GiB", "all"
         if o.tiny:
             size, blocks, sweep = "16MiB", "8B,8KiB,1MiB", "4KiB:16MiB:1"
         elif o.quick:
             size, blocks, sweep = "256MiB", "8B,8KiB,8MiB,80MiB", "4KiB:64MiB:1"
-        add("memory", "membench", est(135 * nthreads, rep_s), "bench", "membench", "memory-membench",
-            ["membench", "--test", "all", "--block", blocks, "--size", size, "--sweep", sweep] + common
-            + fixed("memory"))
+        if o.quick and not o.tiny:  # (--tiny runs every test: the tests' end-to-end run)
+            tests = QUICK_MEMORY_TESTS
+        add("memory", "membench", est((135 if tests == "all" else 75) * nthreads, rep_s), "bench", "membench",
+            "memory-membench", ["membench", "--test", tests, "--block", blocks, "--size", size, "--sweep", sweep]
+            + common + fixed("memory"))
         # The second pass: a cache-resident and a DRAM-sized block, and the latency curve at
         # one size per power of two (sizes the first pass's curve holds). The whole sweep
         # again took 152 s of a 2-vCPU VM's full run, half of it the latency curve.
@@ -162,19 +165,22 @@ def build_plan(o) -> list:
     if "disk" in want:
         # Time-based repetitions (fio's time_based): a size-based pass of 4 KiB random reads
         # over 1 GiB takes 10-20 s here per repetition, and the plan has hundreds of points.
-        fsize, dblocks, runtime = "1GiB", "8B,4KiB,8KiB,1MiB,8MiB,80MiB", "0.3"
+        fsize, dblocks, runtime, dtests = "1GiB", "8B,4KiB,8KiB,1MiB,8MiB,80MiB", "0.3", "all"
         if o.tiny:
             fsize, dblocks, runtime = "8MiB", "4KiB,1MiB", "0.05"
         elif o.quick:
             fsize, dblocks, runtime = "256MiB", "4KiB,1MiB", "0.2"
+        if o.quick and not o.tiny:
+            dtests = QUICK_DISK_TESTS
         blocks = dblocks.split(",")
         base = ["diskbench", "--dir", disk_dir, "--file-size", fsize]
         # Every test and block on psync (the PA1 workloads and blocks, the writes fio and
         # IOZone are compared on); io_uring where a queue of 32 changes the answer: reads of
         # small blocks (fio's io_uring rows are 4 KiB random reads). Until issue 26 io_uring
         # ran every point too, half of the disk sweep's 725 s on a 2-vCPU VM.
-        add("disk", "diskbench", est_disk(6 * len(blocks) * nthreads, runtime), "bench", "diskbench",
-            "disk-diskbench", base + ["--test", "all", "--block", dblocks, "--engine", "psync",
+        ntests = 6 if dtests == "all" else len(dtests.split(","))
+        add("disk", "diskbench", est_disk(ntests * len(blocks) * nthreads, runtime), "bench", "diskbench",
+            "disk-diskbench", base + ["--test", dtests, "--block", dblocks, "--engine", "psync",
                                       "--runtime", runtime] + common + fixed("disk", runtime))
         # The second pass: the PA1 workloads and the overwrite, at the blocks the reference
         # tools are compared at (4 KiB: IOPS, 1 MiB: bandwidth), 1 thread and all CPUs.
@@ -202,7 +208,7 @@ def build_plan(o) -> list:
         # the full protocol about 80 s more)
         sizes, flows, pflows, t = "64,1500,9000", "1,8,32,256", "1,8", "0.5"
         if o.quick:
-            flows, pflows, t = "1,32", "1", "0.5"
+            flows, pflows, t = "1,32", "1", QUICK_DPDK_S
         if o.tiny:
             sizes, flows, pflows, t = "64", "1", "1", "0.1"
         nsizes, tf = len(sizes.split(",")), float(t)
@@ -269,7 +275,16 @@ FULL_EXTRA_REPS = {"cpu": 3, "linpack": 0, "memory": 2, "disk": 1, "network": 1,
 # 1,541 s of a 2-vCPU VM's full run, 623 of 1,226 rows at their cap (issue 26).
 FULL_BUDGET_REPS = {"cpu": 5, "memory": 5, "disk": 4, "network": 4}
 NETWORK_REP_S = 0.5  # a netbench throughput run of 1 GiB on loopback, about
-QUICK_LINPACK_N = 4000  # hpcc's N in --quick (adapters/hpcc.py N)
+QUICK_LINPACK_N = PAIR_N["quick"]  # hpcc's N in --quick's paired job (adapters/hpcc.py)
+# --quick's tests: the PA1 workloads (memory: sequential and random read+write; disk:
+# sequential read+write, sequential read, random read) and the ones the report's summary
+# leads with (STREAM triad, the latency curve; sequential write). The full protocol runs
+# every test. membench's read-only and write-only tests were 27 of --quick's 40 memory
+# seconds, diskbench's random write and first write 8 of its 28 (2-vCPU VM, issue 26).
+QUICK_MEMORY_TESTS = "seq_rw,rand_rw,latency,stream"
+QUICK_DISK_TESTS = "seq_rw,seq_read,seq_write,rand_read"
+# --quick's dpdk repetitions: 0.25 s is still millions of packets at 64 B
+QUICK_DPDK_S = "0.25"
 
 
 def pass2_threads(o, tmax: int) -> str:
@@ -356,21 +371,25 @@ def shortened(o) -> list:
     if "memory" in want:
         out.append("memory " + ("16 MiB, latency sweep to 16 MiB" if o.tiny else "256 MiB, latency sweep to 64 MiB")
                    + " (full: 1 GiB, to 1 GiB)")
+        if not o.tiny:
+            out.append(f"memory tests {QUICK_MEMORY_TESTS} (full: also the read-only and write-only tests)")
     if "disk" in want:
         out.append("disk file " + ("8 MiB, 0.05 s" if o.tiny else "256 MiB, 0.2 s") + " a repetition, blocks "
                    "4KiB,1MiB (full: 1 GiB, 0.3 s, blocks 8B,4KiB,8KiB,1MiB,8MiB,80MiB)")
+        if not o.tiny:
+            out.append(f"disk tests {QUICK_DISK_TESTS} (full: also random write and first write)")
     if "network" in want:
         out.append("netbench " + ("1 MiB" if o.tiny else "128 MiB") + " a run (full: 1 GiB)")
     if "dpdk" in want:
-        out.append("dpdk " + ("64 B, 1 flow, 0.1 s" if o.tiny else "flows 1,32") +
+        out.append("dpdk " + ("64 B, 1 flow, 0.1 s" if o.tiny else f"flows 1,32, {QUICK_DPDK_S} s") +
                    " (full: 64,1500,9000 B, flows 1,8,32,256, 0.5 s)")
     if getattr(o, "pair_jobs", None):
-        out.append(f"{pp.ROUNDS[m]} paired round(s) a job, no interval (full: {pp.ROUNDS['full']} to "
+        out.append(f"{pp.ROUNDS[m]} paired round a job: a ratio, no interval (full: {pp.ROUNDS['full']} to "
                    f"{pp.ROUNDS_MAX['full']}, {pp.ROUNDS_MATCHED['full']} to {pp.ROUNDS_MATCHED_MAX['full']} "
                    "placement-matched, until the median ratio's 95% interval is within 5%)")
-        out.append("a traced round only for a disk or network pair with a ratio outside the band "
-                   "(full: every one, under strace)")
-        out.append(f"our best configuration in {pp.BEST_ROUNDS[m]} round(s) (full: {pp.BEST_ROUNDS['full']})")
+        out.append("no traced round (full: every disk and network pair once more under strace)")
+        out.append("our best configuration " + (f"in {pp.BEST_ROUNDS[m]} round" if pp.BEST_ROUNDS[m] else "not run")
+                   + f" (full: in {pp.BEST_ROUNDS['full']} rounds)")
     return out
 
 
@@ -402,8 +421,7 @@ def write_text(o, steps, out) -> None:
     extra = [s for s in steps if s.cond]
     if extra:
         out.write(f"{len(extra)} steps marked 'if needed': paired rounds past the least, run while a job's "
-                  f"pairs are not enough, and (--quick) traced rounds, run for a ratio outside the band: "
-                  f"up to {fmt_duration(sum(s.est for s in extra))} more\n")
+                  f"pairs are not enough: up to {fmt_duration(sum(s.est for s in extra))} more\n")
     for q in shortened(o):
         out.write(f"shortened: {q}\n")
     for i, s in enumerate(steps, 1):

@@ -68,10 +68,9 @@ class UsageError(Exception):
 
 
 class Step:
-    """One step of the plan. cond: "" (always run), "pairs JOB K" (round K of a paired job,
+    """One step of the plan. cond: "" (always run) or "pairs JOB K" (round K of a paired job,
     past its least: run_all.sh runs the round only while `peakresults pairs-enough OUT JOB`
-    says its pairs are not enough) or "outband JOB" (--quick's traced round of a job: run
-    only when `peakresults pairs-in-band OUT JOB` finds a ratio outside the band)."""
+    says its pairs are not enough)."""
 
     def __init__(self, suite, name, est, kind, binary, outf, argv, cond=""):
         self.suite, self.name, self.est, self.kind = suite, name, int(est), kind

@@ -16,21 +16,24 @@ from .plan_options import Step, have_tool, mode_of
 # cannot be at eight. The full protocol's cap was 8 until the eleventh session; on a 2-vCPU
 # VM every job ran to it, 2 rounds a job (about 270 of the run's 2,100 s) that could not
 # change a verdict (docs/benchmarks/suite.md).
-# --quick and --tiny run a fixed count: too few for an interval, as their reports say.
-ROUNDS = {"full": 6, "quick": 2, "tiny": 1}
-ROUNDS_MAX = {"full": 6, "quick": 2, "tiny": 1}
+# --quick and --tiny run one round: a ratio, no interval, as their reports say (two rounds
+# were 2 x 82 s of --quick's 349 s on a 2-vCPU VM, and two pairs are no interval either).
+ROUNDS = {"full": 6, "quick": 1, "tiny": 1}
+ROUNDS_MAX = {"full": 6, "quick": 1, "tiny": 1}
 # A job whose figures span two CPUs runs as fast as where the host put the vCPUs, which
 # moves every few seconds on a shared VM host (docs/benchmarks.md, seventh session): pairs.py
 # counts only its rounds whose sides ran in one placement, so it may need more rounds: up
 # to nine, the count at which the interval first narrows past [min, max].
-ROUNDS_MATCHED = {"full": 6, "quick": 2, "tiny": 1}
-ROUNDS_MATCHED_MAX = {"full": 9, "quick": 2, "tiny": 1}
+ROUNDS_MATCHED = {"full": 6, "quick": 1, "tiny": 1}
+ROUNDS_MATCHED_MAX = {"full": 9, "quick": 1, "tiny": 1}
 # The jobs whose tool moves data through system calls (disk, sockets): one traced round
-# each after its rounds (strace, scripts/peakresults/trace.py), which pairs.py compares.
+# each after its rounds in the full protocol (strace, scripts/peakresults/trace.py), which
+# pairs.py compares.
 TRACED_TOOLS = ("fio", "iperf3", "sockperf")
 # Our best configuration runs in the first rounds only: it is shown beside the like-for-like
-# ratio, not judged, and the rounds past these tighten the like-for-like interval.
-BEST_ROUNDS = {"full": 3, "quick": 1, "tiny": 1}
+# ratio, not judged, and the rounds past these tighten the like-for-like interval. --quick
+# leaves it out (its report says so); --tiny runs it once, to test it end to end.
+BEST_ROUNDS = {"full": 3, "quick": 0, "tiny": 1}
 
 
 class PairJob:
@@ -88,26 +91,23 @@ class PairJob:
         raw/pairs/<id>/trace-ours[-part].txt and trace-tool.txt; trace.pair_cause compares
         them when pairs.py builds the records. Kind "trace": run_all.sh skips them, with the
         reason, when strace is not installed or trace.py is not there. The tool's side is its
-        adapter, so the trace holds the adapter's own process too. The full protocol
-        always; --quick only when a like-for-like ratio of the job is outside the band
-        (condition "outband JOB": the trace is then the measured cause); --tiny never."""
-        mode = mode_of(o)
-        if self.tool not in TRACED_TOOLS or not self.ours or mode == "tiny":
+        adapter, so the trace holds the adapter's own process too. The full protocol only:
+        --quick's traced rounds (for a ratio outside the band) were 28 of its 349 s on a
+        2-vCPU VM; its report says its pairs were not traced."""
+        if self.tool not in TRACED_TOOLS or not self.ours or mode_of(o) != "full":
             return []
-        cond = f"outband {self.id}" if mode == "quick" else ""
         raw = os.path.join(o.out, "raw", "pairs", self.id)
         pre = ["python3", "scripts/peakresults", "trace", "run"]
         out = [Step("pair", f"{self.id} trace ours{'-' + part if part else ''}", self.ours_est * 2, "trace",
                     "python3", f"pairs/{self.id}/trace-ours{'-' + part if part else ''}",
-                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv, cond)
+                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv)
                for part, argv in self.ours]
         # The adapter by its absolute path (run_all.sh resolves a bare program after "--" as
         # a built binary): python3 and the tool it runs are both in the trace.
         tool = ["/usr/bin/env", "python3", os.path.join(o.root, self.tool_argv[1])] + self.tool_argv[2:] + [
             "--raw", os.path.join(raw, "trace-tool.d"), "--json", os.path.join(raw, "trace-tool.json")]
         return out + [Step("pair", f"{self.id} trace {self.tool}", self.est * 2, "trace", "python3",
-                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool,
-                           cond)]
+                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool)]
 
 
 def cpu_flags(o) -> set:

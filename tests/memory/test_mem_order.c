@@ -10,8 +10,9 @@
 static void test_shuffle_is_permutation(void **state)
 {
 	(void)state;
-	static const size_t sizes[] = {1, 2, 3, 10, 1000, 100003};
-	for (size_t k = 0; k < 6; k++) {
+	/* 300007 and 1 << 20 go through buckets (8 and 16 of them) */
+	static const size_t sizes[] = {1, 2, 3, 10, 1000, 100003, 300007, (size_t)1 << 20};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		size_t n = sizes[k];
 		uint32_t *order = malloc(n * sizeof(uint32_t));
 		unsigned char *seen = calloc(n, 1);
@@ -31,6 +32,43 @@ static void test_shuffle_is_permutation(void **state)
 		free(seen);
 		free(order);
 	}
+}
+
+/* Each index's position after the bucketed shuffle of n = 4 over 4 buckets, 24000 times:
+ * every one of the 24 orders should come about 1000 times (sd 31). A biased construction
+ * (buckets kept in index order, or a bucket's size tied to its number) misses by hundreds. */
+static void test_bucket_shuffle_is_uniform(void **state)
+{
+	(void)state;
+	enum { N = 4, ORDERS = 24, TRIALS = 24000 };
+	unsigned count[ORDERS] = {0};
+	struct mem_rng rng;
+	mem_rng_seed(&rng, 2026);
+	for (int t = 0; t < TRIALS; t++) {
+		uint32_t o[N];
+		assert_int_equal(mem_order_shuffle_buckets(o, N, &rng, 2), 0);
+		/* the order's rank among the 24 (Lehmer code) */
+		unsigned rank = 0;
+		for (int i = 0; i < N; i++) {
+			unsigned smaller = 0;
+			for (int j = i + 1; j < N; j++)
+				smaller += o[j] < o[i];
+			rank = rank * (unsigned)(N - i) + smaller;
+		}
+		assert_true(rank < ORDERS);
+		count[rank]++;
+	}
+	for (int r = 0; r < ORDERS; r++) {
+		assert_true(count[r] > 850);
+		assert_true(count[r] < 1150);
+	}
+	/* one bucket is the plain Fisher-Yates */
+	uint32_t one[10];
+	assert_int_equal(mem_order_shuffle_buckets(one, 10, &rng, 0), 0);
+	unsigned seen = 0;
+	for (int i = 0; i < 10; i++)
+		seen |= 1u << one[i];
+	assert_int_equal(seen, 0x3ff);
 }
 
 static void test_seeds(void **state)
@@ -88,6 +126,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_shuffle_is_permutation),
+	    cmocka_unit_test(test_bucket_shuffle_is_uniform),
 	    cmocka_unit_test(test_seeds),
 	    cmocka_unit_test(test_chase_one_cycle),
 	};

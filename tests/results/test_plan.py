@@ -83,6 +83,23 @@ class PlanSteps(unittest.TestCase):
         self.assertEqual(mem[mem.index("--reps") + 1], "3")
         self.assertEqual(mem[mem.index("--min-time") + 1], "0.05")
 
+    def test_quick_tests_and_dpdk_time(self):
+        # --quick measures the PA1 workloads and what the summary leads with; the full
+        # protocol and --tiny (the tests' end-to-end run) every test
+        for args, mtests, dtests, t in ((("--quick",), "seq_rw,rand_rw,latency,stream",
+                                         "seq_rw,seq_read,seq_write,rand_read", "0.25"),
+                                        (("--tiny",), "all", "all", "0.1"), ((), "all", "all", "0.5")):
+            o, st = steps_of(*args)
+            by = {s.name: s.argv for s in st}
+            self.assertEqual(by["membench"][by["membench"].index("--test") + 1], mtests, args)
+            self.assertEqual(by["diskbench"][by["diskbench"].index("--test") + 1], dtests, args)
+            for name in ("dpdkbench", "memif pair", "memif latency", "kernel udp"):
+                self.assertEqual(by[name][by[name].index("--time") + 1], t, (args, name))
+            short = " ".join(plan.shortened(o))
+            if args == ("--quick",):
+                self.assertIn("memory tests seq_rw,rand_rw,latency,stream", short)
+                self.assertIn("disk tests seq_rw,seq_read,seq_write,rand_read", short)
+
     def test_tiny(self):
         _, st = steps_of("--tiny")
         by = {s.name: s for s in st}
@@ -153,11 +170,14 @@ class PlanSteps(unittest.TestCase):
             _, st = steps_of(*args)
             est = {s.name: s.est for s in st}
             self.assertEqual(est["cpubench"], int(53 * threads * (reps + 2) * rep_s + 1), args)
-            self.assertEqual(est["membench"], int(135 * threads * (reps + 2) * rep_s + 1), args)
+            # --quick: membench's PA1 tests (75 points a thread count), diskbench's 4 tests
+            points, tests = (75, 4) if args == ("--quick",) else (135, 6)
+            self.assertEqual(est["membench"], int(points * threads * (reps + 2) * rep_s + 1), args)
             # disk: psync points x (timed repetitions + warm-up + what is not timed)
             runtime = {(): 0.3, ("--quick",): 0.2, ("--tiny",): 0.05}[args]
             extra = {(): 1.3, ("--quick",): 0.5, ("--tiny",): 0.1}[args]
-            self.assertEqual(est["diskbench"], int(6 * blocks * threads * (reps * runtime + rep_s + extra) + 1), args)
+            self.assertEqual(est["diskbench"], int(tests * blocks * threads * (reps * runtime + rep_s + extra) + 1),
+                             args)
         # the second pass: one repetition (+ warm-up and calibration) of half the points
         # (threads 1,2 of 1,2,4,8)
         _, st = steps_of()
@@ -171,7 +191,7 @@ class PlanSteps(unittest.TestCase):
 
 
 class PairedRounds(unittest.TestCase):
-    """Issue 13: the same job on both sides, in alternating rounds (3 full, 2 quick, 1 tiny)."""
+    """Issue 13: the same job on both sides, in alternating rounds (6 full, 1 quick, 1 tiny)."""
 
     def pairs(self, *args, have="likwid,hpcc,fio,iperf3,sockperf", meminfo=None, sysroot=SYSROOT):
         env = dict(os.environ)
@@ -186,12 +206,12 @@ class PairedRounds(unittest.TestCase):
             os.environ.update(env)
 
     def test_rounds_alternate(self):
-        # 6 rounds in the full protocol (a 7th and 8th pair cannot narrow the interval), 2
+        # 6 rounds in the full protocol (a 7th and 8th pair cannot narrow the interval), 1
         # quick, 1 tiny; a job of two CPUs' figures (likwid-mem) up to 9, past 6 only while needed
         _, _, steps = self.pairs()
         lm = [s for s in steps if s.suite == "pair" and s.name.startswith("likwid-mem r") and "ours" in s.name]
         self.assertEqual([s.cond for s in lm], [""] * 6 + [f"pairs likwid-mem {k}" for k in (7, 8, 9)])
-        for mode, n, cap in (("--tiny", 1, 1), ("--quick", 2, 2), (None, 6, 6)):
+        for mode, n, cap in (("--tiny", 1, 1), ("--quick", 1, 1), (None, 6, 6)):
             _, jobs, steps = self.pairs(*([mode] if mode else []))
             sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf r")]
             self.assertEqual(len(sq), 2 * cap, mode)
@@ -432,15 +452,11 @@ class PairedRounds(unittest.TestCase):
         self.assertEqual(tool[tool.index("--json") + 1], os.path.join(raw, "fio", "trace-tool.json"))
         names = [s.name for s in steps]
         self.assertLess(names.index("fio r6 fio"), names.index("fio trace ours-seq"))
-        # --quick: the same traced round, each step run only for a ratio outside the band
-        _, _, steps = self.pairs("--quick")
-        qt = [s for s in steps if s.kind == "trace"]
-        self.assertEqual([s.name for s in qt], [s.name for s in tr])
-        self.assertEqual({s.cond for s in qt}, {"outband fio", "outband iperf3-tcp", "outband iperf3-udp",
-                                                "outband sockperf"})
         self.assertEqual({s.cond for s in tr}, {""})
-        _, _, steps = self.pairs("--tiny")
-        self.assertFalse([s for s in steps if s.kind == "trace"])
+        # --quick and --tiny trace nothing (the report says --quick's pairs were not traced)
+        for mode in ("--quick", "--tiny"):
+            _, _, steps = self.pairs(mode)
+            self.assertFalse([s for s in steps if s.kind == "trace"], mode)
 
     def test_ci_options(self):
         # --quick fixes its repetitions (--ci 0), a pair's side and the second pass are one
@@ -464,14 +480,18 @@ class QuickAndPlanFile(unittest.TestCase):
         # --quick: linpack at hpcc's own --quick N, which the baseline joins it with
         _, st = steps_of("--quick")
         lp = {s.name: s.argv for s in st}["linpack"]
-        self.assertEqual(lp[1:3], ["--n", "4000"])
+        self.assertEqual(lp[1:3], ["--n", "2880"])
         from peakresults.adapters import hpcc
         self.assertEqual(hpcc.N["quick"], plan.QUICK_LINPACK_N)
+        self.assertEqual(hpcc.PAIR_N["quick"], plan.QUICK_LINPACK_N)
+        hpl = {s.name: s.argv for s in st}.get("hpcc r1 ours-hpl")
+        if hpl:  # the paired job, when hpcc is there: the same N on our side
+            self.assertEqual(hpl[hpl.index("--n") + 1], "2880")
 
     def test_shortened_and_plan_json(self):
         o, st = steps_of("--quick")
         short = plan.shortened(o)
-        self.assertIn("linpack N=4000 (full: N for a 20 s solve)", short)
+        self.assertIn("linpack N=2880 (full: N for a 20 s solve)", short)
         self.assertTrue(any(q.startswith("disk file 256 MiB") for q in short), short)
         self.assertEqual(plan.shortened(steps_of()[0]), [])
         with tempfile.TemporaryDirectory() as d:
@@ -485,10 +505,10 @@ class QuickAndPlanFile(unittest.TestCase):
             with open(os.path.join(d, "plan.json")) as f:
                 doc = json.load(f)
         self.assertEqual(doc["mode"], "quick")
-        self.assertIn("2 paired round(s) a job", " ".join(doc["shortened"]))
-        # --quick: no conditional rounds; its conditional steps are the traced rounds
-        self.assertLess(doc["total_est_s"], doc["total_max_s"])
-        self.assertEqual(doc["conditional_steps"], 2)  # sockperf's: ours and the tool
+        self.assertIn("1 paired round a job", " ".join(doc["shortened"]))
+        # --quick: no conditional step (one round, no traced round)
+        self.assertEqual(doc["total_est_s"], doc["total_max_s"])
+        self.assertEqual(doc["conditional_steps"], 0)
 
     def test_estimates_with_and_without_extra_rounds(self):
         o, st = steps_of()

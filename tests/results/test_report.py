@@ -399,9 +399,10 @@ class Mode(unittest.TestCase):
         self.commands("# mode: quick", "memory-membench: " + " ".join(membench))
         lines = report_mode.shortened(self.tmp, "quick")
         self.assertIn("threads 1,2 (full: 1,2,4,8)", lines[0])
-        mem = [ln for ln in lines if ln.startswith("- memory: membench --size 256MiB ")]
+        mem = [ln for ln in lines if ln.startswith("- memory: membench --test seq_rw,rand_rw,latency,stream "
+                                                   "--size 256MiB ")]
         self.assertEqual(len(mem), 1, lines)
-        self.assertIn("(full: --size 1GiB ", mem[0])
+        self.assertIn("(full: --test all --size 1GiB ", mem[0])
         self.assertEqual(report_mode.shortened(self.tmp, "full"), [])
 
 
