@@ -388,8 +388,8 @@ def shortened(o) -> list:
                    f"{pp.ROUNDS_MAX['full']}, {pp.ROUNDS_MATCHED['full']} to {pp.ROUNDS_MATCHED_MAX['full']} "
                    "placement-matched, until the median ratio's 95% interval is within 5%)")
         out.append("no traced round (full: every disk and network pair once more under strace)")
-        out.append("our best configuration " + (f"in {pp.BEST_ROUNDS[m]} round" if pp.BEST_ROUNDS[m] else "not run")
-                   + f" (full: in {pp.BEST_ROUNDS['full']} rounds)")
+        out.append("our best configuration " + ("run" if pp.BEST_ROUNDS[m] else "not run")
+                   + " (full: in the first round)")
     return out
 
 
