@@ -199,13 +199,15 @@ def roofline_script(title: str, roofs: list) -> str:
     lows = [v / 64 for k, _, v in roofs if k == "bw"] + [v for k, _, v in roofs if k == "peak"]
     out = [f"# {title}", "# drawn from the charts directory: gnuplot data/roofline.gp"]
     out += terminal(1600, 1000, 18, "roofline.png")
-    # The legend under the x label in columns of three: right of the plot it took half
-    # the width.
+    # The legend under the x label, one column (at most six roofs and peaks): right of the
+    # plot it took half the width, and in columns of three the long labels ("... (no
+    # unflagged row: contended, steal) ...") pushed the first column's samples off the
+    # canvas (twelfth session's full run).
     out += [f"set title {quote(title)}", "set xlabel 'arithmetic intensity (FLOP / byte)'",
             "set ylabel 'GFLOPS'", "set logscale xy 10", "set xrange [1.0/64:64]",
             f"set yrange [{min(lows) / 1.5:.6g}:{top * 1.5:.6g}]", "set format y '%g'",
-            "set grid lc rgb '#d0d0d0'", "set samples 400", "set bmargin 7.5",
-            "set key at screen 0.5, screen 0.01 center bottom Left reverse samplen 3 maxrows 3 width -3 font ',16'"]
+            "set grid lc rgb '#d0d0d0'", "set samples 400", "set bmargin 11",
+            "set key at screen 0.5, screen 0.01 center bottom Left reverse samplen 3 maxrows 6 font ',16'"]
     clauses, k = [], 0
     for kind, name, v in sorted(roofs, key=lambda r: r[1] == "theoretical DP peak"):
         f = f"{v:.6g}" if kind == "peak" else f"({v:.6g} * x <= {top:.6g} ? {v:.6g} * x : NaN)"
