@@ -167,15 +167,22 @@ def _refs(chart: LineChart, members: list, idx: dict) -> list:
     if len(order) == 1:
         g = groups[order[0]]
         colour = style(idx[g[0].key]).colour if len(g) == 1 else REF_COLOUR
-        return [(f"{_using(chart, g[0].peak_col)} with lines {ref_gp(colour)}", chart.ref_title)]
+        return [(f"{_using(chart, g[0].peak_col)} with {_ref_kind(g[0].peak)} {ref_gp(colour)}", chart.ref_title)]
     out, used = [], set()
     for p in order:
         colours = [style(idx[s.key]).colour for s in groups[p]]
         free = [c for c in colours if c not in used] or [REF_COLOUR]
         used.add(free[0])
-        out.append((f"{_using(chart, groups[p][0].peak_col)} with lines {ref_gp(free[0])}", None))
+        out.append((f"{_using(chart, groups[p][0].peak_col)} with {_ref_kind(p)} {ref_gp(free[0])}", None))
     out.append((f"keyentry with lines {ref_gp()}", f"dashed: {chart.ref_title}"))
     return out
+
+
+def _ref_kind(peak: tuple) -> str:
+    """How a peak is drawn: a dashed line, or, at a single x (a line needs two points: the
+    full run's linpack has one thread count), a dashed line's legend with a mark (x) at it."""
+    known = [v for v in peak if isinstance(v, (int, float)) and math.isfinite(v)]
+    return "lines" if len(known) != 1 else "linespoints pt 2 ps 2"
 
 
 def _using(chart: LineChart, col: int) -> str:

@@ -314,6 +314,13 @@ class Scripts(unittest.TestCase):
         refs = [c for _, cl in ps for c in cl if is_reference(c)]
         self.assertEqual(len(refs), 2)
 
+    def test_peak_at_one_x_has_a_mark(self):
+        # a line needs two points: a peak known at one thread count only (the full run's
+        # linpack) is drawn with a mark, or the legend names a peak the plot does not show
+        self.assertEqual(chart_gp._ref_kind((96.0,)), "linespoints pt 2 ps 2")
+        self.assertEqual(chart_gp._ref_kind((None, 96.0)), "linespoints pt 2 ps 2")
+        self.assertEqual(chart_gp._ref_kind((48.0, 96.0)), "lines")
+
     def test_disk_iops_keeps_engines_apart(self):
         with open(os.path.join(self.c.data, "disk_iops.dat"), encoding="utf-8") as f:
             hdr = f.readline()
