@@ -238,11 +238,12 @@ def suite_figs(c: Charts, s: dict) -> None:
     threads_fig(c, "disk_latency", disk, "disk", "^rand_read$", "latency", "", "variant_block", "mean,p99", 0, 0,
                 "Disk random read: latency per I/O vs threads, per engine (mean, p99)", "us",
                 {**ENGINE, "stat": "{} latency"})
+    # "@host" names the two-node rows (--peer), said in the title only when the run has them
+    two = " (@host: two nodes)" if any("@" in (r.get("variant") or "") for r in net) else ""
     threads_fig(c, "network_throughput", net, "network", "_throughput$", "throughput", "^(tcp|udp)(@.*)?$",
-                "test", "mean", 1, 0, "Network: throughput at the receiver vs threads (@host: two nodes)",
-                "Gbit/s")
+                "test", "mean", 1, 0, f"Network: throughput at the receiver vs threads{two}", "Gbit/s")
     threads_fig(c, "network_latency", net, "network", "_latency$", "latency", "^(tcp|udp)(@.*)?$",
-                "test", "mean,p99", 0, 0, "Network: round-trip latency vs threads (@host: two nodes)", "us",
+                "test", "mean,p99", 0, 0, f"Network: round-trip latency vs threads{two}", "us",
                 {"stat": "{} round trip"})
     threads_fig(c, "network_loss", net, "network", "_throughput$", "loss", "^udp(@.*)?$", "test", "mean", 0, 0,
                 "UDP loss at the receiver vs threads", "%")

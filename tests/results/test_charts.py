@@ -314,6 +314,17 @@ class Scripts(unittest.TestCase):
         refs = [c for _, cl in ps for c in cl if is_reference(c)]
         self.assertEqual(len(refs), 2)
 
+    def test_two_nodes_said_only_with_their_rows(self):
+        # the synthetic rows have tcp@node2: the title says what @ means; without such
+        # rows it does not mention two nodes
+        self.assertIn("(@host: two nodes)", self.c.titles["network_throughput"])
+        rows = {k: [r for r in v if "@" not in (r.get("variant") or "")] for k, v in synthetic().items()}
+        with tempfile.TemporaryDirectory() as d:
+            c = Charts(d, False)
+            suite_figs(c, rows)
+            self.assertNotIn("two nodes", c.titles["network_throughput"])
+            self.assertNotIn("two nodes", c.titles["network_latency"])
+
     def test_peak_at_one_x_has_a_mark(self):
         # a line needs two points: a peak known at one thread count only (the full run's
         # linpack) is drawn with a mark, or the legend names a peak the plot does not show
