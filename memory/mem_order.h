@@ -18,9 +18,8 @@ uint64_t mem_rng_below(struct mem_rng *rng, uint64_t n);
 /* splitmix64 of x: a cheap bijective mixer, also used for buffer patterns. */
 uint64_t mem_mix64(uint64_t x);
 
-/* order[0..n) = a uniformly random permutation of 0..n-1. Past a few hundred thousand
- * blocks it is built bucket by bucket (mem_order_shuffle_buckets), so that no step of it
- * waits on a cache miss. */
+/* order[0..n) = a uniformly random permutation of 0..n-1. Past 64 Ki blocks it is built
+ * bucket by bucket (mem_order_shuffle_buckets), so that its swaps stay in the caches. */
 void mem_order_shuffle(uint32_t *order, size_t n, struct mem_rng *rng);
 /* The same permutation law through 2^log2_buckets buckets: each index goes to a uniformly
  * drawn bucket (kept in index order), then each bucket is shuffled in place (Fisher-Yates).
@@ -28,7 +27,8 @@ void mem_order_shuffle(uint32_t *order, size_t n, struct mem_rng *rng);
  * sizes k_b, each arrangement has probability buckets^-n x prod(1/k_b!), and the sum over
  * all size vectors is 1/n! by the multinomial theorem. Returns -1 (order untouched) when
  * the bucket table cannot be allocated. */
-int mem_order_shuffle_buckets(uint32_t *order, size_t n, struct mem_rng *rng, unsigned log2_buckets);
+int mem_order_shuffle_buckets(uint32_t *order, size_t n, struct mem_rng *rng,
+			      unsigned log2_buckets /* < 64 */);
 
 /* Link the `lines` cache lines of buf (line_bytes apart, line_bytes >= sizeof(void *))
  * into one random cycle through every line: the first word of each line points to the
