@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "net_bench.h"
@@ -56,6 +58,7 @@ struct nb_opts {
 	uint64_t max_sessions;
 	struct peak_list cpus;        /* --cpus: the client's threads (n 0: anywhere) */
 	struct peak_list server_cpus; /* loopback --server-cpus: its server's threads */
+	bool server_process;          /* loopback --server-process: the server in a child process */
 };
 
 /* --rate: bits per second with an optional decimal k/M/G/T suffix (iperf3 style). */
@@ -190,6 +193,7 @@ struct netbench {
 	struct sockaddr_storage ss; /* the server's address (ss_family 0: not resolved) */
 	struct net_server *srv;     /* loopback: its own server, and the thread serving */
 	pthread_t tid;
+	pid_t server_pid;           /* --server-process: the child serving (0: a thread serves) */
 	bool serving;
 };
 
@@ -327,6 +331,10 @@ static size_t loopback_options(void *state, struct peak_opt *t, size_t max)
 	    {"server-cpus", "LIST",
 	     "the server's threads only on these CPUs (iperf3 -A CLIENT,SERVER; default: anywhere)",
 	     PEAK_OPT_UINT_LIST, &o->server_cpus, 0, 4095, NULL, NULL},
+	    {"server-process", NULL,
+	     "serve from a child process, not a thread (two processes, as sockperf and iperf3 "
+	     "run: a switch between them changes address space)",
+	     PEAK_OPT_FLAG, &o->server_process, 0, 0, NULL, NULL},
 	};
 	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
 }
@@ -349,6 +357,28 @@ static int loopback_check(struct peak_bench_env *env)
 static int client_start(struct peak_bench_env *env)
 {
 	return confine(&((struct nb_opts *)env->state)->cpus, "--cpus", &env->err);
+}
+
+/* --server-process: the server runs in a child, on the CPU mask in force when it forks
+ * (--server-cpus). A ping-pong between two threads of one process on one CPU switches
+ * threads only; between two processes (sockperf's and iperf3's client and server) every
+ * switch also changes the address space, which is part of what those tools measure. The
+ * child shares the server's wake pipe, so net_server_stop in the parent ends it; it dies
+ * with the parent. */
+static int start_server_process(struct netbench *b)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
+		int rc = net_server_run(b->srv, -1);
+		net_server_destroy(b->srv);
+		_exit(rc == 0 ? 0 : 1);
+	}
+	b->server_pid = pid;
+	return 0;
 }
 
 /* loopback: the server thread starts on --server-cpus (its session and receiver threads
@@ -381,8 +411,13 @@ static int loopback_start(struct peak_bench_env *env)
 	}
 	if (bad != 0)
 		return -1;
-	if (pthread_create(&b->tid, NULL, server_thread, b->srv) != 0)
+	if (o->server_process) {
+		if (start_server_process(b) != 0)
+			return peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: fork: %s",
+					       strerror(errno));
+	} else if (pthread_create(&b->tid, NULL, server_thread, b->srv) != 0) {
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: cannot start its thread");
+	}
 	b->serving = true;
 	(void)sched_setaffinity(0, sizeof own, &own);
 	(void)confine(&o->cpus, "--cpus", e);
@@ -421,6 +456,8 @@ static int client_context(struct peak_bench_env *env)
 	struct peak_context *ctx = &env->ctx;
 	char addr[64], cpus[128];
 	peak_context_set_str(ctx, "netbench.mode", b->srv ? "loopback" : "client");
+	if (b->srv)
+		peak_context_set_str(ctx, "netbench.server_kind", b->server_pid > 0 ? "process" : "thread");
 	if (o->cpus.n)
 		peak_context_set_str(ctx, "netbench.cpus", peak_format_list(&o->cpus, cpus, sizeof cpus));
 	if (o->server_cpus.n)
@@ -463,7 +500,10 @@ static int loopback_cleanup(struct peak_bench_env *env)
 	struct netbench *b = env->state;
 	if (b->serving) {
 		net_server_stop(b->srv);
-		pthread_join(b->tid, NULL);
+		if (b->server_pid > 0)
+			(void)waitpid(b->server_pid, NULL, 0);
+		else
+			pthread_join(b->tid, NULL);
 	}
 	if (b->srv)
 		net_server_destroy(b->srv);

@@ -213,8 +213,16 @@ class PairedRounds(unittest.TestCase):
         self.assertEqual([s.cond for s in lm], [""] * 6 + [f"pairs likwid-mem {k}" for k in (7, 8, 9)])
         for mode, n, cap in (("--tiny", 1, 1), ("--quick", 1, 1), (None, 6, 6)):
             _, jobs, steps = self.pairs(*([mode] if mode else []))
-            sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf r")]
+            sq = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf r")
+                  and not s.name.endswith(" best")]
             self.assertEqual(len(sq), 2 * cap, mode)
+            # the like-for-like side serves from a process of its own, as sockperf does; our
+            # best configuration (a server thread) only where the mode runs best rounds
+            self.assertIn("--server-process", sq[0].argv)
+            best = [s for s in steps if s.suite == "pair" and s.name.startswith("sockperf r")
+                    and s.name.endswith(" best")]
+            self.assertEqual(len(best), 0 if mode == "--quick" else 1, mode)
+            self.assertTrue(all("--server-process" not in s.argv for s in best))
             order = [s.name.split()[-1] for s in sq]
             self.assertEqual(order, (["ours", "sockperf", "sockperf", "ours"] * 4)[:2 * cap])
             # the rounds past the least carry their condition: run_all.sh asks pairs-enough
