@@ -2,10 +2,12 @@
 """Replay the records of real machines through the code as it is now
 (docs/machines/README.md): tests that hold on CPUs other than the tester's.
 
-  check_records.py lookup --peakinfo BIN --schema-check BIN DIR...
+  check_records.py lookup --peakinfo BIN --schema-check BIN [--superseded TSV] DIR...
       For every record, `peakinfo --root RECORD/root` (JSON and CSV) passes the schema
       check and finds what the record's peakinfo.json shows: the CPU's identity and ISA,
       peak.uarch and its source, the FMA units, the cores, and each ISA's ops per cycle.
+      TSV (superseded.tsv) names the recorded values now known wrong, or keys the record
+      predates, with the value the lookup must find instead and why.
   check_records.py below-peak --kernel-peaks BIN DIR...
       For every record, no cpubench row (RECORD/cpubench*.json) is above its theoretical
       peak recomputed with the current table: cores used x the row's own clock (its
@@ -119,6 +121,41 @@ def run_peakinfo(args: argparse.Namespace, root: str, fmt: str, out: str) -> str
     return None
 
 
+def load_superseded(path: str | None) -> dict[str, list[tuple[str, str, str, str]]]:
+    """superseded.tsv by record: (key, recorded value or "-", value now, why)."""
+    out: dict[str, list[tuple[str, str, str, str]]] = {}
+    if not path:
+        return out
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) != 5 or not all(cols):
+                raise SystemExit(f"{path}:{n}: want 5 tab-separated fields, got {len(cols)}")
+            out.setdefault(cols[0], []).append((cols[1], cols[2], cols[3], cols[4]))
+    return out
+
+
+def apply_superseded(name: str, wctx: dict, gctx: dict, lines: list[tuple[str, str, str, str]],
+                     t: Tally) -> set[str] | None:
+    """The keys superseded for this record, each checked: the record still says the
+    recorded value and the lookup finds the value now. None when one fails."""
+    keys = set()
+    for key, recorded, now, why in lines:
+        had = "-" if key not in wctx else str(wctx[key])
+        if had != recorded:
+            t.fail(f"{name}: superseded.tsv says the record's {key} is {recorded!r}, it is "
+                   f"{had!r}: a stale line")
+            return None
+        if str(gctx.get(key)) != now:
+            t.fail(f"{name}: {key} {gctx.get(key)!r} now, superseded.tsv wants {now!r} ({why})")
+            return None
+        print(f"note: {name}: {key} {recorded!r} in the record superseded by {now!r}: {why}")
+        keys.add(key)
+    return keys
+
+
 def lookup_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
     name = os.path.basename(rec)
     root, want_path = os.path.join(rec, "root"), os.path.join(rec, "peakinfo.json")
@@ -140,9 +177,12 @@ def lookup_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
                f"still has no entry for it (now {gctx.get('peak.uarch')}, "
                f"{gctx.get('peak.uarch_source')}): no lookup to compare")
         return
+    superseded = apply_superseded(name, wctx, gctx, args.superseded_lines.get(name, []), t)
+    if superseded is None:
+        return
     t.judged += 1
     diffs = [f"{k} {wctx.get(k)!r} in the record, {gctx.get(k)!r} now"
-             for k in LOOKUP_KEYS if wctx.get(k) != gctx.get(k)]
+             for k in LOOKUP_KEYS if wctx.get(k) != gctx.get(k) and k not in superseded]
     lost = set(str(wctx.get("cpu.isa")).split()) - set(str(gctx.get("cpu.isa")).split())
     if lost:
         diffs.append(f"cpu.isa lacks {' '.join(sorted(lost))} (record: {wctx.get('cpu.isa')!r}, "
@@ -324,6 +364,7 @@ def main(argv: list[str]) -> int:
     lk = sub.add_parser("lookup")
     lk.add_argument("--peakinfo", required=True)
     lk.add_argument("--schema-check", required=True)
+    lk.add_argument("--superseded")
     lk.add_argument("dirs", nargs="+")
     bp = sub.add_parser("below-peak")
     bp.add_argument("--kernel-peaks", required=True)
@@ -333,6 +374,7 @@ def main(argv: list[str]) -> int:
     pc.add_argument("--expect", action="append")
     pc.add_argument("dirs", nargs="+")
     args = p.parse_args(argv)
+    args.superseded_lines = load_superseded(getattr(args, "superseded", None))
     t = Tally()
     check = {"lookup": lookup_one, "below-peak": below_peak_one, "probe-check": probe_check_one}
     for rec in records(args.dirs):
