@@ -211,6 +211,15 @@ bool peak_uarch_by_name(const char *name, struct peak_uarch *u)
 	return false;
 }
 
+bool peak_uarch_entry_at(size_t i, const char **vendor, const char **name)
+{
+	if (i >= sizeof uarch_table / sizeof uarch_table[0])
+		return false;
+	*vendor = uarch_table[i].vendor;
+	*name = uarch_table[i].name;
+	return true;
+}
+
 bool peak_uarch_name_known(const char *name)
 {
 	struct peak_uarch u;

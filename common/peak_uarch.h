@@ -62,6 +62,8 @@ bool peak_uarch_lookup_model(const struct peak_sysinfo *si, struct peak_uarch *u
 /* The table entry of that name (as peaks.conf's cpu.uarch gives it; "NAME-class" is
  * NAME's counts under that name); false if none. */
 bool peak_uarch_by_name(const char *name, struct peak_uarch *u);
+/* The i-th x86 table row's vendor and name; false past the last (tests). */
+bool peak_uarch_entry_at(size_t i, const char **vendor, const char **name);
 /* True for a table entry's name or "measured": what cpu.uarch accepts. */
 bool peak_uarch_name_known(const char *name);
 

@@ -154,6 +154,11 @@ const char *peak_identity_name(enum peak_identity v)
 	return "unknown";
 }
 
+const struct peak_uarch_facts *peak_uarch_facts_at(size_t i)
+{
+	return i < NFACTS ? &facts[i] : NULL;
+}
+
 const struct peak_uarch_facts *peak_uarch_facts_of(const char *vendor, const char *name)
 {
 	for (size_t i = 0; vendor && name && i < NFACTS; i++)
@@ -202,8 +207,8 @@ static void cache_words(unsigned kib, const char *what, char *out, size_t len)
 }
 
 /* The evidence as prose, "a, b and c": the features of bits and, when the flags say so,
- * the reported L1d and L2. */
-static void evidence_words(unsigned bits, const struct reported *r, bool l1d, bool l2,
+ * the reported L1d and L2. Returns the number of items. */
+static size_t evidence_words(unsigned bits, const struct reported *r, bool l1d, bool l2,
 			   char *out, size_t len)
 {
 	char items[NFEATURES + 2][40];
@@ -223,6 +228,7 @@ static void evidence_words(unsigned bits, const struct reported *r, bool l1d, bo
 		if (w > 0)
 			used += (size_t)w;
 	}
+	return n;
 }
 
 /* The counts a peak needs: two entries agreeing on all of them are one for the peaks. */
@@ -305,19 +311,19 @@ static void judge(const struct peak_sysinfo *si, const struct reported *r, struc
 		return;
 	}
 	id->verdict = PEAK_IDENTITY_MASKED;
-	evidence_words(r->feats & f->lacks, r, cache_differs(r->l1d_kib, f->l1d_kib),
-		       cache_differs(r->l2_kib, f->l2_kib), ev, sizeof ev);
+	size_t n = evidence_words(r->feats & f->lacks, r, cache_differs(r->l1d_kib, f->l1d_kib),
+				  cache_differs(r->l2_kib, f->l2_kib), ev, sizeof ev);
+	const char *verb = n == 1 ? "contradicts" : "contradict";
 	if (pick_by_features(si->vendor, r, u, which, sizeof which)) {
 		(void)snprintf(id->note, sizeof id->note,
-			       "model %u says %s; %s contradict it; all that is reported fits %s: "
-			       "%s",
-			       si->model, id->model_says, ev, u->name, which);
+			       "model %u says %s; %s %s it; all that is reported fits %s: %s",
+			       si->model, id->model_says, ev, verb, u->name, which);
 		(void)snprintf(u->note, sizeof u->note, "chosen by features (cpu.identity)");
 		return;
 	}
 	(void)snprintf(id->note, sizeof id->note,
-		       "model %u says %s; %s contradict it; %s: no table entry used, measured",
-		       si->model, id->model_says, ev,
+		       "model %u says %s; %s %s it; %s: no table entry used, measured",
+		       si->model, id->model_says, ev, verb,
 		       which[0] ? "the entries that fit differ in their counts"
 				: "no table entry fits all that is reported");
 	set_unknown(u, "the model's entry is contradicted (cpu.identity)");

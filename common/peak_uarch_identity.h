@@ -62,5 +62,7 @@ struct peak_uarch_facts {
 	const char *core;         /* "Golden Cove server": the core kind, for the report */
 };
 const struct peak_uarch_facts *peak_uarch_facts_of(const char *vendor, const char *name);
+/* The i-th facts row, NULL past the last. */
+const struct peak_uarch_facts *peak_uarch_facts_at(size_t i);
 
 #endif
