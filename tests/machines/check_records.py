@@ -21,6 +21,11 @@
       also replays them against another entry (cpu.uarch=UARCH) and wants TEXT in
       peak.table_corrected: the correction a user sees on that machine.
 
+  check_records.py identity --peakinfo BIN --expect REC:VERDICT:UARCH[:TEXT]... DIR...
+      For each record named in an --expect, `peakinfo --root RECORD/root` gives
+      cpu.identity VERDICT, peak.uarch UARCH and every TEXT (";"-separated) in
+      cpu.identity_note; for every record, a masked model's entry is never the one used.
+
 DIR is a folder whose subfolders are records (each one is a record); they are found when
 the test runs. A DIR that does not exist is said and skipped. Exit 0 every record held,
 1 one did not, 77 nothing to judge (no record found, or none that could be judged), 2 usage.
@@ -358,6 +363,40 @@ def probe_check_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
     print(f"ok: {name}: the table's entry stands against the probe's runs ({spec})")
 
 
+def identity_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
+    name = os.path.basename(rec)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "p.json")
+        problem = run_peakinfo_plain(args.peakinfo, os.path.join(rec, "root"), out)
+        if problem:
+            t.fail(f"{name}: {problem}")
+            return
+        ctx = load(out)["context"]
+    verdict, uarch = ctx.get("cpu.identity"), ctx.get("peak.uarch")
+    note = str(ctx.get("cpu.identity_note", ""))
+    said = note.split(" says ", 1)[1].split(";", 1)[0] if " says " in note else None
+    if verdict == "masked" and uarch == said:
+        t.fail(f"{name}: the model is masked yet its entry {said} is used ({note})")
+        return
+    for want in args.expect or []:
+        rname, wverdict, wuarch, *texts = want.split(":", 3)
+        if rname != name:
+            continue
+        lacks = [x for x in (texts[0].split(";") if texts else []) if x not in note]
+        if verdict != wverdict or uarch != wuarch or lacks:
+            t.fail(f"{name}: cpu.identity {verdict!r}, peak.uarch {uarch!r}, note {note!r}; "
+                   f"wanted {wverdict!r}, {wuarch!r}" + (f", and {lacks} in the note" if lacks else ""))
+            return
+    t.judged += 1
+    print(f"ok: {name}: cpu.identity={verdict}: {note} -> {uarch}")
+
+
+def run_peakinfo_plain(peakinfo: str, root: str, out: str) -> str | None:
+    cmd = [peakinfo, "--root", root, "--format", "json", "--output", out]
+    run = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return None if run.returncode == 0 else f"{' '.join(cmd)} exited {run.returncode}: {run.stderr.strip()}"
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     sub = p.add_subparsers(dest="check", required=True)
@@ -373,10 +412,15 @@ def main(argv: list[str]) -> int:
     pc.add_argument("--peakinfo", required=True)
     pc.add_argument("--expect", action="append")
     pc.add_argument("dirs", nargs="+")
+    idp = sub.add_parser("identity")
+    idp.add_argument("--peakinfo", required=True)
+    idp.add_argument("--expect", action="append")
+    idp.add_argument("dirs", nargs="+")
     args = p.parse_args(argv)
     args.superseded_lines = load_superseded(getattr(args, "superseded", None))
     t = Tally()
-    check = {"lookup": lookup_one, "below-peak": below_peak_one, "probe-check": probe_check_one}
+    check = {"lookup": lookup_one, "below-peak": below_peak_one, "probe-check": probe_check_one,
+             "identity": identity_one}
     for rec in records(args.dirs):
         check[args.check](args, rec, t)
     return t.exit_code("found" if not t.skipped else "that could be judged")
