@@ -186,6 +186,18 @@ static void test_consistent(void **state)
 	assert_int_equal(id.verdict, PEAK_IDENTITY_CONSISTENT);
 	has(id.note, "nothing reported to check it against");
 
+	/* under qemu's translator the caches are not the emulated core's: not compared */
+	fake(&si, "GenuineIntel", 6, 60, F(AVX2), 32, 1024);
+	(void)snprintf(si.hypervisor, sizeof si.hypervisor, "qemu-tcg");
+	peak_uarch_identify(&si, &u, &id);
+	assert_int_equal(id.verdict, PEAK_IDENTITY_CONSISTENT);
+	assert_string_equal(u.name, "haswell");
+	assert_string_equal(id.note, "model 60 says haswell; avx2 agrees (caches not compared under "
+				     "qemu's translator)");
+	(void)snprintf(si.hypervisor, sizeof si.hypervisor, "kvm");
+	peak_uarch_identify(&si, &u, &id);
+	assert_int_equal(id.verdict, PEAK_IDENTITY_MASKED);
+
 	fake(&si, "GenuineIntel", 6, 250, SPR_FEATS, 48, 2048);
 	peak_uarch_identify(&si, &u, &id);
 	assert_int_equal(id.verdict, PEAK_IDENTITY_UNKNOWN);
