@@ -25,14 +25,14 @@ static const struct {
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 
-#define F(x) PEAK_CFEAT_##x
+#define F(x)     PEAK_CFEAT_##x
 #define FEAT_ALL ((F(VAES) << 1) - 1u)
 /* What a core lacks: every feature above that it neither has nor leaves unstated. */
 #define LACKS_REST(has, unstated) (FEAT_ALL & ~(unsigned)(has) & ~(unsigned)(unstated))
-#define SKX (F(AVX2) | F(AVX512F))
-#define ICL (SKX | F(AVX512_VNNI) | F(AVX512IFMA) | F(VAES))
-#define SPR (ICL | F(AVX512_BF16) | F(AVX512_FP16) | F(AVX_VNNI) | F(AMX_TILE))
-#define ZEN4 (ICL | F(AVX512_BF16))
+#define SKX                       (F(AVX2) | F(AVX512F))
+#define ICL                       (SKX | F(AVX512_VNNI) | F(AVX512IFMA) | F(VAES))
+#define SPR                       (ICL | F(AVX512_BF16) | F(AVX512_FP16) | F(AVX_VNNI) | F(AMX_TILE))
+#define ZEN4                      (ICL | F(AVX512_BF16))
 
 /* What each table entry's core has and lacks, and its L1d and L2 per core (never the L3:
  * VMs and SKUs vary it). Features: GCC's -march=<name> feature lists (gcc.gnu.org "x86
@@ -133,7 +133,8 @@ void peak_core_features_names(unsigned bits, char *out, size_t len)
 	for (size_t i = 0; i < NFEATURES && used < len; i++) {
 		if (!(bits & feature_names[i].bit))
 			continue;
-		int w = snprintf(out + used, len - used, "%s%s", used ? " " : "", feature_names[i].name);
+		int w = snprintf(out + used, len - used, "%s%s", used ? " " : "",
+				 feature_names[i].name);
 		if (w > 0)
 			used += (size_t)w;
 	}
@@ -208,8 +209,8 @@ static void cache_words(unsigned kib, const char *what, char *out, size_t len)
 
 /* The evidence as prose, "a, b and c": the features of bits and, when the flags say so,
  * the reported L1d and L2. Returns the number of items. */
-static size_t evidence_words(unsigned bits, const struct reported *r, bool l1d, bool l2,
-			   char *out, size_t len)
+static size_t evidence_words(unsigned bits, const struct reported *r, bool l1d, bool l2, char *out,
+			     size_t len)
 {
 	char items[NFEATURES + 2][40];
 	size_t n = 0;
@@ -237,8 +238,9 @@ static bool same_counts(const struct peak_uarch *a, const struct peak_uarch *b)
 	return a->fma_units == b->fma_units && a->fma512_units == b->fma512_units &&
 	       a->vec_int_add_units == b->vec_int_add_units &&
 	       a->vec512_int_add_units == b->vec512_int_add_units &&
-	       a->int_alu_units == b->int_alu_units && a->vec_int_mul_units == b->vec_int_mul_units &&
-	       a->imul_units == b->imul_units && a->fp_add_latency == b->fp_add_latency &&
+	       a->int_alu_units == b->int_alu_units &&
+	       a->vec_int_mul_units == b->vec_int_mul_units && a->imul_units == b->imul_units &&
+	       a->fp_add_latency == b->fp_add_latency &&
 	       a->fp_add256_latency == b->fp_add256_latency &&
 	       a->fp_add512_latency == b->fp_add512_latency && a->imul_latency == b->imul_latency &&
 	       a->pipe_bits == b->pipe_bits && a->addmul_ops == b->addmul_ops &&
@@ -323,8 +325,8 @@ static void judge(const struct peak_sysinfo *si, const struct reported *r, struc
 		return;
 	}
 	(void)snprintf(id->note, sizeof id->note,
-		       "model %u says %s; %s %s it; %s: no table entry used, measured",
-		       si->model, id->model_says, ev, verb,
+		       "model %u says %s; %s %s it; %s: no table entry used, measured", si->model,
+		       id->model_says, ev, verb,
 		       which[0] ? "the entries that fit differ in their counts"
 				: "no table entry fits all that is reported");
 	set_unknown(u, "the model's entry is contradicted (cpu.identity)");

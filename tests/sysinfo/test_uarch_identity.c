@@ -12,9 +12,10 @@
 #include "peak_uarch_identity.h"
 
 #define F(x) PEAK_CFEAT_##x
-#define ZEN4_FEATS (F(AVX2) | F(AVX512F) | F(AVX512_VNNI) | F(AVX512_BF16) | F(AVX512IFMA) | F(VAES))
+#define ZEN4_FEATS                                                                                 \
+	(F(AVX2) | F(AVX512F) | F(AVX512_VNNI) | F(AVX512_BF16) | F(AVX512IFMA) | F(VAES))
 #define SPR_FEATS                                                                                  \
-	(F(AVX2) | F(AVX512F) | F(AVX512_VNNI) | F(AVX512_BF16) | F(AVX512_FP16) | F(AVX512IFMA) |  \
+	(F(AVX2) | F(AVX512F) | F(AVX512_VNNI) | F(AVX512_BF16) | F(AVX512_FP16) | F(AVX512IFMA) | \
 	 F(VAES) | F(AVX_VNNI) | F(AMX_TILE))
 
 /* A CPU as the identity check sees it: vendor, family, model, features, L1d and L2 (KiB,
@@ -173,7 +174,8 @@ static void test_consistent(void **state)
 	peak_uarch_identify(&si, &u, &id);
 	assert_int_equal(id.verdict, PEAK_IDENTITY_CONSISTENT);
 	assert_string_equal(u.name, "zen3");
-	assert_string_equal(id.note, "model 1 says zen3; avx2, vaes, a 32 KiB L1d and a 512 KiB L2 agree");
+	assert_string_equal(id.note,
+			    "model 1 says zen3; avx2, vaes, a 32 KiB L1d and a 512 KiB L2 agree");
 
 	fake(&si, "GenuineIntel", 6, 85, F(AVX2), 0, 0);
 	si.stepping = 7;
@@ -192,8 +194,9 @@ static void test_consistent(void **state)
 	peak_uarch_identify(&si, &u, &id);
 	assert_int_equal(id.verdict, PEAK_IDENTITY_CONSISTENT);
 	assert_string_equal(u.name, "haswell");
-	assert_string_equal(id.note, "model 60 says haswell; avx2 agrees (caches not compared under "
-				     "qemu's translator)");
+	assert_string_equal(id.note,
+			    "model 60 says haswell; avx2 agrees (caches not compared under "
+			    "qemu's translator)");
 	(void)snprintf(si.hypervisor, sizeof si.hypervisor, "kvm");
 	peak_uarch_identify(&si, &u, &id);
 	assert_int_equal(id.verdict, PEAK_IDENTITY_MASKED);
