@@ -314,14 +314,15 @@ def below_peak_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
 
 def probe_passes(rec: str) -> str | None:
     """The record's probe runs as PEAKBENCH_TEST_PROBE_PASSES: "name=run1,run2;...", from
-    each run's peak.uarch_note ("per cycle at 3.01 GHz (imul): fma256 1.97, ...")."""
+    each run's peak.uarch_note ("per cycle at 3.01 GHz (imul): fma256 1.97, ..."), up to
+    the first ";" (after it the note says what was filled from elsewhere, not figures)."""
     runs = sorted(f for f in os.listdir(rec) if f.startswith("peakinfo-measured-"))
     figs: dict[str, list[str]] = {}
     for f in runs:
         note = str(load(os.path.join(rec, f))["context"].get("peak.uarch_note", ""))
         if ":" not in note:
             continue
-        for item in note.split(":", 1)[1].split(","):
+        for item in note.split(":", 1)[1].split(";", 1)[0].split(","):
             words = item.split()
             if len(words) >= 2:  # "vadd128 3.32 refused" is still a figure
                 figs.setdefault(words[0], []).append(words[1])
@@ -337,7 +338,11 @@ def corrected(args: argparse.Namespace, root: str, spec: str, uarch: str | None)
         run = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
         if run.returncode != 0:
             return f"(peakinfo exited {run.returncode}: {run.stderr.strip()})"
-        return str(load(out)["context"].get("peak.table_corrected"))
+        ctx = load(out)["context"]
+        notes = str(ctx.get("peak.probe_notes", ""))
+        if notes.startswith("probe passes:"):  # not replayed at all: "none" would mean nothing
+            return f"(the passes did not parse: {notes})"
+        return str(ctx.get("peak.table_corrected"))
 
 
 def probe_check_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
