@@ -377,7 +377,7 @@ static void uarch_check(struct peak_machine *m, const struct peak_sysinfo *si, b
 static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
 			  const struct peak_config *cfg, bool real_cpu, bool check)
 {
-	peak_uarch_lookup(si, &m->uarch);
+	peak_uarch_identify(si, &m->uarch, &m->identity);
 	const char *want = cfg ? cfg->uarch : "";
 	bool forced = strcmp(want, "measured") == 0;
 	if (want[0] && !forced && peak_uarch_by_name(want, &m->uarch)) {
@@ -487,6 +487,9 @@ static void value_to_context(struct peak_context *ctx, const char *key, const st
 
 void peak_machine_to_context(const struct peak_machine *m, struct peak_context *ctx)
 {
+	peak_context_set_str(ctx, "cpu.identity", peak_identity_name(m->identity.verdict));
+	if (m->identity.note[0])
+		peak_context_set_str(ctx, "cpu.identity_note", m->identity.note);
 	peak_context_set_str(ctx, "peak.uarch", m->uarch.name);
 	peak_context_set_str(ctx, "peak.uarch_source", peak_source_name(m->uarch.source));
 	if (m->uarch.note[0])

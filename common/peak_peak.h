@@ -11,6 +11,7 @@
 #include "peak_isa.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
+#include "peak_uarch_identity.h"
 #include "peak_uarch_probe.h"
 
 const char *peak_source_name(enum peak_source src);
@@ -53,6 +54,7 @@ int peak_config_load_default(struct peak_config *cfg, char *err, size_t err_len)
 /* All peak inputs of this machine. */
 struct peak_machine {
 	struct peak_uarch uarch;
+	struct peak_uarch_identity identity; /* the model checked against the features */
 	struct peak_value cores;        /* cores allowed to this process */
 	struct peak_value ghz;          /* measured (dependent chain) unless overridden */
 	struct peak_value nominal_ghz;  /* cpuid / brand string */

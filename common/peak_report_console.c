@@ -12,7 +12,7 @@ struct console_state {
 
 /* Context keys worth a line on the console; the full block is in the JSON output. */
 static const char *const console_keys[] = {
-	"cpu.model", "cpu.isa", "cpu.allowed", "cpu.ghz.measured", "cpu.ghz.nominal",
+	"cpu.model", "cpu.isa", "cpu.identity", "cpu.identity_note", "cpu.allowed", "cpu.ghz.measured", "cpu.ghz.nominal",
 	"mem.total_bytes", "os.kernel", "hypervisor", "clocksource", "thp",
 	"git.revision", "timestamp", "openblas.config", "openblas.threads", "warnings",
 };

@@ -45,6 +45,8 @@ struct peak_sysinfo {
 	unsigned family, model, stepping;
 	char arch[16];         /* "x86_64" or "aarch64": the CPU the identity describes */
 	struct peak_isa_flags isa;
+	unsigned features;     /* x86: the features that tell cores apart, as the CPU reports
+				* them (PEAK_CFEAT_*: peak_uarch_identity.h); 0 unknown */
 	unsigned logical_cpus; /* online */
 	unsigned allowed_cpus; /* in this process's affinity mask */
 	unsigned cores;        /* physical cores (hwloc, else logical_cpus) */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "peak_sysinfo.h"
+#include "peak_uarch_identity.h"
 #include "peak_uarch.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
@@ -278,6 +279,8 @@ static void read_cpuinfo(struct peak_sysinfo *si, const char *root, bool *hv_fla
 			f->avx512vl = has_word(v, "avx512vl");
 			f->avx512_fp16 = has_word(v, "avx512_fp16");
 		}
+		if (!si->features)
+			si->features = peak_core_features_parse(v);
 	} else if (root && root[0] && strcmp(si->arch, "aarch64") != 0) {
 		peak_sysinfo_warn(si, "ISA flags unknown: no flags line in /proc/cpuinfo");
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "peak_sysinfo.h"
+#include "peak_uarch_identity.h"
 
 static void copy_str(char *dst, size_t len, const char *src)
 {
@@ -130,6 +131,35 @@ void peak_isa_detect(struct peak_isa_flags *f, const char **os_note)
 		*os_note = note;
 }
 
+/* The identity features from cpuid leaf 7 (Intel SDM vol. 2, CPUID): what the CPU, or
+ * its hypervisor, reports, whatever the OS enables (peak_uarch_identity.h). */
+static unsigned collect_features(unsigned max_leaf)
+{
+	unsigned r[4], bits = 0;
+	if (max_leaf < 7)
+		return 0;
+	cpuid_regs(7, 0, r);
+	unsigned max_sub = r[0];
+	const struct {
+		unsigned reg, bit, feature;
+	} leaf7[] = {
+	    {1, 5, PEAK_CFEAT_AVX2},         {1, 16, PEAK_CFEAT_AVX512F},
+	    {1, 21, PEAK_CFEAT_AVX512IFMA},  {2, 9, PEAK_CFEAT_VAES},
+	    {2, 11, PEAK_CFEAT_AVX512_VNNI}, {3, 8, PEAK_CFEAT_AVX512_VP2INTERSECT},
+	    {3, 23, PEAK_CFEAT_AVX512_FP16}, {3, 24, PEAK_CFEAT_AMX_TILE},
+	};
+	for (size_t i = 0; i < sizeof leaf7 / sizeof leaf7[0]; i++)
+		if (r[leaf7[i].reg] & (1u << leaf7[i].bit))
+			bits |= leaf7[i].feature;
+	if (max_sub >= 1) {
+		cpuid_regs(7, 1, r);
+		bits |= r[0] & (1u << 4) ? PEAK_CFEAT_AVX_VNNI : 0;
+		bits |= r[0] & (1u << 5) ? PEAK_CFEAT_AVX512_BF16 : 0;
+		bits |= r[0] & (1u << 21) ? PEAK_CFEAT_AMX_FP16 : 0;
+	}
+	return bits;
+}
+
 static void collect_isa(struct peak_sysinfo *si)
 {
 	const char *note;
@@ -146,6 +176,7 @@ bool peak_sysinfo_collect_cpu(struct peak_sysinfo *si)
 	if (!max_leaf)
 		return false;
 	collect_isa(si);
+	si->features = collect_features(max_leaf);
 	collect_hypervisor(si);
 	return true;
 }

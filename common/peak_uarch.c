@@ -5,6 +5,7 @@
 
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
+#include "peak_uarch_identity.h"
 
 /* The micro-architecture table. Figures are per core, from the vendors' optimization
  * manuals and published instruction tables (Agner Fog, uops.info); widths per cycle are
@@ -140,12 +141,12 @@ static void uarch_from_entry(const struct uarch_entry *e, struct peak_uarch *u)
 }
 
 /* aarch64: the MIDR pair (peak_uarch_arm.c); unknown cores measured. */
-static void lookup_arm(const struct peak_sysinfo *si, struct peak_uarch *u)
+static bool lookup_arm(const struct peak_sysinfo *si, struct peak_uarch *u)
 {
 	const struct peak_uarch_arm *a = peak_uarch_arm_find(si->family, si->model);
 	if (a) {
 		peak_uarch_arm_fill(a, u);
-		return;
+		return true;
 	}
 	memset(u, 0, sizeof *u);
 	(void)snprintf(u->name, sizeof u->name, "unknown");
@@ -153,14 +154,13 @@ static void lookup_arm(const struct peak_sysinfo *si, struct peak_uarch *u)
 	u->imul_latency = 1;
 	(void)snprintf(u->note, sizeof u->note,
 		       "implementer 0x%02x part 0x%03x is not in the table", si->family, si->model);
+	return false;
 }
 
-void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
+bool peak_uarch_lookup_model(const struct peak_sysinfo *si, struct peak_uarch *u)
 {
-	if (strcmp(si->arch, "aarch64") == 0) {
-		lookup_arm(si, u);
-		return;
-	}
+	if (strcmp(si->arch, "aarch64") == 0)
+		return lookup_arm(si, u);
 	for (size_t i = 0; i < sizeof uarch_table / sizeof uarch_table[0]; i++) {
 		const struct uarch_entry *e = &uarch_table[i];
 		if (strcmp(si->vendor, e->vendor) != 0 || si->family != e->family ||
@@ -168,7 +168,7 @@ void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
 		    si->stepping < e->stepping_lo || si->stepping > e->stepping_hi)
 			continue;
 		uarch_from_entry(e, u);
-		return;
+		return true;
 	}
 	/* Not in the table: every count unknown. imul r64,r64 is 3 cycles on every x86-64
 	 * since Core 2 and Zen: the one fact the frequency chain needs. */
@@ -178,6 +178,12 @@ void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
 	u->imul_latency = 3;
 	(void)snprintf(u->note, sizeof u->note, "%s family %u model %u is not in the table",
 		       si->vendor, si->family, si->model);
+	return false;
+}
+
+void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
+{
+	peak_uarch_identify(si, u, NULL);
 }
 
 bool peak_uarch_by_name(const char *name, struct peak_uarch *u)
@@ -192,7 +198,26 @@ bool peak_uarch_by_name(const char *name, struct peak_uarch *u)
 			uarch_from_entry(&uarch_table[i], u);
 			return true;
 		}
+	/* "sapphirerapids-class": the entries with that one's counts (peak_uarch_identity.h) */
+	size_t n = name ? strlen(name) : 0, suffix = strlen("-class");
+	char base[sizeof u->name];
+	if (n > suffix && n - suffix < sizeof base && strcmp(name + n - suffix, "-class") == 0) {
+		(void)snprintf(base, sizeof base, "%.*s", (int)(n - suffix), name);
+		if (peak_uarch_by_name(base, u)) {
+			(void)snprintf(u->name, sizeof u->name, "%s", name);
+			return true;
+		}
+	}
 	return false;
+}
+
+bool peak_uarch_entry_at(size_t i, const char **vendor, const char **name)
+{
+	if (i >= sizeof uarch_table / sizeof uarch_table[0])
+		return false;
+	*vendor = uarch_table[i].vendor;
+	*name = uarch_table[i].name;
+	return true;
 }
 
 bool peak_uarch_name_known(const char *name)

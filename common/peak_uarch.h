@@ -51,12 +51,19 @@ struct peak_uarch {
 /* Every count above that is 0 (where the ISA exists) is unknown: the peaks that need it
  * are unknown, never a guess. */
 
-/* The micro-architecture entry for this CPU (vendor, family, model, stepping), or, when
- * the table lacks it, the "unknown" entry (source PEAK_SRC_UNKNOWN, every count 0);
- * peak_machine_init then measures it (peak_uarch_probe.h). */
+/* The micro-architecture entry for this CPU: the one its model (vendor, family, model,
+ * stepping) names when its features and caches agree, else the one they fit
+ * (peak_uarch_identity.h); or, when none is supported, the "unknown" entry (source
+ * PEAK_SRC_UNKNOWN, every count 0): peak_machine_init then measures it
+ * (peak_uarch_probe.h). */
 void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u);
-/* The table entry of that name (as peaks.conf's cpu.uarch gives it); false if none. */
+/* The entry the model names, unchecked; false (u the "unknown" entry) when none does. */
+bool peak_uarch_lookup_model(const struct peak_sysinfo *si, struct peak_uarch *u);
+/* The table entry of that name (as peaks.conf's cpu.uarch gives it; "NAME-class" is
+ * NAME's counts under that name); false if none. */
 bool peak_uarch_by_name(const char *name, struct peak_uarch *u);
+/* The i-th x86 table row's vendor and name; false past the last (tests). */
+bool peak_uarch_entry_at(size_t i, const char **vendor, const char **name);
 /* True for a table entry's name or "measured": what cpu.uarch accepts. */
 bool peak_uarch_name_known(const char *name);
 

@@ -28,6 +28,44 @@ def _size(c, k):
     return f"{round(v / 1048576 * 100) / 100:g} MiB" if v >= 1048576 else f"{v / 1024:g} KiB"
 
 
+def core_line(c: dict) -> str | None:
+    """The core the run believes and why, in one line (cpu.identity, issue 34): a model
+    number is a claim, and a masked one is said, with the features and caches that
+    contradict it. None when the context names no core, or predates cpu.identity (then
+    nothing says why: peak.uarch stays in the appendix's context keys)."""
+    uarch, verdict, note = c.get("peak.uarch"), c.get("cpu.identity"), c.get("cpu.identity_note")
+    if not uarch or not verdict:
+        return None
+    src = _v(c, "peak.uarch_source")
+    if src == "config":
+        chosen = f"{uarch} (cpu.uarch, configured)"
+    elif uarch in ("measured", "unknown"):
+        chosen = "measured by the probe: no table entry used"
+    else:
+        chosen = f"{uarch} (table)"
+    why = f": {note}" if note else ""
+    if verdict == "masked":
+        return f"Core: {chosen}. **The model number is masked**{why}."
+    if verdict == "consistent":
+        return f"Core: {chosen}; the model number is consistent{why}."
+    return f"Core: {chosen}; identity {verdict}{why}."
+
+
+def core_lines(c: dict) -> list[str]:
+    """The core line after a blank line (the summary's, below the machine row), or none."""
+    line = core_line(c)
+    return ["", line] if line else []
+
+
+def core_row(c: dict) -> str:
+    """The Machine section's Core cell: the core line, or for results before cpu.identity
+    the entry used, unchecked."""
+    line = core_line(c)
+    if line:
+        return line.removeprefix("Core: ")
+    return f"{_v(c, 'peak.uarch')} ({_v(c, 'peak.uarch_source')}); the model number was not checked"
+
+
 def machine(c: dict, peaks: list[dict] | None = None) -> list[str]:
     """The Machine section of report.md (peaks: unused, the appendix lists them: peaks_table)."""
     out = ["## Machine", ""]
@@ -36,6 +74,7 @@ def machine(c: dict, peaks: list[dict] | None = None) -> list[str]:
         out += ["| | |", "| --- | --- |",
                 f"| CPU | {_v(c, 'cpu.model')} (family {_v(c, 'cpu.family')}, model {_v(c, 'cpu.model_number')}) |",
                 f"| ISA | {_v(c, 'cpu.isa')} |",
+                f"| Core | {cell(core_row(c))} |",
                 f"| CPUs | {_v(c, 'cpu.allowed')} allowed of {_v(c, 'cpu.logical')} logical, {_v(c, 'cpu.cores')} cores, "
                 f"{_v(c, 'cpu.sockets')} socket(s), {_v(c, 'numa.nodes')} NUMA node(s) |",
                 f"| Clock | {_ghz(c, 'cpu.ghz.measured')} GHz measured, {_ghz(c, 'cpu.ghz.nominal')} GHz nominal |",

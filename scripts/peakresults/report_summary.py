@@ -4,7 +4,7 @@ job), the warnings that change a conclusion, and what a --quick or --tiny run sh
 At most about 60 lines: the rest of the report and the appendix hold the detail."""
 from . import pick, report_cluster, report_mode, report_refs
 from .report_fmt import FLAG_MEANING, cell, fmt, human, isnum, warnings
-from .report_machine import status_problems
+from .report_machine import core_lines, status_problems
 
 # Flags that change what a headline figure means: the doubt flags (pick.py) and those that
 # say the figure is not the device's (a cache, tmpfs, page cache, a virtual NIC).
@@ -58,7 +58,7 @@ def machine_line(c: dict) -> list[str]:
             "| --- | --- | --- | --- | --- | --- | --- |",
             f"| {cell(v('cpu.model'))} | {v('cpu.family')}/{v('cpu.model_number')} | {v('cpu.cores')} cores, "
             f"{v('cpu.allowed')} of {v('cpu.logical')} CPUs allowed | {mem} | {cell(v('os.kernel'))} | "
-            f"{cell(v('hypervisor'))} | {clock} |"]
+            f"{cell(v('hypervisor'))} | {clock} |"] + core_lines(c)
 
 
 def _peak_cell(h: Headline, r: dict, c: dict) -> str:

@@ -2,10 +2,12 @@
 """Replay the records of real machines through the code as it is now
 (docs/machines/README.md): tests that hold on CPUs other than the tester's.
 
-  check_records.py lookup --peakinfo BIN --schema-check BIN DIR...
+  check_records.py lookup --peakinfo BIN --schema-check BIN [--superseded TSV] DIR...
       For every record, `peakinfo --root RECORD/root` (JSON and CSV) passes the schema
       check and finds what the record's peakinfo.json shows: the CPU's identity and ISA,
       peak.uarch and its source, the FMA units, the cores, and each ISA's ops per cycle.
+      TSV (superseded.tsv) names the recorded values now known wrong, or keys the record
+      predates, with the value the lookup must find instead and why.
   check_records.py below-peak --kernel-peaks BIN DIR...
       For every record, no cpubench row (RECORD/cpubench*.json) is above its theoretical
       peak recomputed with the current table: cores used x the row's own clock (its
@@ -18,6 +20,11 @@
       table entry correct nothing: the table is right for every recorded CPU. --expect
       also replays them against another entry (cpu.uarch=UARCH) and wants TEXT in
       peak.table_corrected: the correction a user sees on that machine.
+
+  check_records.py identity --peakinfo BIN --expect REC:VERDICT:UARCH[:TEXT]... DIR...
+      For each record named in an --expect, `peakinfo --root RECORD/root` gives
+      cpu.identity VERDICT, peak.uarch UARCH and every TEXT (";"-separated) in
+      cpu.identity_note; for every record, a masked model's entry is never the one used.
 
 DIR is a folder whose subfolders are records (each one is a record); they are found when
 the test runs. A DIR that does not exist is said and skipped. Exit 0 every record held,
@@ -119,6 +126,41 @@ def run_peakinfo(args: argparse.Namespace, root: str, fmt: str, out: str) -> str
     return None
 
 
+def load_superseded(path: str | None) -> dict[str, list[tuple[str, str, str, str]]]:
+    """superseded.tsv by record: (key, recorded value or "-", value now, why)."""
+    out: dict[str, list[tuple[str, str, str, str]]] = {}
+    if not path:
+        return out
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) != 5 or not all(cols):
+                raise SystemExit(f"{path}:{n}: want 5 tab-separated fields, got {len(cols)}")
+            out.setdefault(cols[0], []).append((cols[1], cols[2], cols[3], cols[4]))
+    return out
+
+
+def apply_superseded(name: str, wctx: dict, gctx: dict, lines: list[tuple[str, str, str, str]],
+                     t: Tally) -> set[str] | None:
+    """The keys superseded for this record, each checked: the record still says the
+    recorded value and the lookup finds the value now. None when one fails."""
+    keys = set()
+    for key, recorded, now, why in lines:
+        had = "-" if key not in wctx else str(wctx[key])
+        if had != recorded:
+            t.fail(f"{name}: superseded.tsv says the record's {key} is {recorded!r}, it is "
+                   f"{had!r}: a stale line")
+            return None
+        if str(gctx.get(key)) != now:
+            t.fail(f"{name}: {key} {gctx.get(key)!r} now, superseded.tsv wants {now!r} ({why})")
+            return None
+        print(f"note: {name}: {key} {recorded!r} in the record superseded by {now!r}: {why}")
+        keys.add(key)
+    return keys
+
+
 def lookup_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
     name = os.path.basename(rec)
     root, want_path = os.path.join(rec, "root"), os.path.join(rec, "peakinfo.json")
@@ -140,9 +182,12 @@ def lookup_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
                f"still has no entry for it (now {gctx.get('peak.uarch')}, "
                f"{gctx.get('peak.uarch_source')}): no lookup to compare")
         return
+    superseded = apply_superseded(name, wctx, gctx, args.superseded_lines.get(name, []), t)
+    if superseded is None:
+        return
     t.judged += 1
     diffs = [f"{k} {wctx.get(k)!r} in the record, {gctx.get(k)!r} now"
-             for k in LOOKUP_KEYS if wctx.get(k) != gctx.get(k)]
+             for k in LOOKUP_KEYS if wctx.get(k) != gctx.get(k) and k not in superseded]
     lost = set(str(wctx.get("cpu.isa")).split()) - set(str(gctx.get("cpu.isa")).split())
     if lost:
         diffs.append(f"cpu.isa lacks {' '.join(sorted(lost))} (record: {wctx.get('cpu.isa')!r}, "
@@ -269,14 +314,15 @@ def below_peak_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
 
 def probe_passes(rec: str) -> str | None:
     """The record's probe runs as PEAKBENCH_TEST_PROBE_PASSES: "name=run1,run2;...", from
-    each run's peak.uarch_note ("per cycle at 3.01 GHz (imul): fma256 1.97, ...")."""
+    each run's peak.uarch_note ("per cycle at 3.01 GHz (imul): fma256 1.97, ..."), up to
+    the first ";" (after it the note says what was filled from elsewhere, not figures)."""
     runs = sorted(f for f in os.listdir(rec) if f.startswith("peakinfo-measured-"))
     figs: dict[str, list[str]] = {}
     for f in runs:
         note = str(load(os.path.join(rec, f))["context"].get("peak.uarch_note", ""))
         if ":" not in note:
             continue
-        for item in note.split(":", 1)[1].split(","):
+        for item in note.split(":", 1)[1].split(";", 1)[0].split(","):
             words = item.split()
             if len(words) >= 2:  # "vadd128 3.32 refused" is still a figure
                 figs.setdefault(words[0], []).append(words[1])
@@ -292,7 +338,11 @@ def corrected(args: argparse.Namespace, root: str, spec: str, uarch: str | None)
         run = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
         if run.returncode != 0:
             return f"(peakinfo exited {run.returncode}: {run.stderr.strip()})"
-        return str(load(out)["context"].get("peak.table_corrected"))
+        ctx = load(out)["context"]
+        notes = str(ctx.get("peak.probe_notes", ""))
+        if notes.startswith("probe passes:"):  # not replayed at all: "none" would mean nothing
+            return f"(the passes did not parse: {notes})"
+        return str(ctx.get("peak.table_corrected"))
 
 
 def probe_check_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
@@ -318,12 +368,47 @@ def probe_check_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
     print(f"ok: {name}: the table's entry stands against the probe's runs ({spec})")
 
 
+def identity_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
+    name = os.path.basename(rec)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "p.json")
+        problem = run_peakinfo_plain(args.peakinfo, os.path.join(rec, "root"), out)
+        if problem:
+            t.fail(f"{name}: {problem}")
+            return
+        ctx = load(out)["context"]
+    verdict, uarch = ctx.get("cpu.identity"), ctx.get("peak.uarch")
+    note = str(ctx.get("cpu.identity_note", ""))
+    said = note.split(" says ", 1)[1].split(";", 1)[0] if " says " in note else None
+    if verdict == "masked" and uarch == said:
+        t.fail(f"{name}: the model is masked yet its entry {said} is used ({note})")
+        return
+    for want in args.expect or []:
+        rname, wverdict, wuarch, *texts = want.split(":", 3)
+        if rname != name:
+            continue
+        lacks = [x for x in (texts[0].split(";") if texts else []) if x not in note]
+        if verdict != wverdict or uarch != wuarch or lacks:
+            t.fail(f"{name}: cpu.identity {verdict!r}, peak.uarch {uarch!r}, note {note!r}; "
+                   f"wanted {wverdict!r}, {wuarch!r}" + (f", and {lacks} in the note" if lacks else ""))
+            return
+    t.judged += 1
+    print(f"ok: {name}: cpu.identity={verdict}: {note} -> {uarch}")
+
+
+def run_peakinfo_plain(peakinfo: str, root: str, out: str) -> str | None:
+    cmd = [peakinfo, "--root", root, "--format", "json", "--output", out]
+    run = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return None if run.returncode == 0 else f"{' '.join(cmd)} exited {run.returncode}: {run.stderr.strip()}"
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     sub = p.add_subparsers(dest="check", required=True)
     lk = sub.add_parser("lookup")
     lk.add_argument("--peakinfo", required=True)
     lk.add_argument("--schema-check", required=True)
+    lk.add_argument("--superseded")
     lk.add_argument("dirs", nargs="+")
     bp = sub.add_parser("below-peak")
     bp.add_argument("--kernel-peaks", required=True)
@@ -332,9 +417,15 @@ def main(argv: list[str]) -> int:
     pc.add_argument("--peakinfo", required=True)
     pc.add_argument("--expect", action="append")
     pc.add_argument("dirs", nargs="+")
+    idp = sub.add_parser("identity")
+    idp.add_argument("--peakinfo", required=True)
+    idp.add_argument("--expect", action="append")
+    idp.add_argument("dirs", nargs="+")
     args = p.parse_args(argv)
+    args.superseded_lines = load_superseded(getattr(args, "superseded", None))
     t = Tally()
-    check = {"lookup": lookup_one, "below-peak": below_peak_one, "probe-check": probe_check_one}
+    check = {"lookup": lookup_one, "below-peak": below_peak_one, "probe-check": probe_check_one,
+             "identity": identity_one}
     for rec in records(args.dirs):
         check[args.check](args, rec, t)
     return t.exit_code("found" if not t.skipped else "that could be judged")
