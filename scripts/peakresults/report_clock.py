@@ -2,7 +2,7 @@
 it before its sweep (cpu.clock_ghz.<load>, cpu.clock_ratio.<load>: the imul chain with
 that class's instructions between its links, checked) and every FMA or vpmulld row on
 ymm/zmm takes its peak at that clock (docs/benchmarks/cpu.md)."""
-from .report_fmt import fmt, isnum
+from .report_fmt import isnum
 
 # The loads in the order the line names them, with the words a reader knows them by.
 LOADS = (("avx512_fma", "AVX-512 FMA"), ("avx512_imul", "AVX-512 vpmulld"),
@@ -17,11 +17,11 @@ def clock_lines(cpu_ctx: dict) -> list[str]:
         ghz = cpu_ctx.get(f"cpu.clock_ghz.{key}")
         ratio = cpu_ctx.get(f"cpu.clock_ratio.{key}")
         if isnum(ghz) and isnum(ratio):
-            parts.append(f"{label}: {fmt(ghz)} GHz, {ratio * 100:.0f}% of the scalar clock")
+            parts.append(f"{label}: {ghz:.2f} GHz, {ratio * 100:.0f}% of the scalar clock")
         elif isinstance(ghz, str) and ghz:
             parts.append(f"{label}: {ghz} (its rows at the scalar clock)")
     if not parts:
         return []
     scalar = cpu_ctx.get("cpu.clock_ghz.scalar")
-    head = f"Clock under each ISA (scalar {fmt(scalar)} GHz)" if isnum(scalar) else "Clock under each ISA"
+    head = f"Clock under each ISA (scalar {scalar:.2f} GHz)" if isnum(scalar) else "Clock under each ISA"
     return ["", f"{head}: " + "; ".join(parts) + "."]
