@@ -12,23 +12,30 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The work between the chain's links. NONE: the plain chain. SCALAR: vmulsd xmm, the
- * control (scalar code holds no licence, so it must read the plain chain's clock). */
+/* The work between the chain's links. NONE: the plain chain, the same loop with nothing
+ * between its links: the scalar clock every load's clock is checked against. */
+/* Only 512-bit loads: on Intel's cores 256-bit FMAs and multiplies issue to port 1 as
+ * well, beside imul (uops.info), and would delay the chain they are meant to leave alone;
+ * zmm FMAs issue to ports 0 and 5 only, vpmulld zmm to port 0. The 256-bit rows keep their
+ * vaddpd/vpaddq ymm chains (the Intel record's 256-bit FMA rows reached 0.99 of their
+ * peak at that clock). */
 enum peak_freq_load {
 	PEAK_FREQ_LOAD_NONE,
-	PEAK_FREQ_LOAD_SCALAR,   /* vmulsd xmm */
-	PEAK_FREQ_LOAD_AVX2_FMA, /* vfmadd231pd ymm */
-	PEAK_FREQ_LOAD_AVX512_FMA, /* vfmadd231pd zmm */
-	PEAK_FREQ_LOAD_AVX2_IMUL,  /* vpmulld ymm */
+	PEAK_FREQ_LOAD_AVX512_FMA,  /* vfmadd231pd zmm */
 	PEAK_FREQ_LOAD_AVX512_IMUL, /* vpmulld zmm */
 	PEAK_FREQ_LOAD_COUNT
 };
 
-/* Vector instructions per chain link: the class's own density (FULL) and half of it
- * (HALF), which must read the same clock if the chain, not the vector work, bounds the
- * loop. FMA classes run 2 a link (0.67 a cycle) at full, multiply classes 1 a link (0.33
- * a cycle: vpmulld runs at under one a cycle on Intel cores). */
-enum peak_freq_density { PEAK_FREQ_FULL, PEAK_FREQ_HALF };
+/* Vector instructions per chain link: the class's density (FULL) and a lighter one
+ * (LIGHT), which must read the same clock if the chain, not the vector work, bounds the
+ * loop, and if both hold the class's licence. FMA: 2 a link and 1.5 (0.67 and 0.5 a
+ * cycle: below one unit's 1 a cycle, as Zen 4 runs zmm FMAs; at or above the one heavy
+ * instruction every two cycles Skylake-SP needs before it lowers the clock to the
+ * licence, as T. Downs measured, travisdowns.github.io; the Intel record's core lowered
+ * it at 0.25 a cycle already). vpmulld: 1 a link and 1 every two links (0.33 and 0.17 a
+ * cycle: it runs at most one a cycle, as two micro-ops, on Intel's cores by uops.info).
+ * Readings that disagree are refused, and the rows stand at the scalar clock. */
+enum peak_freq_density { PEAK_FREQ_FULL, PEAK_FREQ_LIGHT };
 
 /* Chain links per iteration of a loaded chain (cpubench's CPU_CHAIN_STEPS). */
 #define PEAK_FREQ_LOAD_LINKS 16
@@ -53,18 +60,19 @@ double peak_freq_load_ghz(enum peak_freq_load load, enum peak_freq_density d, do
 
 /* One load's clock and the readings that check it. */
 struct peak_freq_load_clock {
-	double ghz;         /* the full-density reading: the clock under the load */
-	double ghz_half;    /* the same at half density */
-	double ghz_scalar;  /* the plain chain */
-	double ghz_control; /* the chain with scalar vmulsd at full density */
-	bool ok;            /* every check held: ghz is the load's clock */
-	char why[96];       /* when refused, which check failed */
+	double ghz;        /* the full-density reading: the clock under the load */
+	double ghz_light;  /* the same at the lighter density */
+	double ghz_scalar; /* the plain chain, before and after the loaded readings (the best) */
+	bool ok;           /* every check held: ghz is the load's clock */
+	char why[96];      /* when refused, which check failed */
 };
 
-/* Measure and check one load's clock. Refused (ok false, why says which) when the control
- * and the plain chain disagree (scalar work beside the chain slows it: the method does not
- * hold on this core), the two densities disagree (the vector work, not the chain, bounds
- * the loop), or the load's clock is above the scalar one. */
+/* Measure and check one load's clock. Refused (ok false, why says which) when the two
+ * densities disagree (the vector work delays the chain: a saturated unit, or a port it
+ * shares with imul, as 256-bit FMAs share Intel's port 1; or the lighter density does not
+ * hold the licence), or the load's clock is above the scalar one. A scalar control beside
+ * the chain (vmulsd) was tried and dropped: on Intel's cores it shares port 1 with imul
+ * and would refuse the zmm loads, which do not. */
 void peak_freq_load_clock(enum peak_freq_load load, double duration_s, unsigned trials,
 			  struct peak_freq_load_clock *c);
 /* The checks alone, on readings already taken (the test's entry point). */

@@ -1,9 +1,9 @@
 /* The x86-64 loaded chains (peak_freq_load.h): imul r64 links with independent vector
  * instructions between them, in eight accumulators (registers 0-7; 8 and 9 hold zero
- * operands, so no lane ever leaves zero and no denormal appears). Two instructions a link
- * reuse an accumulator every fourth link (12 cycles), one a link every eighth: longer than
- * any FMA's or vpmulld's latency (10 at most, on Intel), so the vector work never waits on
- * itself and the imul chain alone sets the time. */
+ * operands, so no lane ever leaves zero and no denormal appears). Two instructions a
+ * link reuse an accumulator every fourth link (12 cycles), fewer less often: longer than
+ * any FMA's latency (4-5) or vpmulld's (10 on Intel, by uops.info), so the vector work
+ * never waits on itself and the imul chain alone sets the time. */
 #include <stdint.h>
 
 #include "peak_freq_load.h"
@@ -13,21 +13,22 @@
 #define STR(x)  STR_(x)
 
 #define IM "imulq %[k], %[x]\n\t"
-#define V_SCALAR(i)      "vmulsd %%xmm8, %%xmm" #i ", %%xmm" #i "\n\t"
-#define V_AVX2_FMA(i)    "vfmadd231pd %%ymm9, %%ymm8, %%ymm" #i "\n\t"
 #define V_AVX512_FMA(i)  "vfmadd231pd %%zmm9, %%zmm8, %%zmm" #i "\n\t"
-#define V_AVX2_IMUL(i)   "vpmulld %%ymm8, %%ymm" #i ", %%ymm" #i "\n\t"
 #define V_AVX512_IMUL(i) "vpmulld %%zmm8, %%zmm" #i ", %%zmm" #i "\n\t"
 #define V_NONE(i)        ""
 
-/* Two vector instructions a link over four links; one a link, or half, over eight. */
-#define D2(V) IM V(0) V(1) IM V(2) V(3) IM V(4) V(5) IM V(6) V(7)
-#define D1(V) IM V(0) IM V(1) IM V(2) IM V(3) IM V(4) IM V(5) IM V(6) IM V(7)
-#define DH(V) IM V(0) IM IM V(1) IM IM V(2) IM IM V(3) IM
+/* Two vector instructions a link over four links; one and a half over sixteen; one a
+ * link, or half, over eight. */
+#define D2(V)  IM V(0) V(1) IM V(2) V(3) IM V(4) V(5) IM V(6) V(7)
+#define D15(V) IM V(0) V(1) IM V(2) IM V(3) V(4) IM V(5) IM V(6) V(7) IM V(0) IM V(1) V(2) \
+	IM V(3) IM V(4) V(5) IM V(6) IM V(7) V(0) IM V(1) IM V(2) V(3) IM V(4) IM V(5) V(6) IM V(7)
+#define D1(V)  IM V(0) IM V(1) IM V(2) IM V(3) IM V(4) IM V(5) IM V(6) IM V(7)
+#define DH(V)  IM V(0) IM IM V(1) IM IM V(2) IM IM V(3) IM
 /* A body is PEAK_FREQ_LOAD_LINKS links. */
-#define BODY_2(V) D2(V) D2(V) D2(V) D2(V)
-#define BODY_1(V) D1(V) D1(V)
-#define BODY_H(V) DH(V) DH(V)
+#define BODY_2(V)  D2(V) D2(V) D2(V) D2(V)
+#define BODY_15(V) D15(V)
+#define BODY_1(V)  D1(V) D1(V)
+#define BODY_H(V)  DH(V) DH(V)
 
 #define ZERO(i) "vpxor %%xmm" #i ", %%xmm" #i ", %%xmm" #i "\n\t"
 #define ZERO_ALL ZERO(0) ZERO(1) ZERO(2) ZERO(3) ZERO(4) ZERO(5) ZERO(6) ZERO(7) ZERO(8) ZERO(9)
@@ -68,25 +69,16 @@ static uint64_t plain(uint64_t iters)
 	return x;
 }
 
-DEF_LOADED(scalar_full, BODY_2(V_SCALAR))
-DEF_LOADED(scalar_half, BODY_1(V_SCALAR))
-DEF_LOADED(avx2_fma_full, BODY_2(V_AVX2_FMA))
-DEF_LOADED(avx2_fma_half, BODY_1(V_AVX2_FMA))
 DEF_LOADED(avx512_fma_full, BODY_2(V_AVX512_FMA))
-DEF_LOADED(avx512_fma_half, BODY_1(V_AVX512_FMA))
-DEF_LOADED(avx2_imul_full, BODY_1(V_AVX2_IMUL))
-DEF_LOADED(avx2_imul_half, BODY_H(V_AVX2_IMUL))
+DEF_LOADED(avx512_fma_light, BODY_15(V_AVX512_FMA))
 DEF_LOADED(avx512_imul_full, BODY_1(V_AVX512_IMUL))
-DEF_LOADED(avx512_imul_half, BODY_H(V_AVX512_IMUL))
+DEF_LOADED(avx512_imul_light, BODY_H(V_AVX512_IMUL))
 /* clang-format on */
 
-/* The features each load's instructions need (vmulsd and vpxor xmm: AVX). */
+/* The features each load's instructions need (vpxor xmm: AVX). */
 static const unsigned need[PEAK_FREQ_LOAD_COUNT] = {
     [PEAK_FREQ_LOAD_NONE] = 0,
-    [PEAK_FREQ_LOAD_SCALAR] = PEAK_FEAT_AVX,
-    [PEAK_FREQ_LOAD_AVX2_FMA] = PEAK_FEAT_AVX | PEAK_FEAT_FMA,
     [PEAK_FREQ_LOAD_AVX512_FMA] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
-    [PEAK_FREQ_LOAD_AVX2_IMUL] = PEAK_FEAT_AVX | PEAK_FEAT_AVX2,
     [PEAK_FREQ_LOAD_AVX512_IMUL] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
 };
 
@@ -101,13 +93,10 @@ uint64_t peak_freq_load_run(enum peak_freq_load load, enum peak_freq_density d, 
 {
 	static uint64_t (*const fns[PEAK_FREQ_LOAD_COUNT][2])(uint64_t) = {
 	    [PEAK_FREQ_LOAD_NONE] = {plain, plain},
-	    [PEAK_FREQ_LOAD_SCALAR] = {scalar_full, scalar_half},
-	    [PEAK_FREQ_LOAD_AVX2_FMA] = {avx2_fma_full, avx2_fma_half},
-	    [PEAK_FREQ_LOAD_AVX512_FMA] = {avx512_fma_full, avx512_fma_half},
-	    [PEAK_FREQ_LOAD_AVX2_IMUL] = {avx2_imul_full, avx2_imul_half},
-	    [PEAK_FREQ_LOAD_AVX512_IMUL] = {avx512_imul_full, avx512_imul_half},
+	    [PEAK_FREQ_LOAD_AVX512_FMA] = {avx512_fma_full, avx512_fma_light},
+	    [PEAK_FREQ_LOAD_AVX512_IMUL] = {avx512_imul_full, avx512_imul_light},
 	};
 	if ((unsigned)load >= PEAK_FREQ_LOAD_COUNT)
 		return 0;
-	return fns[load][d == PEAK_FREQ_HALF](iters);
+	return fns[load][d == PEAK_FREQ_LIGHT](iters);
 }

@@ -38,7 +38,7 @@ struct probe_class {
 #define LAT   (12.0 * LAT_REPS)
 #define AT(field) offsetof(struct peak_uarch_rates, field)
 static const struct probe_class classes[] = {
-    {peak_loop_avx2_dp_fma, V_ALL, PEAK_ISA_AVX2, 0, AT(fma256), false, PEAK_FREQ_LOAD_AVX2_FMA},
+    {peak_loop_avx2_dp_fma, V_ALL, PEAK_ISA_AVX2, 0, AT(fma256), false, PEAK_FREQ_LOAD_NONE},
     {peak_loop_avx512_dp_fma, V_ALL, PEAK_ISA_AVX512, 0, AT(fma512), false,
      PEAK_FREQ_LOAD_AVX512_FMA},
     {peak_loop_sse_dp_addmul, V_ALL, PEAK_ISA_SSE, 0, AT(addmul128), false, PEAK_FREQ_LOAD_NONE},
@@ -51,8 +51,7 @@ static const struct probe_class classes[] = {
     {peak_loop_avx2_i32_add, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_add256), false, PEAK_FREQ_LOAD_NONE},
     {peak_loop_avx512_i32_add, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_add512), false, PEAK_FREQ_LOAD_NONE},
     {peak_loop_sse_i32_mul, V_ALL, PEAK_ISA_SSE, PEAK_FEAT_SSE41, AT(vint_mul128), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_avx2_i32_mul, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_mul256), false,
-     PEAK_FREQ_LOAD_AVX2_IMUL},
+    {peak_loop_avx2_i32_mul, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_mul256), false, PEAK_FREQ_LOAD_NONE},
     {peak_loop_avx512_i32_mul, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_mul512), false,
      PEAK_FREQ_LOAD_AVX512_IMUL},
     {peak_loop_lat_fp64, LAT, PEAK_ISA_SCALAR, 0, AT(fadd_lat64), true, PEAK_FREQ_LOAD_NONE},

@@ -35,8 +35,8 @@ struct peak_uarch_rates {
 	 * mul .d, instructions per cycle. */
 	double sve_fma, sve_addmul, sve_vadd, sve_vmul, sve_vmul64;
 	double sve_vl_bits; /* not a figure: the length the SVE figures were measured at */
-	/* Not figures: the clock of each load (peak_freq_load.h) its classes (fma256, fma512,
-	 * addmul512, vmul256, vmul512) were divided by instead of ghz, once that load's checks
+	/* Not figures: the clock of each load (peak_freq_load.h) its classes (fma512 and
+	 * addmul512, vmul512) were divided by instead of ghz, once that load's checks
 	 * held; NAN when not measured or refused (those classes then divide by ghz). */
 	double load_ghz[PEAK_FREQ_LOAD_COUNT];
 };

@@ -45,9 +45,7 @@ enum cpu_chain {
 	/* The imul r64 chain with the class's heavy instructions between its links
 	 * (peak_freq_load.h): the clock while that class holds its licence, whatever the
 	 * vector latencies. Used only once its checks held (cpu_measure.c). */
-	CPU_CHAIN_AVX2_FMA_LOAD,    /* vfmadd231pd ymm */
 	CPU_CHAIN_AVX512_FMA_LOAD,  /* vfmadd231pd zmm */
-	CPU_CHAIN_AVX2_IMUL_LOAD,   /* vpmulld ymm */
 	CPU_CHAIN_AVX512_IMUL_LOAD, /* vpmulld zmm */
 };
 

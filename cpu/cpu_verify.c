@@ -185,9 +185,7 @@ uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 		return cpu_chain_avx2_int(iters);
 	case CPU_CHAIN_AVX512_INT:
 		return cpu_chain_avx512_int(iters);
-	case CPU_CHAIN_AVX2_FMA_LOAD:
 	case CPU_CHAIN_AVX512_FMA_LOAD:
-	case CPU_CHAIN_AVX2_IMUL_LOAD:
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
 		return peak_freq_load_run(cpu_chain_load(chain), PEAK_FREQ_FULL, iters);
 #endif
@@ -240,9 +238,7 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 	case CPU_CHAIN_AVX2_INT:
 	case CPU_CHAIN_AVX512_INT:
 		return 1;
-	case CPU_CHAIN_AVX2_FMA_LOAD:
 	case CPU_CHAIN_AVX512_FMA_LOAD:
-	case CPU_CHAIN_AVX2_IMUL_LOAD:
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
 		return 3; /* imul r64 (peak_freq_load.h), not the table's: no claim enters it */
 	case CPU_CHAIN_NONE:
@@ -287,12 +283,8 @@ const char *cpu_chain_name(enum cpu_chain chain)
 		return "vpaddq ymm";
 	case CPU_CHAIN_AVX512_INT:
 		return "vpaddq zmm";
-	case CPU_CHAIN_AVX2_FMA_LOAD:
-		return "imul r64 + vfmadd231pd ymm";
 	case CPU_CHAIN_AVX512_FMA_LOAD:
 		return "imul r64 + vfmadd231pd zmm";
-	case CPU_CHAIN_AVX2_IMUL_LOAD:
-		return "imul r64 + vpmulld ymm";
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
 		return "imul r64 + vpmulld zmm";
 	case CPU_CHAIN_NONE:
@@ -304,12 +296,8 @@ const char *cpu_chain_name(enum cpu_chain chain)
 enum peak_freq_load cpu_chain_load(enum cpu_chain chain)
 {
 	switch (chain) {
-	case CPU_CHAIN_AVX2_FMA_LOAD:
-		return PEAK_FREQ_LOAD_AVX2_FMA;
 	case CPU_CHAIN_AVX512_FMA_LOAD:
 		return PEAK_FREQ_LOAD_AVX512_FMA;
-	case CPU_CHAIN_AVX2_IMUL_LOAD:
-		return PEAK_FREQ_LOAD_AVX2_IMUL;
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
 		return PEAK_FREQ_LOAD_AVX512_IMUL;
 	default:

@@ -196,7 +196,7 @@ static int cpu_context(struct peak_bench_env *env)
 #else
 	    "after each repetition every thread runs a dependent chain of its row's "
 	    "ISA (addsd, addpd, vaddpd ymm for add+mul; imul r64, paddq, vpaddq "
-	    "ymm/zmm for integer adds; for FMA and vpmulld rows on ymm/zmm the imul r64 "
+	    "ymm/zmm for integer adds; for FMA and vpmulld rows on zmm the imul r64 "
 	    "chain with that class's instructions between its links, once checked: "
 	    "cpu.clock_ghz.*), best of 5 runs of ~3 ms; GHz = steps x latency / time");
 #endif

@@ -5,8 +5,7 @@ ymm/zmm takes its peak at that clock (docs/benchmarks/cpu.md)."""
 from .report_fmt import isnum
 
 # The loads in the order the line names them, with the words a reader knows them by.
-LOADS = (("avx512_fma", "AVX-512 FMA"), ("avx512_imul", "AVX-512 vpmulld"),
-         ("avx2_fma", "AVX2 FMA"), ("avx2_imul", "AVX2 vpmulld"))
+LOADS = (("avx512_fma", "AVX-512 FMA"), ("avx512_imul", "AVX-512 vpmulld"))
 
 
 def clock_lines(cpu_ctx: dict) -> list[str]:
