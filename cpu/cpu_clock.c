@@ -3,8 +3,8 @@
 
 #include <stdio.h>
 
-/* Each reading: best of 5 runs of 2 ms, four readings a load (plain, control, half, full):
- * about 50 ms a load, long next to the licence's switching time (tens of microseconds on
+/* Each reading: best of 5 runs of 2 ms, four readings a load (plain, light, full, plain):
+ * about 45 ms a load, long next to the licence's switching time (tens of microseconds on
  * Intel's cores) and short next to the sweep. */
 #define READ_S     0.002
 #define READ_RUNS  5
