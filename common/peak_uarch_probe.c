@@ -26,6 +26,10 @@ struct probe_class {
 	unsigned need;        /* PEAK_FEAT_* beyond the ISA's (pmulld: SSE4.1) */
 	size_t offset;        /* where its figure goes in struct peak_uarch_rates */
 	bool latency;         /* a dependent chain: the figure is cycles per instruction */
+	/* The load whose clock the class runs at (peak_freq_load.h): its own instructions',
+	 * or vfmadd zmm's for addmul512 (vmulpd zmm runs on the FMA units, and Intel's
+	 * manual counts FP multiplies among the instructions that lower the clock). */
+	enum peak_freq_load load;
 };
 
 /* Instructions of the class per iteration: a block is 24 (vector) or 20 (GPR). */
@@ -34,35 +38,38 @@ struct probe_class {
 #define LAT   (12.0 * LAT_REPS)
 #define AT(field) offsetof(struct peak_uarch_rates, field)
 static const struct probe_class classes[] = {
-    {peak_loop_avx2_dp_fma, V_ALL, PEAK_ISA_AVX2, 0, AT(fma256), false},
-    {peak_loop_avx512_dp_fma, V_ALL, PEAK_ISA_AVX512, 0, AT(fma512), false},
-    {peak_loop_sse_dp_addmul, V_ALL, PEAK_ISA_SSE, 0, AT(addmul128), false},
-    {peak_loop_avx_dp_addmul, V_ALL, PEAK_ISA_AVX, 0, AT(addmul256), false},
-    {peak_loop_avx512_dp_addmul, V_ALL, PEAK_ISA_AVX512, 0, AT(addmul512), false},
-    {peak_loop_scalar_i64_mul, G_ALL, PEAK_ISA_SCALAR, 0, AT(imul64), false},
-    {peak_loop_scalar_i64_add, G_ALL, PEAK_ISA_SCALAR, 0, AT(int_add), false},
-    {peak_loop_sse_i32_add, V_ALL, PEAK_ISA_SSE, 0, AT(vint_add128), false},
-    {peak_loop_avx2_i32_add, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_add256), false},
-    {peak_loop_avx512_i32_add, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_add512), false},
-    {peak_loop_sse_i32_mul, V_ALL, PEAK_ISA_SSE, PEAK_FEAT_SSE41, AT(vint_mul128), false},
-    {peak_loop_avx2_i32_mul, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_mul256), false},
-    {peak_loop_avx512_i32_mul, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_mul512), false},
-    {peak_loop_lat_fp64, LAT, PEAK_ISA_SCALAR, 0, AT(fadd_lat64), true},
-    {peak_loop_lat_fp256, LAT, PEAK_ISA_AVX, 0, AT(fadd_lat256), true},
-    {peak_loop_lat_fp512, LAT, PEAK_ISA_AVX512, 0, AT(fadd_lat512), true},
+    {peak_loop_avx2_dp_fma, V_ALL, PEAK_ISA_AVX2, 0, AT(fma256), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx512_dp_fma, V_ALL, PEAK_ISA_AVX512, 0, AT(fma512), false,
+     PEAK_FREQ_LOAD_AVX512_FMA},
+    {peak_loop_sse_dp_addmul, V_ALL, PEAK_ISA_SSE, 0, AT(addmul128), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx_dp_addmul, V_ALL, PEAK_ISA_AVX, 0, AT(addmul256), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx512_dp_addmul, V_ALL, PEAK_ISA_AVX512, 0, AT(addmul512), false,
+     PEAK_FREQ_LOAD_AVX512_FMA},
+    {peak_loop_scalar_i64_mul, G_ALL, PEAK_ISA_SCALAR, 0, AT(imul64), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_scalar_i64_add, G_ALL, PEAK_ISA_SCALAR, 0, AT(int_add), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_sse_i32_add, V_ALL, PEAK_ISA_SSE, 0, AT(vint_add128), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx2_i32_add, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_add256), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx512_i32_add, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_add512), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_sse_i32_mul, V_ALL, PEAK_ISA_SSE, PEAK_FEAT_SSE41, AT(vint_mul128), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx2_i32_mul, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_mul256), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx512_i32_mul, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_mul512), false,
+     PEAK_FREQ_LOAD_AVX512_IMUL},
+    {peak_loop_lat_fp64, LAT, PEAK_ISA_SCALAR, 0, AT(fadd_lat64), true, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_lat_fp256, LAT, PEAK_ISA_AVX, 0, AT(fadd_lat256), true, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_lat_fp512, LAT, PEAK_ISA_AVX512, 0, AT(fadd_lat512), true, PEAK_FREQ_LOAD_NONE},
 #if defined(__aarch64__)
-    {peak_loop_neon_dp_fma, V_ALL, PEAK_ISA_NEON, 0, AT(neon_fma), false},
-    {peak_loop_neon_dp_addmul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_addmul), false},
-    {peak_loop_neon_i32_add, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vadd), false},
-    {peak_loop_neon_i32_mul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vmul), false},
+    {peak_loop_neon_dp_fma, V_ALL, PEAK_ISA_NEON, 0, AT(neon_fma), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_neon_dp_addmul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_addmul), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_neon_i32_add, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vadd), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_neon_i32_mul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vmul), false, PEAK_FREQ_LOAD_NONE},
     /* SVE at this process's vector length (peak_loops_sve.c): the loops cpubench's sve_*
      * rows run, one class per pipe kind (fp32 and fp64 share the FP pipes, the 32-bit lane
      * add the 64-bit one; the 64-bit lane multiply is its own: two micro-ops on Neoverse). */
-    {peak_loop_sve_dp_fma, V_ALL, PEAK_ISA_SVE, 0, AT(sve_fma), false},
-    {peak_loop_sve_dp_addmul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_addmul), false},
-    {peak_loop_sve_i32_add, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vadd), false},
-    {peak_loop_sve_i32_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul), false},
-    {peak_loop_sve_i64_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul64), false},
+    {peak_loop_sve_dp_fma, V_ALL, PEAK_ISA_SVE, 0, AT(sve_fma), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_sve_dp_addmul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_addmul), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_sve_i32_add, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vadd), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_sve_i32_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_sve_i64_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul64), false, PEAK_FREQ_LOAD_NONE},
 #endif
 };
 #define NCLASSES (sizeof classes / sizeof classes[0])
@@ -121,17 +128,28 @@ static uint64_t size_loop(const struct probe_class *c)
 	return iters;
 }
 
-/* One pass of one class: three runs, each followed at once by a short imul chain (right
- * after wide vector code the core may still run at that code's lower clock: Intel's
- * AVX-512 licence, and the chain then reads that clock). The best loop rate (instructions
- * per ns) over the best clock: a preempted run only looks slower. NAN when it failed. */
-static double probe_pass(const struct probe_class *c, uint64_t iters, double *best_rate,
-			 double *best_ghz)
+/* The clock a class's figure divides by, read right after its loop: the imul chain under
+ * the class's own load when that load's clock was checked (Intel's cores run dense
+ * 256/512-bit FMAs and multiplies at a lower clock, and a plain chain after the loop reads
+ * the scalar one: 1.85 FMA-512 a cycle where the core does 2 at its AVX-512 clock), else
+ * the plain imul chain. */
+static double class_ghz(const struct probe_class *c, const struct peak_uarch_rates *best)
+{
+	if (c->load != PEAK_FREQ_LOAD_NONE && best->load_ghz[c->load] > 0)
+		return peak_freq_load_ghz(c->load, PEAK_FREQ_FULL, 0.0002, 1);
+	return peak_freq_measure(PEAK_FREQ_IMUL, 3, 0.0002, 1, NULL);
+}
+
+/* One pass of one class: three runs, each followed at once by its clock (class_ghz). The
+ * best loop rate (instructions per ns) over the best clock: a preempted run only looks
+ * slower. NAN when it failed. */
+static double probe_pass(const struct probe_class *c, const struct peak_uarch_rates *clocks,
+			 uint64_t iters, double *best_rate, double *best_ghz)
 {
 	double rate = 0, ghz = 0;
 	for (int t = 0; t < 3; t++) {
 		uint64_t ns = time_loop(c->loop, iters);
-		double g = peak_freq_measure(PEAK_FREQ_IMUL, 3, 0.0002, 1, NULL);
+		double g = class_ghz(c, clocks);
 		if (ns)
 			rate = fmax(rate, c->per_iter * (double)iters / (double)ns);
 		ghz = fmax(ghz, g);
@@ -164,6 +182,8 @@ static void set_all_nan(struct peak_uarch_rates *r)
 	r->neon_fma = r->neon_addmul = r->neon_vadd = r->neon_vmul = NAN;
 	r->sve_fma = r->sve_addmul = r->sve_vadd = r->sve_vmul = r->sve_vmul64 = NAN;
 	r->sve_vl_bits = NAN;
+	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
+		r->load_ghz[l] = NAN;
 	for (size_t i = 0; i < NCLASSES; i++)
 		*figure_at(r, classes[i].offset) = NAN;
 }
@@ -176,10 +196,11 @@ static void run_pass(struct peak_probe *p, const uint64_t *iters, const bool *wa
 	set_all_nan(pass);
 	pass->ghz = p->best.ghz;
 	pass->sve_vl_bits = p->best.sve_vl_bits;
+	memcpy(pass->load_ghz, p->best.load_ghz, sizeof pass->load_ghz);
 	for (size_t i = 0; i < NCLASSES; i++)
 		if (iters[i] && want[i])
 			*figure_at(pass, classes[i].offset) =
-			    probe_pass(&classes[i], iters[i], &rate[i], &ghz[i]);
+			    probe_pass(&classes[i], &p->best, iters[i], &rate[i], &ghz[i]);
 	p->passes++;
 	for (size_t i = 0; i < NCLASSES; i++) {
 		if (!iters[i] || !(rate[i] > 0) || !(ghz[i] > 0))
@@ -187,6 +208,23 @@ static void run_pass(struct peak_probe *p, const uint64_t *iters, const bool *wa
 		*figure_at(&p->best, classes[i].offset) =
 		    classes[i].latency ? ghz[i] / rate[i] : rate[i] / ghz[i];
 	}
+}
+
+/* The clock of each load a class that runs here needs, measured and checked once
+ * (peak_freq_load_clock: about 20 ms a load); a refused one stays NAN. */
+static void measure_loads(const uint64_t *iters, struct peak_uarch_rates *best)
+{
+	for (size_t i = 0; i < NCLASSES; i++) {
+		enum peak_freq_load l = classes[i].load;
+		if (!iters[i] || l == PEAK_FREQ_LOAD_NONE || !isnan(best->load_ghz[l]))
+			continue;
+		struct peak_freq_load_clock c;
+		peak_freq_load_clock(l, 0.001, 3, &c);
+		best->load_ghz[l] = c.ok ? c.ghz : 0; /* 0: tried, refused (NAN again below) */
+	}
+	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
+		if (!(best->load_ghz[l] > 0))
+			best->load_ghz[l] = NAN;
 }
 
 int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p)
@@ -212,6 +250,7 @@ int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p)
 		    (!c->need || peak_cpu_can_run(c->need, NULL, 0)))
 			iters[i] = size_loop(c);
 	}
+	measure_loads(iters, &p->best);
 	for (int k = 0; k < PASSES; k++)
 		run_pass(p, iters, want, rate, ghz);
 	while (p->passes < PEAK_PROBE_MAX_PASSES &&
@@ -455,10 +494,22 @@ void peak_uarch_from_rates(const struct peak_uarch_rates *r, struct peak_uarch *
 	char *n = u->note;
 	size_t len = sizeof u->note;
 	if (r->ghz > 0)
-		(void)snprintf(n, len, "per cycle at %.2f GHz (%s): ", r->ghz,
+		(void)snprintf(n, len, "per cycle at %.2f GHz (%s", r->ghz,
 			       PEAK_FREQ_INT_LATENCY ? "add x" : "imul");
 	else
-		(void)snprintf(n, len, "per cycle (recorded passes): ");
+		(void)snprintf(n, len, "per cycle (recorded passes");
+	/* The loads' clocks their classes were divided by, where they differ from the imul
+	 * clock (no colon or comma: a replay of the note splits on them). */
+	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++) {
+		size_t used = strlen(n);
+		if (r->load_ghz[l] > 0 && used < len &&
+		    !(fabs(r->load_ghz[l] / r->ghz - 1) <= PEAK_FREQ_LOAD_TOL))
+			(void)snprintf(n + used, len - used, "; %s %.2f GHz",
+				       peak_freq_load_name((enum peak_freq_load)l), r->load_ghz[l]);
+	}
+	size_t used = strlen(n);
+	if (used < len)
+		(void)snprintf(n + used, len - used, "): ");
 	size_t head = strlen(n);
 	/* The SVE length first (a length, never a count: not rounded), so a note cut at its
 	 * size keeps it and a replay of the note reads the SVE figures at the right length. */

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "peak_freq_load.h"
 #include "peak_isa.h"
 #include "peak_loops.h"
 #include "peak_sysinfo.h"
@@ -34,6 +35,10 @@ struct peak_uarch_rates {
 	 * mul .d, instructions per cycle. */
 	double sve_fma, sve_addmul, sve_vadd, sve_vmul, sve_vmul64;
 	double sve_vl_bits; /* not a figure: the length the SVE figures were measured at */
+	/* Not figures: the clock of each load (peak_freq_load.h) its classes (fma512 and
+	 * addmul512, vmul512) were divided by instead of ghz, once that load's checks
+	 * held; NAN when not measured or refused (those classes then divide by ghz). */
+	double load_ghz[PEAK_FREQ_LOAD_COUNT];
 };
 
 /* How far a figure may sit from an integer k >= 1 and still be read as k units. Noise

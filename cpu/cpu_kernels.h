@@ -9,6 +9,7 @@
 
 #include "peak_loops.h"
 #include "peak_peak.h"
+#include "peak_freq_load.h"
 #include "peak_uarch_probe.h"
 
 /* The kernels are libpeak's instruction-class loops (peak_loops.h), the very loops the
@@ -41,6 +42,11 @@ enum cpu_chain {
 	CPU_CHAIN_SSE_INT,    /* paddq xmm, latency 1 */
 	CPU_CHAIN_AVX2_INT,   /* vpaddq ymm, latency 1 */
 	CPU_CHAIN_AVX512_INT, /* vpaddq zmm, latency 1 */
+	/* The imul r64 chain with the class's heavy instructions between its links
+	 * (peak_freq_load.h): the clock while that class holds its licence, whatever the
+	 * vector latencies. Used only once its checks held (cpu_measure.c). */
+	CPU_CHAIN_AVX512_FMA_LOAD,  /* vfmadd231pd zmm */
+	CPU_CHAIN_AVX512_IMUL_LOAD, /* vpmulld zmm */
 };
 
 /* Constants read at run time so the compiler cannot fold the chains; their values depend
@@ -135,5 +141,7 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u);
 enum cpu_chain cpu_chain_clock(enum cpu_chain chain, const struct peak_uarch *u,
 			       unsigned *latency);
 const char *cpu_chain_name(enum cpu_chain chain);
+/* The load a loaded chain runs (peak_freq_load.h); PEAK_FREQ_LOAD_NONE for the others. */
+enum peak_freq_load cpu_chain_load(enum cpu_chain chain);
 
 #endif

@@ -84,6 +84,9 @@ static int setup_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	}
 	r->chain = cpu_chain_clock(k->chain, o->uarch, &r->latency);
+	enum peak_freq_load load = cpu_chain_load(r->chain);
+	if (load != PEAK_FREQ_LOAD_NONE && (!o->load_clocks || !o->load_clocks[load].ok))
+		r->chain = cpu_chain_clock(CPU_CHAIN_SCALAR_INT, o->uarch, &r->latency);
 	double ghz = o->ghz_hint > 0.1 ? o->ghz_hint : 3.0;
 	/* About 3 ms per chain run: long next to the clock's resolution, short next to the
 	 * time the core keeps its AVX licence. */
@@ -207,6 +210,23 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A row below CPU_CAUSE_EFFICIENCY of its peak says what was measured that explains it:
+ * cause=probe_rate_F when the kernel runs at its class's probe loop (vs_probe at least
+ * that fraction) and the probe's loop itself reads F per cycle at the row's clock, below
+ * the count the peak uses: the unit delivers that, the kernel is not short of it. No
+ * cause when the figures do not explain the row (it then stands unexplained). */
+#define CPU_CAUSE_EFFICIENCY 0.95
+static void cause_flag(struct peak_result *rr, double vs_probe, double probe_per_cycle,
+		       double table_per_cycle)
+{
+	if (!(rr->efficiency < CPU_CAUSE_EFFICIENCY) || !(vs_probe >= CPU_CAUSE_EFFICIENCY) ||
+	    !(probe_per_cycle < CPU_CAUSE_EFFICIENCY * table_per_cycle))
+		return;
+	char flag[40];
+	(void)snprintf(flag, sizeof flag, "cause=probe_rate_%.2f", probe_per_cycle);
+	peak_result_flag(rr, flag);
+}
+
 /* The row's flags that say where its figure stands against the probe: vs_probe=F, the
  * median over repetitions of the kernel's instructions per cycle per core over the
  * probe's for its class read right after that repetition (a kernel short of its own
@@ -248,6 +268,7 @@ static void probe_flags(const struct run_ctx *r, struct peak_result *rr)
 	if (isfinite(table) &&
 	    med_probe < table - fmin(PEAK_UNITS_BELOW_TOL * table, PEAK_UNITS_ABS_TOL))
 		peak_result_flag(rr, "probe_short");
+	cause_flag(rr, med, med_probe, table);
 }
 
 #if defined(__aarch64__)
@@ -279,10 +300,18 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		if (peak_result_flag_item(rr->flags, "steal_pct", share, sizeof share))
 			peak_result_flag_whole(fr, share);
 	}
-	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown: the integer chain
-					* clocked it (imul r64 on x86-64, add x on aarch64) */
+	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown, or its load's
+					* clock was refused: the integer chain clocked it (imul r64
+					* on x86-64, add x on aarch64) */
 		peak_result_flag(rr, INT_CHAIN_FLAG);
 		peak_result_flag(fr, INT_CHAIN_FLAG);
+	}
+	enum peak_freq_load load = cpu_chain_load(r->chain);
+	if (load != PEAK_FREQ_LOAD_NONE) { /* the clock under the row's own class (cpu_clock.h) */
+		char clock[48];
+		(void)snprintf(clock, sizeof clock, "clock=%s", peak_freq_load_name(load));
+		peak_result_flag(rr, clock);
+		peak_result_flag(fr, clock);
 	}
 	peak_result_finish(fr);
 	probe_flags(r, rr);

@@ -20,6 +20,9 @@ struct cpu_measure_opts {
 	const struct peak_uarch *uarch;
 	const struct peak_uarch *uarch_claimed; /* before the probe's corrections */
 	const struct peak_probe *probe;         /* NULL: the probe did not run */
+	/* [PEAK_FREQ_LOAD_COUNT] (cpu_clock.h): a loaded chain clocks its rows only when its
+	 * load's checks held; NULL or refused, the imul chain does. */
+	const struct peak_freq_load_clock *load_clocks;
 	double ghz_hint;            /* sizes the frequency chains; any rough value works */
 	const char *corrupt_kernel; /* test hook: flip a bit of this kernel's result */
 };

@@ -64,9 +64,9 @@ const struct cpu_kernel cpu_kernels[] = {
     K("avx2_dp_fma", FL, PEAK_ISA_AVX2, CPU_KIND_FMA, CPU_F64, 4, CPU_NACC, ST, F_A2FMA,
       peak_loop_avx2_dp_fma, CPU_CHAIN_AVX_FP),
     K("avx512_sp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F32, 16, CPU_NACC, ST, F_512F,
-      peak_loop_avx512_sp_fma, CPU_CHAIN_AVX512_FP),
+      peak_loop_avx512_sp_fma, CPU_CHAIN_AVX512_FMA_LOAD),
     K("avx512_dp_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F64, 8, CPU_NACC, ST, F_512F,
-      peak_loop_avx512_dp_fma, CPU_CHAIN_AVX512_FP),
+      peak_loop_avx512_dp_fma, CPU_CHAIN_AVX512_FMA_LOAD),
     /* integer ops */
     K("scalar_i32_add", IO, PEAK_ISA_SCALAR, CPU_KIND_IADD, CPU_I32, 1, CPU_NACC_GPR, ST, F_NONE,
       peak_loop_scalar_i32_add, CPU_CHAIN_SCALAR_INT),
@@ -97,9 +97,9 @@ const struct cpu_kernel cpu_kernels[] = {
     K("avx512_i64_add", IO, PEAK_ISA_AVX512, CPU_KIND_IADD, CPU_I64, 8, CPU_NACC, ST, F_512F,
       peak_loop_avx512_i64_add, CPU_CHAIN_AVX512_INT),
     K("avx512_i32_mul", IO, PEAK_ISA_AVX512, CPU_KIND_IMUL, CPU_I32, 16, CPU_NACC, ST,
-      F_512F, peak_loop_avx512_i32_mul, CPU_CHAIN_AVX512_INT),
+      F_512F, peak_loop_avx512_i32_mul, CPU_CHAIN_AVX512_IMUL_LOAD),
     K("avx512_i64_mul", IO, PEAK_ISA_AVX512, CPU_KIND_IMUL, CPU_I64, 8, CPU_NACC, ST,
-      F_512DQ, peak_loop_avx512_i64_mul, CPU_CHAIN_AVX512_INT),
+      F_512DQ, peak_loop_avx512_i64_mul, CPU_CHAIN_AVX512_IMUL_LOAD),
 #if defined(__aarch64__)
     /* aarch64 NEON (peak_loops_arm64.c): fmla/fmls pairs, fadd/fsub + fmul, add, mul .4s.
      * NEON has no 64-bit lane multiply: neon_i64_mul stays unsupported. Clocked by the

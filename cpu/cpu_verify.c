@@ -162,6 +162,9 @@ int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 
 /* ---- frequency chains ---- */
 
+_Static_assert(PEAK_FREQ_LOAD_LINKS == CPU_CHAIN_STEPS, "a loaded chain's iteration is a step's");
+_Static_assert(PEAK_FREQ_LOAD_K == CPU_CHAIN_IMUL_FACTOR, "one imul chain, one multiplier");
+
 uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 {
 	switch (chain) {
@@ -182,6 +185,9 @@ uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 		return cpu_chain_avx2_int(iters);
 	case CPU_CHAIN_AVX512_INT:
 		return cpu_chain_avx512_int(iters);
+	case CPU_CHAIN_AVX512_FMA_LOAD:
+	case CPU_CHAIN_AVX512_IMUL_LOAD:
+		return peak_freq_load_run(cpu_chain_load(chain), PEAK_FREQ_FULL, iters);
 #endif
 	default: /* CPU_CHAIN_NONE, or an x86 vector chain on aarch64 (no kernel uses it) */
 		break;
@@ -197,6 +203,10 @@ uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters)
 #else
 	if (chain == CPU_CHAIN_SCALAR_INT)
 		return cpu_affine_pow_u64(1, CPU_CHAIN_IMUL_FACTOR, 0, iters * CPU_CHAIN_STEPS);
+	/* A loaded chain is the imul chain: the vector work beside it leaves it alone. */
+	if (cpu_chain_load(chain) != PEAK_FREQ_LOAD_NONE)
+		return cpu_affine_pow_u64(PEAK_FREQ_LOAD_START, PEAK_FREQ_LOAD_K, 0,
+					  iters * CPU_CHAIN_STEPS);
 #endif
 	if (chain == CPU_CHAIN_NONE)
 		return 0;
@@ -228,6 +238,9 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 	case CPU_CHAIN_AVX2_INT:
 	case CPU_CHAIN_AVX512_INT:
 		return 1;
+	case CPU_CHAIN_AVX512_FMA_LOAD:
+	case CPU_CHAIN_AVX512_IMUL_LOAD:
+		return 3; /* imul r64 (peak_freq_load.h), not the table's: no claim enters it */
 	case CPU_CHAIN_NONE:
 		break;
 	}
@@ -270,8 +283,25 @@ const char *cpu_chain_name(enum cpu_chain chain)
 		return "vpaddq ymm";
 	case CPU_CHAIN_AVX512_INT:
 		return "vpaddq zmm";
+	case CPU_CHAIN_AVX512_FMA_LOAD:
+		return "imul r64 + vfmadd231pd zmm";
+	case CPU_CHAIN_AVX512_IMUL_LOAD:
+		return "imul r64 + vpmulld zmm";
 	case CPU_CHAIN_NONE:
 		break;
 	}
 	return "none";
+}
+
+enum peak_freq_load cpu_chain_load(enum cpu_chain chain)
+{
+	switch (chain) {
+	case CPU_CHAIN_AVX512_FMA_LOAD:
+		return PEAK_FREQ_LOAD_AVX512_FMA;
+	case CPU_CHAIN_AVX512_IMUL_LOAD:
+		return PEAK_FREQ_LOAD_AVX512_IMUL;
+	default:
+		break;
+	}
+	return PEAK_FREQ_LOAD_NONE;
 }

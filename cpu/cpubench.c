@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_clock.h"
 #include "cpu_kernels.h"
 #include "cpu_measure.h"
 #include "peak_bench.h"
@@ -42,6 +43,7 @@ struct cpubench {
 	size_t nk;
 	struct peak_bench_kernel bks[64];
 	struct cpu_sweep w;
+	struct peak_freq_load_clock clocks[PEAK_FREQ_LOAD_COUNT]; /* cpu_clock.h */
 };
 
 /* Comma list of names into a bit mask (bit i for names[i]); "" names are skipped. */
@@ -180,6 +182,12 @@ static int cpu_context(struct peak_bench_env *env)
 {
 	struct peak_context *ctx = &env->ctx;
 	const struct peak_machine *m = &env->m;
+	struct cpubench *b = env->state;
+	const struct cpu_kernel *ks[64];
+	for (size_t i = 0; i < b->nk; i++)
+		ks[i] = b->bks[i].data;
+	cpu_clock_measure(ks, b->nk, b->clocks);
+	cpu_clock_to_context(b->clocks, ctx);
 	peak_context_set_str(
 	    ctx, "cpubench.frequency_method",
 #if defined(__aarch64__)
@@ -187,8 +195,10 @@ static int cpu_context(struct peak_bench_env *env)
 	    "add x for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
 #else
 	    "after each repetition every thread runs a dependent chain of its row's "
-	    "ISA (addsd, addpd, vaddpd ymm/zmm for flops; imul r64, paddq, vpaddq "
-	    "ymm/zmm for iops), best of 5 runs of ~3 ms; GHz = steps x latency / time");
+	    "ISA (addsd, addpd, vaddpd ymm for add+mul; imul r64, paddq, vpaddq "
+	    "ymm/zmm for integer adds; for FMA and vpmulld rows on zmm the imul r64 "
+	    "chain with that class's instructions between its links, once checked: "
+	    "cpu.clock_ghz.*), best of 5 runs of ~3 ms; GHz = steps x latency / time");
 #endif
 	/* 0 = unknown: that ISA's rows are clocked by the imul chain instead. */
 	peak_context_set_num(ctx, "cpubench.fp_add_latency_cycles", m->uarch.fp_add_latency);
@@ -222,6 +232,7 @@ static int cpu_sweep(struct peak_bench_env *env)
 	    .uarch = &m->uarch,
 	    .uarch_claimed = &m->uarch_claimed,
 	    .probe = m->probed ? &m->probe : NULL,
+	    .load_clocks = b->clocks,
 	    .ghz_hint = m->ghz.value,
 	    .corrupt_kernel = getenv("PEAKBENCH_TEST_CORRUPT_KERNEL"),
 	};

@@ -118,15 +118,25 @@ static void test_chains(void **state)
 	    {CPU_CHAIN_SSE_FP, PEAK_ISA_SSE},       {CPU_CHAIN_SSE_INT, PEAK_ISA_SSE},
 	    {CPU_CHAIN_AVX_FP, PEAK_ISA_AVX},       {CPU_CHAIN_AVX2_INT, PEAK_ISA_AVX2},
 	    {CPU_CHAIN_AVX512_FP, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_INT, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AVX512_FMA_LOAD, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_IMUL_LOAD, PEAK_ISA_AVX512},
 	};
 	for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
 		char reason[160];
 		if (!cpu_isa_supported(chains[i].isa, reason, sizeof reason))
 			continue;
+		if (cpu_chain_load(chains[i].chain) != PEAK_FREQ_LOAD_NONE &&
+		    !peak_freq_load_runs_here(cpu_chain_load(chains[i].chain)))
+			continue;
 		for (uint64_t n = 0; n < 40; n += 13)
 			assert_true(cpu_chain_run(chains[i].chain, n) ==
 				    cpu_chain_expected(chains[i].chain, n));
 	}
+	/* A loaded chain is clocked at imul's latency, whatever the table says. */
+	struct peak_uarch u = {0};
+	unsigned lat = 0;
+	assert_int_equal(cpu_chain_clock(CPU_CHAIN_AVX512_FMA_LOAD, &u, &lat),
+			 CPU_CHAIN_AVX512_FMA_LOAD);
+	assert_int_equal(lat, 3);
 }
 
 /* Each kernel needs exactly the features its instructions use (peak_cpu_can_run): FMA

@@ -42,7 +42,8 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
                 "cached", "small_arrays", "level", "thp_partial",  # this machine's caches and pages
                 "time_based", "iodepth_capped", "buffer_pages",   # this disk's speed, the hugetlb pool
                 "udp_gso",                                  # this kernel's UDP segmentation offload
-                "table_corrected", "vs_probe"}              # this CPU's table entry against its probe
+                "table_corrected", "vs_probe",              # this CPU's table entry against its probe
+                "clock", "cause"}                           # the chain its clock checks chose, what was measured below 0.95
 # Binaries whose row order changed on purpose (name: why); none today.
 ORDER_CHANGED = {}
 # Binaries whose rows name this machine's ISAs, CPU count or interfaces: compared only on a
