@@ -55,7 +55,9 @@ def is_cpu_use(row: dict) -> bool:
     a speed; it rises with the throughput beside it, so neither direction is better."""
     return str(row.get("metric", "")).startswith("cpu_") and row.get("unit") == "%"
 
-# Flags that make a row's figure unfit for comparison: the machine was not itself.
+# Flags that say the machine was not itself while a row ran; a pair carries them from our
+# rows in its rounds (pairs.py). compare does not set a row aside for them alone: only a job
+# that differs (JOB_FLAGS below) or a row bimodal in one run only.
 NOISY_FLAGS = frozenset({"steal", "contended", "oversubscribed", "bimodal"})
 
 # Flags that record how a point was run, beyond its key (the job): threads time-sharing
