@@ -2,9 +2,12 @@
 
 For every row in both runs (matched on schema.KEY): the change of the mean in percent,
 its 95% confidence interval (Welch's t over the repetitions' samples), and a verdict:
-- "not comparable": the machines differ (schema.MACHINE_KEYS), or either row is flagged
-  oversubscribed or bimodal, or flagged steal/contended/preempted on a figure that does not
-  follow the CPU time it got (loss, retransmits, CPU use);
+- "not comparable": the machines differ (schema.MACHINE_KEYS), or the jobs do (the rows'
+  job flags differ, schema.JOB_FLAGS: oversubscribed in one run only, another
+  buffer_pages=...), or one run's row is bimodal and the other's not, or a row is flagged
+  steal/contended/preempted on a figure that does not follow the CPU time it got (loss,
+  retransmits, CPU use). A flag both rows carry (oversubscribed, bimodal, ci_wide...) keeps
+  nothing apart: the row is judged as below, a bimodal one by its own interval only;
 - "faster" / "slower": the interval lies wholly on one side of zero (for latencies lower
   is better, so a drop is "faster"); a CPU use row (a cost that follows the throughput
   beside it) is "more CPU" / "less CPU" instead, never a regression;
@@ -46,6 +49,9 @@ class RowChange:
     # Judged against the share of CPU each side lost (steal, contended, preempted): that
     # share in percent, (OLD, NEW); None for a row judged as it is.
     lost_pct: Optional[tuple] = None
+    # The flags of schema.DOUBT_FLAGS and bimodal that both rows carry (the same job, judged
+    # like any row), for the summary's count.
+    alike: tuple = ()
 
 
 @dataclass
@@ -120,21 +126,35 @@ def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float,
     change = _change_pct(om, nm)
     diff, ci = welch_diff_ci(so, sn)
     ci_pct = (ci[0] / abs(om) * 100.0, ci[1] / abs(om) * 100.0) if ci and om else None
+    apart = "another machine" if other_machine else _apart(ro, rn)
+    if apart:
+        return RowChange(key, om, nm, change, ci_pct, "not comparable", apart)
+    rc = _judge(key, so, sn, ro, rn, (om, nm, change, diff, ci_pct), tol, fam)
+    rc.alike = tuple(sorted(schema.flags_of(ro) & schema.flags_of(rn) & ALIKE_FLAGS))
+    return rc
+
+
+# Flags a reader may take for a reason not to compare a row: when both rows carry one, the
+# summary counts the row among those judged all the same.
+ALIKE_FLAGS = frozenset({"oversubscribed", "bimodal"})
+
+
+def _judge(key: tuple, so: list, sn: list, ro: dict, rn: dict, figs: tuple, tol: float,
+           fam) -> RowChange:
+    """The verdict of two comparable rows: by their own interval, their family's spread, or
+    (flagged steal, contended, preempted) against the CPU share each side lost."""
+    om, nm, change, diff, ci_pct = figs
+    flags = schema.flags_of(ro) | schema.flags_of(rn)
+    shared = flags & set(schema.SHARE_FLAGS)
     by_family = ""
-    if fam and min(len(so), len(sn)) < OWN_SAMPLES and (ci_pct is None or ci_pct[0] <= 0.0 <= ci_pct[1]):
+    # A bimodal row's spread is its own two modes, not its family's: its own interval judges it.
+    if (fam and "bimodal" not in flags and min(len(so), len(sn)) < OWN_SAMPLES
+            and (ci_pct is None or ci_pct[0] <= 0.0 <= ci_pct[1])):
         mc = family_noise.median_change_ci(ro, rn, fam[0])
         if mc and not (mc[1][0] <= 0.0 <= mc[1][1]):
             change, ci_pct, diff = mc[0], mc[1], mc[0]
             by_family = (f"the median's change, judged by the spread of its family's {fam[1]} rows "
                          f"(sigma {100.0 * fam[0]:.1f}% a sample)")
-    flags = schema.flags_of(ro) | schema.flags_of(rn)
-    noisy = flags & (schema.NOISY_FLAGS - set(schema.SHARE_FLAGS))
-    shared = flags & set(schema.SHARE_FLAGS)
-    if other_machine:
-        return RowChange(key, om, nm, change, ci_pct, "not comparable", "another machine")
-    if noisy or (shared and not noise.judgeable(ro)):
-        return RowChange(key, om, nm, change, ci_pct, "not comparable",
-                         "flagged " + ",".join(sorted(noisy or shared)))
     few = f"{min(len(so), len(sn))} repetition sample(s) on a side: no interval"
     if shared:
         rc = _share_change(RowChange(key, om, nm, change, ci_pct, ""), ro, rn, diff, few, tol)
@@ -149,6 +169,29 @@ def _row_change(key: tuple, ro: dict, rn: dict, other_machine: bool, tol: float,
     if schema.is_cpu_use(ro):
         return RowChange(key, om, nm, change, ci_pct, "more CPU" if diff > 0 else "less CPU", by_family)
     return RowChange(key, om, nm, change, ci_pct, _direction(ro, diff), by_family)
+
+
+def _one_side(names: set, in_old: set) -> str:
+    return "; ".join(f"{n} in {'OLD' if n in in_old else 'NEW'} only" for n in sorted(names))
+
+
+def _apart(ro: dict, rn: dict) -> str:
+    """Why two rows of one key on one machine are not comparable ("" when they are): their
+    job flags differ (schema.JOB_FLAGS: they measured different things), one run's row is
+    bimodal (its machine changed state between the passes; the other run's was steady), or
+    a figure no lost CPU share bounds is flagged steal/contended/preempted. A flag both rows
+    carry alike keeps nothing apart."""
+    jo, jn = schema.job_flags(ro), schema.job_flags(rn)
+    if jo != jn:
+        return "the job differs: " + _one_side(set(jo ^ jn), set(jo))
+    bo, bn = "bimodal" in schema.flags_of(ro), "bimodal" in schema.flags_of(rn)
+    if bo != bn:
+        return (_one_side({"bimodal"}, {"bimodal"} if bo else set())
+                + ": that run's machine changed state between its passes")
+    shared = (schema.flags_of(ro) | schema.flags_of(rn)) & set(schema.SHARE_FLAGS)
+    if shared and not noise.judgeable(ro):  # no share bounds a loss count or a CPU use
+        return "flagged " + ",".join(sorted(shared))
+    return ""
 
 
 def _direction(row: dict, diff: float) -> str:

@@ -51,6 +51,15 @@ def markdown(cmp: Comparison, old: str, new: str, tolerance: float) -> str:
                    "the share of CPU each side lost (recorded beside the flag): a change counts only "
                    "when its whole interval lies beyond what that share explains; their note says "
                    "so (docs/methodology.md, \"Comparing noisy rows\").\n")
+    alike: dict = {}
+    for r in cmp.rows:
+        for f in r.alike:
+            alike[f] = alike.get(f, 0) + 1
+    if alike:
+        counted = ", ".join(f"{f} {n}" for f, n in sorted(alike.items()))
+        out.append(f"Rows flagged alike in both runs ({counted}) were judged as any row: the same "
+                   "flag on the same job in both runs keeps nothing apart (docs/methodology.md, "
+                   "\"Comparing flagged rows\").\n")
     out += _shift_lines(cmp, tolerance)
     regs = cmp.regressions(tolerance)
     if regs:

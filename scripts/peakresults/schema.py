@@ -55,8 +55,29 @@ def is_cpu_use(row: dict) -> bool:
     a speed; it rises with the throughput beside it, so neither direction is better."""
     return str(row.get("metric", "")).startswith("cpu_") and row.get("unit") == "%"
 
-# Flags that make a row's figure unfit for comparison: the machine was not itself.
+# Flags that say the machine was not itself while a row ran; a pair carries them from our
+# rows in its rounds (pairs.py). compare does not set a row aside for them alone: only a job
+# that differs (JOB_FLAGS below) or a row bimodal in one run only.
 NOISY_FLAGS = frozenset({"steal", "contended", "oversubscribed", "bimodal"})
+
+# Flags that record how a point was run, beyond its key (the job): threads time-sharing
+# CPUs, unpinned threads, a grown buffer, the pages a buffer got, disk I/O through the page
+# cache or on tmpfs, a time-based or capped job, a virtual NIC, UDP GSO. Two runs' rows whose
+# job flags differ (one run's only, or another value: buffer_pages=thp and =4k) measured
+# different things: compare calls them "not comparable". The same job flags on both sides
+# say nothing against comparing them (docs/methodology.md, "Comparing flagged rows").
+# Labels of a working set against the caches as read (memory's cached, small_arrays,
+# level=, cache_edge=) are not: the working set is in the key.
+JOB_FLAGS = frozenset({
+    "oversubscribed", "unpinned", "size_grown", "thp_partial", "buffered", "cache_dropped",
+    "buffer_pages", "tmpfs", "ramfs", "time_based", "iodepth_capped", "vdev", "udp_gso"})
+
+
+def job_flags(row: dict) -> frozenset:
+    """The row's job flags (JOB_FLAGS) as written, a key=value flag with its value."""
+    text = row.get("flags") or ""
+    return frozenset(f for f in text.split(";") if f.split("=", 1)[0] in JOB_FLAGS)
+
 
 # Noise flags that come with the share of CPU the row lost (the key=value flag beside them,
 # docs/results-schema.md): compare judges such a row against that share (noise.py) rather
