@@ -91,6 +91,8 @@ double peak_sysinfo_finish(const struct peak_sysinfo *si, struct peak_context *c
 
 /* Helpers shared inside libpeak (peak_sysinfo*.c, peak_peak.c) and by tests. */
 
+/* root + path into out (root NULL or "" for the live system). */
+void peak_sysinfo_path(char *out, size_t len, const char *root, const char *path);
 /* Read the text file root + path (path starts with '/') into buf, trailing whitespace
  * removed. Returns 0, or -1 when it cannot be read. */
 int peak_sysinfo_read(const char *root, const char *path, char *buf, size_t len);
