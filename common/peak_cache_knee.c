@@ -1,7 +1,7 @@
 /* The knee finder: plateaus of a load-latency curve, the size where each one ends, and the
  * effective size of each cache level held against the reported one (peak_cache_knee.h).
  *
- * The rule, in three constants. A plateau is a run of at least PLATEAU_MIN_POINTS
+ * The rule, in three constants. A plateau is a run of at least PLATEAU_MIN_POINTS (4)
  * consecutive working sets whose latencies stay within PLATEAU_SPREAD of each other (a
  * level serves them all at its own latency); its latency is their median. The level's knee
  * is the last working set before the latency rises above KNEE_RISE times the plateau's and
@@ -18,7 +18,7 @@
 #include "peak_cache_knee.h"
 
 #define PLATEAU_SPREAD     1.25
-#define PLATEAU_MIN_POINTS 3
+#define PLATEAU_MIN_POINTS 4
 #define KNEE_RISE          1.5
 
 static int by_bytes(const void *a, const void *b)
