@@ -6,7 +6,7 @@ FLAG_MEANING = {
     "contended": "another process used our CPUs during the run (wall time > CPU time): the figure is low",
     "unpinned": "threads could not be pinned to CPUs (affinity refused): the scheduler moved them",
     "cached": "the working set fits in a CPU cache (or the page cache): this is not a DRAM / device figure",
-    "small_arrays": "STREAM arrays smaller than 4x the effective last-level cache: not a DRAM figure",
+    "small_arrays": "STREAM arrays smaller than 4x the last-level cache: not a DRAM figure",
     "above_peak": "above the theoretical peak: either the peak input (peaks.conf, frequency) or the measurement is wrong",
     "zero": "a zero rate or latency: the measurement is not physical",
     "unverified": "the data written was not read back and checked (use --verify)",
