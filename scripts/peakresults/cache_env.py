@@ -45,3 +45,19 @@ def measured(value: Optional[str] = None) -> Dict[int, int]:
         if m.group(3) == "smaller" and int(m.group(2)) > 0:
             out[LEVELS.index(m.group(1)) + 1] = int(m.group(2))
     return out
+
+
+def report_row(ctx: dict, size) -> Optional[str]:
+    """The Machine section's row for the levels whose latency knee says less than the
+    machine reports (size(ctx, key): a size key in words), None when every level agrees or
+    was not measured: a run where they agree reads as before."""
+    words = []
+    for name, lv in (("L1d", "l1d"), ("L2", "l2"), ("L3", "l3")):
+        if ctx.get(f"cache.{lv}_verdict") == "smaller":
+            words.append(f"{name} {size(ctx, f'cache.{lv}_effective')} "
+                         f"(reported {size(ctx, f'cache.{lv}_reported')})")
+    if not words:
+        return None
+    return (f"| Effective caches | {', '.join(words)}: where the load-latency curve leaves the level's "
+            "plateau (`cache.method`); the `cached` and `small_arrays` flags, `--nt auto` and the "
+            "roofline's level buffers use it |")

@@ -46,6 +46,16 @@ class CacheEnv(unittest.TestCase):
         self.assertEqual(cache_env.measured("l1d=1:agrees,l2=2:no_knee,l3=3:unmeasured"), {})
 
 
+class MachineSection(unittest.TestCase):
+    def test_effective_row_only_where_smaller(self):
+        from peakresults.report_machine import machine
+        rows = [ln for ln in machine(MASKED) if ln.startswith("| Effective caches |")]
+        self.assertEqual(len(rows), 1)
+        self.assertIn("L3 13.45 MiB (reported 480 MiB)", rows[0])
+        agree = dict(MASKED, **{"cache.l3_verdict": "agrees", "cache.l3_effective": 480 * MiB})
+        self.assertFalse([ln for ln in machine(agree) if "Effective caches" in ln])
+
+
 class LatencyChartMarks(unittest.TestCase):
     def marks(self, ctx):
         return cache_marks(lambda k: ctx.get(k, 0))
