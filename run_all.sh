@@ -273,6 +273,21 @@ if [ "$BUILD" = 1 ]; then
 	fi
 fi
 
+# One cache curve per run (docs/design.md "One figure per peak in a run"): the effective
+# cache sizes (peakinfo --caches: the latency curve's knees, about a second) before
+# anything sized from them. Every binary reads PEAKBENCH_CACHE_EFFECTIVE (membench's
+# cached / small_arrays flags and --nt auto), and the plan, read again with it, sizes the
+# roofline's level buffers from it. A resumed run keeps its first figure (raw/cache.json).
+cache_sizes() {
+	local bin f=$OUT/raw/cache.json v
+	bin=$(find_bin peakinfo) || return 0
+	[ -s "$f" ] || "$bin" --caches --format json --output "$f" --quiet 2>>"$OUT/logs/cache.log" || return 0
+	v=$(python3 "$ROOT/scripts/peakresults" cache-env "$f") || return 0
+	export PEAKBENCH_CACHE_EFFECTIVE=$v
+	echo "# cache sizes (peakinfo --caches, raw/cache.json): PEAKBENCH_CACHE_EFFECTIVE=$v" >>"$OUT/commands.txt"
+	read_plan "$@" --out "$OUT" --write-pairs
+}
+
 # The reference tools, before the baseline steps: installed when root or sudo -n can, else
 # scripts/deps.sh prints the one command to run and the baselines of missing tools are
 # skipped.
@@ -331,6 +346,11 @@ lock() {
 	[ -z "$STOP_SIG" ]
 }
 unlock() { [ "$LOCKED" = 0 ] || flock -u 9; }
+# (the cache curve is a measurement: it takes the lock as a step does)
+if [ -z "${PEAKBENCH_CACHE_EFFECTIVE:-}" ] && lock; then
+	cache_sizes "$@"
+	unlock
+fi
 
 # The VM placement fingerprint (peakinfo --placement, a few ms) before and after each side
 # of a paired round, in OUT/raw/<step>.placement: where the host put the vCPUs sets a

@@ -150,6 +150,12 @@ void peak_sysinfo_collect(struct peak_sysinfo *si, const char *root)
 		peak_sysinfo_warn(si, "hypervisor unknown");
 	if (!si->allowed_cpus)
 		si->allowed_cpus = si->logical_cpus;
+	uint64_t reported[PEAK_CACHE_LEVELS];
+	char why[PEAK_CONTEXT_VALUE_LEN];
+	for (unsigned k = 0; k < PEAK_CACHE_LEVELS; k++)
+		reported[k] = peak_sysinfo_cache_bytes(si, k + 1);
+	if (peak_cache_sizes_init(&si->cache, reported, why, sizeof why) != 0)
+		peak_sysinfo_warn(si, why);
 }
 
 uint64_t peak_sysinfo_cache_bytes(const struct peak_sysinfo *si, unsigned level)
@@ -235,6 +241,7 @@ static void caches_to_context(const struct peak_sysinfo *si, struct peak_context
 		}
 	}
 	set_count(ctx, "cache.line_bytes", si->ncaches ? si->caches[0].line_bytes : 0);
+	peak_cache_to_context(&si->cache, ctx);
 }
 
 static void build_to_context(struct peak_context *ctx)
@@ -249,6 +256,21 @@ static void build_to_context(struct peak_context *ctx)
 	peak_context_set_str(ctx, "build.cflags", PEAK_BUILD_CFLAGS);
 	peak_context_set_str(ctx, "build.type", PEAK_BUILD_TYPE);
 	peak_context_set_str(ctx, "git.revision", PEAK_GIT_REV);
+}
+
+uint64_t peak_sysinfo_cache_effective_bytes(const struct peak_sysinfo *si, unsigned level)
+{
+	return level >= 1 && level <= PEAK_CACHE_LEVELS ? si->cache.effective[level - 1] : 0;
+}
+
+uint64_t peak_sysinfo_llc_effective_bytes(const struct peak_sysinfo *si)
+{
+	for (unsigned level = PEAK_CACHE_LEVELS; level >= 1; level--) {
+		uint64_t b = peak_sysinfo_cache_effective_bytes(si, level);
+		if (b)
+			return b;
+	}
+	return peak_sysinfo_llc_bytes(si); /* a level 4 only */
 }
 
 void peak_sysinfo_to_context(const struct peak_sysinfo *si, struct peak_context *ctx)

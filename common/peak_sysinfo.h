@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "peak_cache.h"
 #include "peak_context.h"
 
 #define PEAK_MAX_CACHES 8
@@ -55,6 +56,9 @@ struct peak_sysinfo {
 	double nominal_ghz;    /* from the brand string or cpuid leaf 0x16; 0 unknown */
 	struct peak_cache caches[PEAK_MAX_CACHES];
 	unsigned ncaches;
+	/* L1d, L2, L3 as reported (caches) and as this run uses them: the measured knee
+	 * where the latency curve says less (peak_cache.h; PEAK_CACHE_ENV). */
+	struct peak_cache_sizes cache;
 	uint64_t mem_total_bytes, mem_available_bytes;
 	uint64_t hugepage_bytes; /* default huge page size; 0 unknown */
 	char kernel[128];
@@ -77,6 +81,12 @@ void peak_sysinfo_collect(struct peak_sysinfo *si, const char *root);
 uint64_t peak_sysinfo_cache_bytes(const struct peak_sysinfo *si, unsigned level);
 /* Size of the last-level cache, 0 when unknown. */
 uint64_t peak_sysinfo_llc_bytes(const struct peak_sysinfo *si);
+/* The effective size of level 1-3 (si->cache: the knee of the run's latency curve when it
+ * says less than the reported size, else the reported size), 0 when unknown. What
+ * anything sized from a cache uses. */
+uint64_t peak_sysinfo_cache_effective_bytes(const struct peak_sysinfo *si, unsigned level);
+/* The effective size of the last level reported, 0 when unknown. */
+uint64_t peak_sysinfo_llc_effective_bytes(const struct peak_sysinfo *si);
 
 /* Steal ticks and total ticks now (root as above); returns 0 or -1. */
 int peak_sysinfo_ticks(const char *root, uint64_t *steal, uint64_t *total);
@@ -93,6 +103,8 @@ double peak_sysinfo_finish(const struct peak_sysinfo *si, struct peak_context *c
 
 /* Helpers shared inside libpeak (peak_sysinfo*.c, peak_peak.c) and by tests. */
 
+/* root + path into out (root NULL or "" for the live system). */
+void peak_sysinfo_path(char *out, size_t len, const char *root, const char *path);
 /* Read the text file root + path (path starts with '/') into buf, trailing whitespace
  * removed. Returns 0, or -1 when it cannot be read. */
 int peak_sysinfo_read(const char *root, const char *path, char *buf, size_t len);

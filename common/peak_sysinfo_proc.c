@@ -14,37 +14,6 @@
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
 
-static void join_path(char *out, size_t len, const char *root, const char *path)
-{
-	(void)snprintf(out, len, "%s%s", root ? root : "", path);
-}
-
-long peak_sysinfo_read_bytes(const char *root, const char *path, void *buf, size_t len)
-{
-	char full[4096];
-	join_path(full, sizeof full, root, path);
-	FILE *f = fopen(full, "rb");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, len, f);
-	int bad = ferror(f);
-	(void)fclose(f);
-	return bad ? -1 : (long)n;
-}
-
-int peak_sysinfo_read(const char *root, const char *path, char *buf, size_t len)
-{
-	if (len == 0)
-		return -1;
-	long n = peak_sysinfo_read_bytes(root, path, buf, len - 1);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-		buf[--n] = '\0';
-	return 0;
-}
-
 unsigned peak_sysinfo_cpulist_count(const char *list)
 {
 	unsigned count = 0;
@@ -396,7 +365,7 @@ static void read_caches(struct peak_sysinfo *si, const char *root)
 static unsigned count_numa_nodes(const char *root)
 {
 	char path[4096];
-	join_path(path, sizeof path, root, "/sys/devices/system/node");
+	peak_sysinfo_path(path, sizeof path, root, "/sys/devices/system/node");
 	DIR *d = opendir(path);
 	if (!d)
 		return 0;

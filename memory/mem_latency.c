@@ -61,7 +61,7 @@ size_t mem_latency_points(const struct mem_run *run, uint64_t *ws, size_t max)
 	uint64_t s = run->size_bytes / LINE_BYTES * LINE_BYTES;
 	for (unsigned level = 1; level <= 3 && n < max; level++) {
 		uint64_t c =
-		    peak_sysinfo_cache_bytes(run->si, level) / 2 / LINE_BYTES * LINE_BYTES;
+		    peak_sysinfo_cache_effective_bytes(run->si, level) / 2 / LINE_BYTES * LINE_BYTES;
 		if (c >= 2 * LINE_BYTES && c < s && (n == 0 || c > ws[n - 1]))
 			ws[n++] = c;
 	}
@@ -141,7 +141,7 @@ static int calib_fn(void *arg, uint64_t steps, uint64_t *ns)
 }
 
 /* Which level a working set fits in, and whether it is the first point at or past a
- * cache's size (the edge the plot marks; never on the first point, which has no
+ * cache's effective size (the run's latency knee where it says less than the reported one) (the edge the plot marks; never on the first point, which has no
  * neighbour below it). */
 static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 			struct peak_result *r)
@@ -150,7 +150,7 @@ static void level_flags(const struct mem_run *run, uint64_t ws, uint64_t prev,
 	static const char *const edge[] = {"cache_edge=L1", "cache_edge=L2", "cache_edge=L3"};
 	bool placed = false;
 	for (unsigned level = 1; level <= 3; level++) {
-		uint64_t c = peak_sysinfo_cache_bytes(run->si, level);
+		uint64_t c = peak_sysinfo_cache_effective_bytes(run->si, level);
 		if (!c)
 			continue;
 		if (!placed && ws <= c) {

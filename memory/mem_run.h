@@ -64,7 +64,7 @@ struct mem_run {
 	/* machine (peak_bench_main's) */
 	const struct peak_sysinfo *si;
 	struct peak_context *ctx;
-	uint64_t llc_bytes;      /* 0 unknown */
+	uint64_t llc_bytes;      /* the effective LLC (peak_sysinfo_llc_effective_bytes); 0 unknown */
 	double theoretical_mbps; /* NAN unknown */
 	double ghz;              /* measured core clock; 0 unknown */
 	/* output and the first failure (exit code and one line, for stderr): peak_bench_main's */

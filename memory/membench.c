@@ -212,7 +212,9 @@ static int mem_context(struct peak_bench_env *env)
 {
 	struct mem_run *run = &((struct membench *)env->state)->run;
 	const struct peak_machine *m = &env->m;
-	run->llc_bytes = peak_sysinfo_llc_bytes(run->si);
+	/* The effective LLC (the run's latency knee where it says less than the reported
+	 * size): what decides `cached`, `small_arrays` and --nt auto. */
+	run->llc_bytes = peak_sysinfo_llc_effective_bytes(run->si);
 	run->theoretical_mbps =
 	    m->mem_gbps.source != PEAK_SRC_UNKNOWN ? m->mem_gbps.value * 1000.0 : NAN;
 	run->ghz = m->ghz.source != PEAK_SRC_UNKNOWN ? m->ghz.value : 0.0;

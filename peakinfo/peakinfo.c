@@ -45,6 +45,7 @@ struct peakinfo_opts {
 	const char *root;
 	const char *placement_since; /* --placement-since: only the fingerprint, compared */
 	bool placement;              /* --placement: only the fingerprint */
+	bool caches;                 /* --caches: only the cache sizes (the latency curve) */
 };
 
 /* The program's state (peak_bench_main owns it). */
@@ -178,6 +179,10 @@ static size_t pi_options(void *state, struct peak_opt *t, size_t max)
 	     "only measure the VM placement fingerprint (c2c.round_trip_ns), in a few ms: "
 	     "run_all.sh takes one before and after each side of a paired round",
 	     PEAK_OPT_FLAG, &o->placement, 0, 0, NULL, NULL},
+	    {"caches", NULL,
+	     "only the cache sizes, reported and effective (a short load-latency curve, about "
+	     "a second): run_all.sh measures them once, before anything sized from the caches",
+	     PEAK_OPT_FLAG, &o->caches, 0, 0, NULL, NULL},
 	    {"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
 	     PEAK_OPT_STRING, &o->root, 0, 0, NULL, NULL},
 	};
@@ -205,9 +210,36 @@ static int pi_config(struct peak_bench_env *env)
 	return load_config(&p->o, &env->cfg, p->config_used, sizeof p->config_used, &env->err);
 }
 
+/* The run's effective cache sizes: the figure run_all.sh handed down (PEAK_CACHE_ENV, read
+ * by peak_sysinfo_collect) when there is one, else this process measures the curve. A
+ * fake root has no caches to chase through: its reported sizes stand. */
+static void caches_to_context(struct peak_bench_env *env, bool fake_root)
+{
+	struct peak_sysinfo *si = &env->si;
+	if (!fake_root && strcmp(si->cache.source, "reported") == 0) {
+		struct peak_cache_point pts[PEAK_CACHE_PROBE_MAX];
+		struct peak_cache_level lv[PEAK_CACHE_LEVELS];
+		size_t n = peak_cache_probe(si->cache.reported[PEAK_CACHE_LEVELS - 1],
+					    si->mem_available_bytes, pts, PEAK_CACHE_PROBE_MAX);
+		if (n) {
+			peak_cache_knees(pts, n, si->cache.reported, lv);
+			peak_cache_sizes_measured(&si->cache, lv);
+			peak_context_set_num(&env->ctx, "cache.l3_plateau_ns",
+					     lv[PEAK_CACHE_LEVELS - 1].plateau_ns);
+			peak_context_set_num(&env->ctx, "cache.l3_knee",
+					     (double)lv[PEAK_CACHE_LEVELS - 1].knee_bytes);
+		}
+	}
+	peak_cache_to_context(&si->cache, &env->ctx);
+}
+
 static int pi_context(struct peak_bench_env *env)
 {
 	struct peakinfo *p = env->state;
+	if (!env->bare)
+		caches_to_context(env, p->o.root != NULL);
+	if (p->o.caches)
+		return 0;
 	if (env->bare) {
 		placement_to_context(&env->ctx, p->o.root != NULL, p->since[0] ? p->since : NULL);
 		return 0;
@@ -225,8 +257,9 @@ static int pi_context(struct peak_bench_env *env)
 /* The peak records (none for the fingerprint alone). */
 static int pi_sweep(struct peak_bench_env *env)
 {
+	struct peakinfo *p = env->state;
 	struct peak_loopback lo;
-	if (env->bare)
+	if (env->bare || p->o.caches)
 		return 0;
 	(void)peak_loopback_measure(&lo); /* a failure leaves gbps 0 and the reason */
 	if (peakinfo_report(&env->out, &env->si, &env->m, &lo) != 0)

@@ -2,6 +2,8 @@
 suite JSON/CSV files, results.csv, baselines.csv, context.json, charts/, report.md and
 report-appendix.md (exit 2 when OUT has no raw/ folder).
 python3 scripts/peakresults theoretical FILE SUITE VARIANT: the first theoretical figure.
+python3 scripts/peakresults cache-env FILE: PEAKBENCH_CACHE_EFFECTIVE's value from a peakinfo
+JSON (peakinfo --caches); exit 1 when the file has no cache sizes.
 python3 scripts/peakresults pairs-enough OUT JOB: exit 0 when the paired job's rounds so far
 are enough (its median ratios' 95% intervals within 5%), 1 when not, one line saying why.
 python3 scripts/peakresults trace run OUTFILE -- ARGV...: ARGV under strace, its system calls
@@ -102,6 +104,8 @@ def main(argv: list) -> int:
     f = sub.add_parser("finish", help="everything after the binaries: merge, CSV, baselines, charts, report")
     f.add_argument("out")
     f.add_argument("--no-charts", action="store_true", help="write the charts' data files, draw nothing")
+    ce = sub.add_parser("cache-env", help="PEAKBENCH_CACHE_EFFECTIVE from a peakinfo JSON file")
+    ce.add_argument("file")
     t = sub.add_parser("theoretical", help="the first theoretical figure of a suite/variant in a JSON file")
     t.add_argument("file")
     t.add_argument("suite")
@@ -116,6 +120,12 @@ def main(argv: list) -> int:
     a = p.parse_args(argv)
     if a.cmd == "finish":
         return run_finish(a.out, not a.no_charts)
+    if a.cmd == "cache-env":
+        from peakresults.cache_env import from_file
+        v = from_file(a.file)
+        if v:
+            print(v)
+        return 0 if v else 1
     if a.cmd == "theoretical":
         return run_theoretical(a.file, a.suite, a.variant)
     if not a.tolerance >= 0:

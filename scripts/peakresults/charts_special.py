@@ -40,17 +40,31 @@ def latency_fig(c: Charts, mem: list, context: dict) -> None:
     x = Axis("working set", 2, xs[0] / 1.3, xs[-1] * 1.3,
              [(blk(1 << e), 1 << e) for e in range(0, 41, step)
               if xs[0] / 1.3 <= (1 << e) <= xs[-1] * 1.3]) if xs else Axis("working set", 2)
-    # The cache sizes hwloc reported: dotted grey verticals (not series), named at the top.
-    extra = []
-    for i, (lv, k) in enumerate((("L1", "cache.l1d"), ("L2", "cache.l2"), ("L3", "cache.l3"))):
-        if size(k) > 0:
-            extra += [f"set arrow {i + 1} from {size(k)}, graph 0 to {size(k)}, graph 1 nohead dt 3 "
-                      "lc rgb 'gray30' back",
-                      f"set label {i + 1} {quote(lv)} at {size(k)}, graph 0.96 offset 0.5, 0"]
+    extra = cache_marks(size)
     series = [Series(n, 2 + i, n) for i, n in enumerate(names)]
     chart = LineChart("Memory load latency vs working set (dependent pointer chase, 1 thread)", x,
                       value_axis(list(val.values()), "latency per load (ns)"), series, extra)
     c.line_chart("memory_latency", chart)
+
+
+def cache_marks(size) -> list:
+    """gnuplot commands marking each cache level on the latency chart: its reported size
+    (hwloc, sysfs) a dotted grey vertical named at the top; where the run's latency knee
+    says less (cache.*_effective), the effective size a solid red vertical too, both named
+    ("L3 reported", "L3 effective"), so the reader sees the machine's claim and the curve's
+    answer. size(key) is the context's number for a key, 0 when unknown."""
+    out, n = [], 0
+    for lv, k in (("L1", "l1d"), ("L2", "l2"), ("L3", "l3")):
+        rep = size(f"cache.{k}_reported") or size(f"cache.{k}")
+        eff = size(f"cache.{k}_effective")
+        differs = 0 < eff < rep
+        for x, name, look, y in ((rep, f"{lv} reported" if differs else lv, "dt 3 lc rgb 'gray30'", 0.96),
+                                 (eff if differs else 0, f"{lv} effective", "dt 1 lw 2 lc rgb '#c0392b'", 0.90)):
+            if x > 0:
+                n += 1
+                out += [f"set arrow {n} from {x}, graph 0 to {x}, graph 1 nohead {look} back",
+                        f"set label {n} {quote(name)} at {x}, graph {y} offset 0.5, 0"]
+    return out
 
 
 def dpdk_fig(c: Charts, dpdk: list) -> None:

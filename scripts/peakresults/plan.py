@@ -10,6 +10,7 @@ import shutil
 import sys
 
 from .adapters.hpcc import PAIR_N
+from .cache_env import measured as measured_caches
 from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
                            UsageError, fmt_duration, have_tool, mode_of,
                            parse_options, shquote)
@@ -151,10 +152,14 @@ def build_plan(o) -> list:
         sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax), "--block": p2_blocks,
                                    "--sweep": ":".join(sweep.split(":")[:2] + ["1"])}))
         # Bandwidth of each memory level for the roofline: reads over a buffer that fits
-        # the level (half of it per thread for private caches), every CPU reading.
+        # the level (half of it per thread for private caches), every CPU reading. The
+        # level's effective size: run_all.sh measured the run's latency knees (peakinfo
+        # --caches) before this plan; where a knee says less than the machine, it wins.
         sysroot = o.sysroot or "/"
-        l1, l2 = cache_bytes(1, 32768, sysroot), cache_bytes(2, 1048576, sysroot)
-        l3 = cache_bytes(3, 33554432, sysroot)
+        knee = measured_caches()
+        l1 = knee.get(1) or cache_bytes(1, 32768, sysroot)
+        l2 = knee.get(2) or cache_bytes(2, 1048576, sysroot)
+        l3 = knee.get(3) or cache_bytes(3, 33554432, sysroot)
         dram = "16MiB" if o.tiny else "256MiB" if o.quick else "1GiB"
         sizes = {"L1": f"{l1 * o.ncpu // 2048}KiB", "L2": f"{l2 * o.ncpu // 2048}KiB",
                  "L3": f"{l3 // 2048}KiB", "DRAM": dram}

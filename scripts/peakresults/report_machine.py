@@ -3,6 +3,7 @@ appendix): context.json, peaks.csv and status.tsv in words."""
 import os
 import re
 
+from .cache_env import report_row as cache_row
 from .report_fmt import cell, fmt
 
 
@@ -88,6 +89,9 @@ def machine(c: dict, peaks: list[dict] | None = None) -> list[str]:
                  f"OPENBLAS_CORETYPE {_v(c, 'openblas.coretype_env')} |" if "openblas.corename" in c
                  else "| BLAS | not read: linpack did not run |"),
                 f"| Taken | {_v(c, 'timestamp')} |"]
+        row = cache_row(c, _size)  # (issue 34: a VM told the host's L3)
+        if row:
+            out.insert(out.index(next(ln for ln in out if ln.startswith("| Caches |"))) + 1, row)
         if "c2c.end_round_trip_ns" in c:
             moved = ("**the host moved the vCPUs during the run** (a pair changed by over 1.5x): figures taken "
                      "minutes apart ran on different placements") if c.get("c2c.moved") is True else "no move seen"

@@ -116,6 +116,27 @@ class PlanSteps(unittest.TestCase):
         self.assertEqual(size, {"bandwidth L1": "32KiB", "bandwidth L2": "1024KiB",
                                 "bandwidth L3": "18304KiB", "bandwidth DRAM": "1GiB"})
 
+    def test_levels_from_effective_caches(self):
+        # run_all.sh's cache curve (PEAKBENCH_CACHE_EFFECTIVE): a level the knee found
+        # smaller is sized from the knee (the masked Intel VM: 480 MiB reported, 13.45 MiB
+        # measured); a level that agrees keeps the reported size; a malformed value is
+        # ignored (the reported sizes stand)
+        env = "l1d=16384:agrees,l2=1048576:agrees,l3=14107840:smaller"
+        for value, l3 in ((env, "6888KiB"), ("l3=junk", "18304KiB")):
+            with self.subTest(value=value):
+                old = os.environ.get("PEAKBENCH_CACHE_EFFECTIVE")
+                os.environ["PEAKBENCH_CACHE_EFFECTIVE"] = value
+                try:
+                    _, st = steps_of("--only", "memory")
+                finally:
+                    if old is None:
+                        del os.environ["PEAKBENCH_CACHE_EFFECTIVE"]
+                    else:
+                        os.environ["PEAKBENCH_CACHE_EFFECTIVE"] = old
+                size = {s.name: s.argv[s.argv.index("--size") + 1] for s in st if s.name.startswith("bandwidth")}
+                self.assertEqual(size, {"bandwidth L1": "32KiB", "bandwidth L2": "1024KiB",
+                                        "bandwidth L3": l3, "bandwidth DRAM": "1GiB"})
+
     def test_only(self):
         _, st = steps_of("--only", "disk")
         # no unpaired sweep of the tools (the paired rounds compare): --tiny only

@@ -2,6 +2,7 @@
  * known answers, a sparse or missing one still gives a complete context with warnings. */
 #include "peak_cmocka.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "peak_context.h"
@@ -312,6 +313,44 @@ static void test_machine_sparse(void **state)
 	assert_non_null(strstr(m.net_gbps.note, "no link speed"));
 }
 
+/* The run's effective cache sizes: reported without PEAKBENCH_CACHE_EFFECTIVE; with it,
+ * a level judged "smaller" takes the measured size and the others keep the reported one;
+ * a malformed variable is a warning and the reported sizes stand. */
+static void test_cache_effective(void **state)
+{
+	(void)state;
+	struct peak_sysinfo si;
+	struct peak_context ctx;
+	assert_int_equal(unsetenv(PEAK_CACHE_ENV), 0);
+	peak_sysinfo_collect(&si, FULL);
+	assert_int_equal(peak_sysinfo_llc_effective_bytes(&si), 36608u * 1024u);
+	assert_string_equal(si.cache.source, "reported");
+	peak_context_init(&ctx);
+	peak_sysinfo_to_context(&si, &ctx);
+	assert_string_equal(peak_context_get(&ctx, "cache.l3_effective"), "37486592");
+	assert_string_equal(peak_context_get(&ctx, "cache.l3_verdict"), "unmeasured");
+	assert_string_equal(peak_context_get(&ctx, "cache.method"), "reported (no latency curve)");
+
+	assert_int_equal(
+	    setenv(PEAK_CACHE_ENV, "l1d=16384:agrees,l2=1048576:agrees,l3=14107840:smaller", 1), 0);
+	peak_sysinfo_collect(&si, FULL);
+	assert_int_equal(peak_sysinfo_cache_effective_bytes(&si, 1), 32768); /* agrees: reported */
+	assert_int_equal(peak_sysinfo_cache_effective_bytes(&si, 3), 14107840);
+	assert_int_equal(peak_sysinfo_llc_effective_bytes(&si), 14107840);
+	assert_int_equal(peak_sysinfo_llc_bytes(&si), 36608u * 1024u); /* the reported, kept */
+	peak_context_init(&ctx);
+	peak_sysinfo_to_context(&si, &ctx);
+	assert_string_equal(peak_context_get(&ctx, "cache.l3_reported"), "37486592");
+	assert_string_equal(peak_context_get(&ctx, "cache.l3_effective"), "14107840");
+	assert_non_null(strstr(peak_context_get(&ctx, "cache.method"), "l3 smaller"));
+
+	assert_int_equal(setenv(PEAK_CACHE_ENV, "l3=14107840", 1), 0);
+	peak_sysinfo_collect(&si, FULL);
+	assert_int_equal(peak_sysinfo_llc_effective_bytes(&si), 36608u * 1024u);
+	assert_non_null(strstr(si.warnings, PEAK_CACHE_ENV));
+	assert_int_equal(unsetenv(PEAK_CACHE_ENV), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,7 +358,7 @@ int main(void)
 	    cmocka_unit_test(test_missing_tree),   cmocka_unit_test(test_live_system),
 	    cmocka_unit_test(test_cpulist),        cmocka_unit_test(test_read_helpers),
 	    cmocka_unit_test(test_machine_full),   cmocka_unit_test(test_machine_overrides),
-	    cmocka_unit_test(test_machine_sparse),
+	    cmocka_unit_test(test_machine_sparse), cmocka_unit_test(test_cache_effective),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,38 @@
+/* Reading a file of /proc or /sys under an injectable root: the one primitive that every
+ * peak_sysinfo reader (the files, the counters, peak_peak) builds on. It depends on no
+ * other part of libpeak, so the readers above it never need each other. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "peak_sysinfo.h"
+
+void peak_sysinfo_path(char *out, size_t len, const char *root, const char *path)
+{
+	(void)snprintf(out, len, "%s%s", root ? root : "", path);
+}
+
+long peak_sysinfo_read_bytes(const char *root, const char *path, void *buf, size_t len)
+{
+	char full[4096];
+	peak_sysinfo_path(full, sizeof full, root, path);
+	FILE *f = fopen(full, "rb");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, len, f);
+	int bad = ferror(f);
+	(void)fclose(f);
+	return bad ? -1 : (long)n;
+}
+
+int peak_sysinfo_read(const char *root, const char *path, char *buf, size_t len)
+{
+	if (len == 0)
+		return -1;
+	long n = peak_sysinfo_read_bytes(root, path, buf, len - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+	return 0;
+}
