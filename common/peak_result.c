@@ -192,7 +192,8 @@ void peak_result_finish(struct peak_result *r)
 		/* A rate above the machine's peak breaks physics: the peak's inputs or the
 		 * measurement is wrong, and the reader must be told. A comparison row's peak is
 		 * another one by design: its ratio says nothing of physics. */
-		above = r->efficiency > PEAK_ABOVE_PEAK_RATIO && strcmp(r->metric, "latency") != 0 &&
+		above = r->efficiency > PEAK_ABOVE_PEAK_RATIO &&
+			strcmp(r->metric, "latency") != 0 &&
 			!peak_result_has_flag(r->flags, PEAK_COMPARISON_FLAG);
 	} else {
 		r->efficiency = NAN;

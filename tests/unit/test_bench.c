@@ -457,8 +457,8 @@ static void run_one(const struct peak_bench_kernel *k, struct peak_result *res)
 	double samples[3];
 	struct peak_bench_run run;
 	struct peak_bench_err e = {0};
-	assert_int_equal(peak_bench_point_run(&suite, k, &p, team, &c, NULL, res, samples, &run, &e),
-			 0);
+	assert_int_equal(
+	    peak_bench_point_run(&suite, k, &p, team, &c, NULL, res, samples, &run, &e), 0);
 	peak_team_destroy(team);
 }
 
