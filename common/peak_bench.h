@@ -9,9 +9,10 @@
  * mean is that narrow or --max-reps ran: peak_stats_enough; ci_wide=W when the cap
  * stopped it), the steal window, the standard flags (steal with
  * steal_pct, contended with cpu_share_pct, oversubscribed, unpinned; no_peak when the
- * kernel names no theoretical peak; comparison for a comparison kernel), the row hook,
- * then above_peak and zero from peak_result_finish once every input is known, and the
- * progress line. A suite keeps its kernels, engines and protocols and adds its own
+ * kernel names no theoretical peak; comparison for a comparison kernel; above_peak and
+ * zero from peak_result_finish), the row hook, peak_result_finish again (the hook may set
+ * an input of the figure: the flags recorded are the final figure's), and the progress
+ * line. A suite keeps its kernels, engines and protocols and adds its own
  * flags in the kernel's row hook.
  * Work shared by all kernels of a point (arrays mapped once) goes in the suite's
  * point_setup/point_teardown; the suite's order chooses kernel after kernel (each kernel's
@@ -120,10 +121,11 @@ struct peak_bench_kernel {
 	 * NULL: the suite has no peak for this kernel and the row is not flagged. */
 	double (*peak)(const struct peak_bench_run *r);
 	/* The suite's own flags and extra rows (frequency...): called after the harness filled
-	 * the row, before teardown (state is still there) and before the row is recorded;
-	 * extra rows go to out (NULL when the caller records nothing). It may still set an
-	 * input of the figure (theoretical): the harness computes efficiency and the physics
-	 * flags (peak_result_finish) after it. Returns 0 or -1 with e set. */
+	 * and finished the row, before teardown (state is still there) and before the row is
+	 * recorded; extra rows go to out (NULL when the caller records nothing). It may still
+	 * set an input of the figure (theoretical): the harness finishes the row again after
+	 * it (peak_result_finish), so the physics flags recorded are the final figure's; a
+	 * row the hook records itself it finishes itself. Returns 0 or -1 with e set. */
 	int (*row)(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		   struct peak_bench_err *e);
 	void *data; /* the kernel's own constants */
