@@ -272,7 +272,8 @@ static void flag_ci_wide(const struct slot *sl, const struct peak_common_opts *c
 		peak_result_flag(res, "ci_wide");
 }
 
-/* Summary, peak, standard flags (steal from the window given), the kernel's row hook. */
+/* Summary, peak, standard flags (steal from the window given), efficiency and the physics
+ * flags, the kernel's row hook, then efficiency and the physics flags of the final figure. */
 static int slot_finish(const struct peak_bench_suite *s, const struct peak_common_opts *c,
 		       struct slot *sl, const struct peak_steal *steal, struct peak_output *out,
 		       struct peak_bench_err *e)
@@ -303,9 +304,15 @@ static int slot_finish(const struct peak_bench_suite *s, const struct peak_commo
 		peak_result_flag_pct(res, "cpu_share_pct", 100.0 * sl->l.cpu_share, false);
 	}
 	flag_ci_wide(sl, c, res);
-	peak_result_finish(res);
+	if (k->comparison)
+		peak_result_flag(res, PEAK_COMPARISON_FLAG);
+	peak_result_finish(res); /* a row hook that records the row itself sees it finished */
 	if (k->row && k->row(run, res, out, e) != 0)
 		return -1;
+	/* Again after the row hook, which may still set an input of the figure: the physics
+	 * flags of the row recorded are those of its final figure (peak_result_finish drops
+	 * one the first call set that the figure no longer bears). */
+	peak_result_finish(res);
 	return 0;
 }
 

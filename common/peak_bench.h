@@ -8,9 +8,11 @@
  * runs each followed by verify (at least --reps, and with --ci until the 95% CI of the
  * mean is that narrow or --max-reps ran: peak_stats_enough; ci_wide=W when the cap
  * stopped it), the steal window, the standard flags (steal with
- * steal_pct, contended with cpu_share_pct, oversubscribed, unpinned; above_peak and zero
- * from peak_result_finish; no_peak when the kernel names no theoretical peak), the row and
- * the progress line. A suite keeps its kernels, engines and protocols and adds its own
+ * steal_pct, contended with cpu_share_pct, oversubscribed, unpinned; no_peak when the
+ * kernel names no theoretical peak; comparison for a comparison kernel; above_peak and
+ * zero from peak_result_finish), the row hook, peak_result_finish again (the hook may set
+ * an input of the figure: the flags recorded are the final figure's), and the progress
+ * line. A suite keeps its kernels, engines and protocols and adds its own
  * flags in the kernel's row hook.
  * Work shared by all kernels of a point (arrays mapped once) goes in the suite's
  * point_setup/point_teardown; the suite's order chooses kernel after kernel (each kernel's
@@ -120,11 +122,16 @@ struct peak_bench_kernel {
 	double (*peak)(const struct peak_bench_run *r);
 	/* The suite's own flags and extra rows (frequency...): called after the harness filled
 	 * and finished the row, before teardown (state is still there) and before the row is
-	 * recorded; extra rows go to out (NULL when the caller records nothing).
-	 * Returns 0 or -1 with e set. */
+	 * recorded; extra rows go to out (NULL when the caller records nothing). It may still
+	 * set an input of the figure (theoretical): the harness finishes the row again after
+	 * it (peak_result_finish), so the physics flags recorded are the final figure's; a
+	 * row the hook records itself it finishes itself. Returns 0 or -1 with e set. */
 	int (*row)(struct peak_bench_run *r, struct peak_result *res, struct peak_output *out,
 		   struct peak_bench_err *e);
 	void *data; /* the kernel's own constants */
+	/* A comparison row (PEAK_COMPARISON_FLAG): its peak is another than its own by design
+	 * (linpack's dgesv_vs_avx2), so it is never flagged above_peak. */
+	bool comparison;
 	/* A kernel that times itself (a disk job, a network session, a DPDK round) sets this
 	 * instead of relying on run's team time: the harness calls it once as the warm-up
 	 * (unless the suite skips it) and once per repetition, with no calibration, and takes

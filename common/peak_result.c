@@ -140,18 +140,66 @@ void peak_result_flag_copy(struct peak_result *r, const char *flags, const char 
 	}
 }
 
+bool peak_result_has_flag(const char *flags, const char *name)
+{
+	size_t nlen = strlen(name);
+	for (const char *p = flags; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len >= nlen && strncmp(p, name, nlen) == 0 && (len == nlen || p[nlen] == '='))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* Remove every whole item equal to name from r->flags. */
+static void unflag(struct peak_result *r, const char *name)
+{
+	char kept[sizeof r->flags];
+	size_t nlen = strlen(name), k = 0;
+	for (const char *p = r->flags; *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len && !(len == nlen && strncmp(p, name, nlen) == 0)) {
+			if (k)
+				kept[k++] = ';';
+			memcpy(kept + k, p, len);
+			k += len;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	kept[k] = '\0';
+	memcpy(r->flags, kept, k + 1);
+}
+
+/* Set (or drop) a physics flag so that it says what the figure says now. */
+static void flag_if(struct peak_result *r, const char *name, bool set)
+{
+	if (set)
+		peak_result_flag(r, name);
+	else
+		unflag(r, name);
+}
+
 void peak_result_finish(struct peak_result *r)
 {
+	bool above = false;
 	if (r->summary.n > 0 && isfinite(r->theoretical) && r->theoretical > 0) {
 		r->efficiency = r->summary.mean / r->theoretical;
 		/* A rate above the machine's peak breaks physics: the peak's inputs or the
-		 * measurement is wrong, and the reader must be told (2% covers clock noise). */
-		if (r->efficiency > 1.02 && strcmp(r->metric, "latency") != 0)
-			peak_result_flag(r, "above_peak");
+		 * measurement is wrong, and the reader must be told. A comparison row's peak is
+		 * another one by design: its ratio says nothing of physics. */
+		above = r->efficiency > PEAK_ABOVE_PEAK_RATIO &&
+			strcmp(r->metric, "latency") != 0 &&
+			!peak_result_has_flag(r->flags, PEAK_COMPARISON_FLAG);
 	} else {
 		r->efficiency = NAN;
 	}
-	if (r->summary.n > 0 && r->summary.mean <= 0.0 && strcmp(r->metric, "loss") != 0 &&
-	    strcmp(r->metric, "errors") != 0)
-		peak_result_flag(r, "zero");
+	flag_if(r, "above_peak", above);
+	flag_if(r, "zero",
+		r->summary.n > 0 && r->summary.mean <= 0.0 && strcmp(r->metric, "loss") != 0 &&
+		    strcmp(r->metric, "errors") != 0);
 }

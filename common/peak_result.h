@@ -50,8 +50,21 @@ bool peak_result_flag_item(const char *flags, const char *key, char *out, size_t
 /* Copy the item named key ("key" or "key=value") of a flags string onto r, whole or not
  * at all: a suite that rebuilds the harness's row keeps the harness's flag (ci_wide). */
 void peak_result_flag_copy(struct peak_result *r, const char *flags, const char *key);
-/* Compute efficiency from theoretical and flag physics violations (above_peak,
- * zero). Call after samples and theoretical are set. */
+/* The above_peak rule: a mean more than this ratio of its theoretical peak breaks physics
+ * (the 2% covers clock noise). The results program reads this line (physics.py). */
+#define PEAK_ABOVE_PEAK_RATIO 1.02
+
+/* The flag of a comparison row: its theoretical is another peak than the row's own (linpack's
+ * dgesv_vs_avx2 against the AVX2 peak on an AVX-512 machine), its efficiency a ratio to it,
+ * informative; never a physics row, so never above_peak. Set it before peak_result_finish. */
+#define PEAK_COMPARISON_FLAG "comparison"
+
+/* True when the flags string holds the item name (bare, or as name=value). */
+bool peak_result_has_flag(const char *flags, const char *name);
+/* Compute efficiency from theoretical and set the physics flags (above_peak, zero) from
+ * the figure as it stands, dropping one a previous call set that the figure no longer
+ * bears: call it after the last input to the figure (samples, theoretical) is known; a
+ * second call after an input changed gives the flags of the final figure. */
 void peak_result_finish(struct peak_result *r);
 
 /* The schema's columns in order (peak_columns.def, the one list), and the optional ones

@@ -2,7 +2,7 @@
 frame size, best efficiency, peakbench vs the reference tools, the roofline."""
 import re
 
-from . import chart_bars, pick
+from . import chart_bars, physics, pick
 from .chart_gp import Axis, LineChart, Series, log2_axis, value_axis
 from .chart_styles import quote, ref_gp, style, terminal
 from .charts import Charts, blk, num
@@ -101,11 +101,12 @@ def efficiency_fig(c: Charts, suites: dict) -> None:
     an above_peak row is never the group's bar when another exists, but is drawn too, below
     it, labelled and in red: a figure above the peak says a peak input is wrong, and must
     be seen. Column 3 (mark): 0 an unflagged row, 1 the stand-in of a group of flagged rows,
-    2 an above_peak row."""
+    2 an above_peak row. A comparison row (physics.py) is left out: its efficiency is a
+    ratio to another peak than its own, neither an efficiency nor an alarm."""
     groups, order = {}, []
     for s in SUITES:
         for r in suites.get(s, []):
-            if not isnum(r.get("efficiency")) or not r.get("n"):
+            if not isnum(r.get("efficiency")) or not r.get("n") or physics.is_comparison(r):
                 continue
             k = f"{r['suite']}/{r['test']}"
             if r["test"] in ("flops", "iops"):

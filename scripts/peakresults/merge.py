@@ -9,7 +9,7 @@ import json
 import os
 import re
 
-from . import schema
+from . import physics, schema
 from .load import SUITES, with_hosts
 from .pool import pool
 
@@ -70,13 +70,16 @@ def retag(step: str, rows: list[dict], out: str) -> None:
 
 
 def step_rows(raw: str, name: str, out: str, problems: list) -> tuple[dict, list]:
-    """(context, rows) of raw/<name>.json with its pass2 pooled in and the step's retag."""
+    """(context, rows) of raw/<name>.json with its pass2 pooled in and the step's retag;
+    every row's physics flags those of its own figure (physics.refresh: a binary before
+    issue 34 could flag a row before its last input was known, or a comparison row)."""
     doc = read_json(os.path.join(raw, name + ".json"), problems) or {}
     rows = [r for r in doc.get("results") or [] if isinstance(r, dict)]
     p2 = os.path.join(raw, name + ".pass2.json")
     if os.path.isfile(p2):
         d2 = read_json(p2, problems) or {}
         rows = pool(rows, [r for r in d2.get("results") or [] if isinstance(r, dict)])
+    rows = [physics.refresh(r) for r in rows]
     retag(name, rows, out)
     return doc.get("context") or {}, rows
 

@@ -25,6 +25,8 @@ FLAG_MEANING = {
                    "is the host's, not the kernel's",
     "vdev": "DPDK ran on a virtual device (net_ring / memif), not a NIC: no wire, no PHY limit",
     "same_run_as_dgesv": "the same linpack solve, compared with another theoretical peak",
+    "comparison": "a comparison row: its theoretical is another peak than its own (by design), its efficiency a "
+                  "ratio to it, never an alarm",
     "fma": "the peak counts fused multiply-add as two operations",
     "chains_disagree": "the integer and floating-point frequency chains disagree by more than 5%",
     "single_process": "the tool ran one process (one thread for STREAM)",

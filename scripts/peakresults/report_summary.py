@@ -2,7 +2,7 @@
 subsystem), how close to its peak, whether the reference tools agree (one verdict per
 job), the warnings that change a conclusion, and what a --quick or --tiny run shortened.
 At most about 60 lines: the rest of the report and the appendix hold the detail."""
-from . import pick, report_clock, report_cluster, report_mode, report_refs
+from . import physics, pick, report_clock, report_cluster, report_mode, report_refs
 from .report_fmt import FLAG_MEANING, cell, fmt, human, isnum, warnings
 from .report_machine import core_lines, status_problems
 
@@ -20,7 +20,9 @@ class Headline:
         self.variant, self.lower, self.peak_note, self.largest = variant, lower, peak_note, largest
 
     def rows(self, rows: list[dict]) -> list[dict]:
-        got = [r for r in rows if r["suite"] == self.suite and (r["test"] or "").startswith(self.test)
+        """The rows the figure is chosen from: never a comparison row (physics.py), whose
+        peak is another one than the figure's."""
+        got = [r for r in rows if r["suite"] == self.suite and not physics.is_comparison(r) and (r["test"] or "").startswith(self.test)
                and r["metric"] == self.metric and (not self.unit or r["unit"] == self.unit)
                and self.variant in (r["variant"] or "") and r.get("n") and isnum(r.get("mean"))]
         if self.largest and got:  # the figure at the largest size measured (DRAM, not a cache)
@@ -113,7 +115,8 @@ def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], n_ver
     for flag in CONCLUSION_FLAGS:
         if flag in by_flag:
             out.append(f"- `{flag}` on {', '.join(by_flag[flag])}: {FLAG_MEANING.get(flag, 'see the suite docs')}.")
-    above = [r for r in res.merged.rows() if "above_peak" in warnings(r.get("flags"))]
+    # Rows whose own figure is above their peak (a comparison row never is: physics.py).
+    above = [r for r in res.merged.rows() if physics.above_peak(r)]
     if above and "above_peak" not in by_flag:
         out.append(f"- {len(above)} row(s) above their theoretical peak: the peak's input or the measurement is wrong "
                    "(Warnings).")

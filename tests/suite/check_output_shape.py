@@ -63,8 +63,12 @@ ISA_PART = re.compile(r"avx[0-9a-z]*|sse3|ssse3|sse4[0-9a-z]*|amx[0-9a-z]*")
 OPTIONAL_ROWS = {"disk-diskbench": ("uring", "this build has no io_uring engine (liburing)")}
 
 
+# Flags added after the recording on purpose (name: why): not compared.
+ADDED_FLAGS = {"comparison": "issue 34: linpack's dgesv_vs_avx2 says it is a comparison row"}
+
+
 def flag_names(row: dict) -> set:
-    return {f.split("=", 1)[0] for f in (row.get("flags") or "").split(";") if f} - MOMENT_FLAGS
+    return {f.split("=", 1)[0] for f in (row.get("flags") or "").split(";") if f} - MOMENT_FLAGS - set(ADDED_FLAGS)
 
 
 def cpu_flags() -> set:

@@ -416,10 +416,87 @@ static void test_bad_peaks_conf_is_usage(void **state)
 	unlink(path);
 }
 
+/* A suite whose row hook sets the figure's last input (the peak from a clock measured
+ * with the repetitions): the harness's peak hook said a peak the mean is far above, the
+ * row hook the real one the mean is 99% of. */
+static double k_low_peak(const struct peak_bench_run *r)
+{
+	(void)r;
+	return 1e-9;
+}
+
+static int k_row_late_peak(struct peak_bench_run *r, struct peak_result *res,
+			   struct peak_output *out, struct peak_bench_err *e)
+{
+	(void)r;
+	(void)out;
+	(void)e;
+	res->theoretical = res->summary.mean / 0.99;
+	return 0;
+}
+
+/* A comparison row: its peak another one, the mean twice it by design. */
+static int k_row_half_peak(struct peak_bench_run *r, struct peak_result *res,
+			   struct peak_output *out, struct peak_bench_err *e)
+{
+	(void)r;
+	(void)out;
+	(void)e;
+	res->theoretical = res->summary.mean / 2;
+	return 0;
+}
+
+static void run_one(const struct peak_bench_kernel *k, struct peak_result *res)
+{
+	struct peak_common_opts c;
+	common(&c, 3);
+	char err[128];
+	struct peak_team *team = peak_team_create(1, false, err, sizeof err);
+	assert_non_null(team);
+	struct peak_bench_point p = {.threads = 1};
+	double samples[3];
+	struct peak_bench_run run;
+	struct peak_bench_err e = {0};
+	assert_int_equal(
+	    peak_bench_point_run(&suite, k, &p, team, &c, NULL, res, samples, &run, &e), 0);
+	peak_team_destroy(team);
+}
+
+/* The physics flags are those of the figure recorded: set after the row hook's last input,
+ * not from the peak the harness knew before it; a comparison row is never above_peak. */
+static void test_physics_flags_follow_the_final_figure(void **state)
+{
+	(void)state;
+	struct peak_bench_kernel late = kernels[0];
+	late.peak = k_low_peak;
+	late.row = k_row_late_peak;
+	struct peak_result res;
+	memset(&cnt, 0, sizeof cnt);
+	run_one(&late, &res);
+	assert_true(fabs(res.efficiency - 0.99) < 1e-9);
+	assert_null(strstr(res.flags, "above_peak"));
+
+	struct peak_bench_kernel vs = kernels[0];
+	vs.peak = NULL;
+	vs.row = k_row_half_peak;
+	vs.comparison = true;
+	memset(&cnt, 0, sizeof cnt);
+	run_one(&vs, &res);
+	assert_true(fabs(res.efficiency - 2.0) < 1e-9);
+	assert_true(peak_result_has_flag(res.flags, PEAK_COMPARISON_FLAG));
+	assert_null(strstr(res.flags, "above_peak"));
+
+	vs.comparison = false; /* the same figure on a physics row is an alarm */
+	memset(&cnt, 0, sizeof cnt);
+	run_one(&vs, &res);
+	assert_non_null(strstr(res.flags, "above_peak"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_point_counts_warmup_and_reps),
+	    cmocka_unit_test(test_physics_flags_follow_the_final_figure),
 	    cmocka_unit_test(test_calibration_is_the_warmup),
 	    cmocka_unit_test(test_verify_failure_is_one_error),
 	    cmocka_unit_test(test_sweep_rows_unsupported_and_threads),

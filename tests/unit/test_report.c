@@ -143,6 +143,54 @@ static void test_above_peak_flagged(void **state)
 	assert_non_null(strstr(r.flags, "above_peak"));
 }
 
+/* The rule's tolerance (PEAK_ABOVE_PEAK_RATIO) on the final figure: a second finish after
+ * the peak changed (the row's clock measured later) drops the flag the first set, keeps
+ * the other flags, and sets it again when the figure is above once more. */
+static void test_above_peak_follows_the_final_peak(void **state)
+{
+	(void)state;
+	struct peak_result r;
+	const double x[] = {101.0, 101.0};
+	peak_result_init(&r, "cpu", "iops", "scalar_i32_mul", "iops_int", "GIOPS");
+	peak_result_set_samples(&r, x, 2);
+	peak_result_flag(&r, "vs_probe=0.995");
+	r.theoretical = 98.0; /* 1.031 */
+	peak_result_finish(&r);
+	assert_string_equal(r.flags, "vs_probe=0.995;above_peak");
+	r.theoretical = 100.0; /* 1.010: within the tolerance */
+	peak_result_finish(&r);
+	assert_string_equal(r.flags, "vs_probe=0.995");
+	assert_true(fabs(r.efficiency - 1.01) < 1e-12);
+	r.theoretical = 101.0 / (PEAK_ABOVE_PEAK_RATIO + 0.001);
+	peak_result_finish(&r);
+	assert_string_equal(r.flags, "vs_probe=0.995;above_peak");
+	r.theoretical = 101.0 / (PEAK_ABOVE_PEAK_RATIO - 0.001);
+	peak_result_finish(&r);
+	assert_string_equal(r.flags, "vs_probe=0.995");
+	r.theoretical = NAN; /* no peak: no efficiency, no flag */
+	peak_result_finish(&r);
+	assert_true(isnan(r.efficiency));
+	assert_string_equal(r.flags, "vs_probe=0.995");
+}
+
+/* A comparison row's peak is another one: 1.18 of it is no alarm. */
+static void test_comparison_is_not_above_peak(void **state)
+{
+	(void)state;
+	struct peak_result r;
+	const double x[] = {154.5};
+	peak_result_init(&r, "cpu", "linpack", "dgesv_vs_avx2", "flops", "GFLOPS");
+	peak_result_set_samples(&r, x, 1);
+	peak_result_flag(&r, PEAK_COMPARISON_FLAG);
+	r.theoretical = 130.7;
+	peak_result_finish(&r);
+	assert_true(r.efficiency > 1.18);
+	assert_null(strstr(r.flags, "above_peak"));
+	assert_true(peak_result_has_flag(r.flags, "comparison"));
+	assert_false(peak_result_has_flag("comparisons;x", "comparison"));
+	assert_true(peak_result_has_flag("x;steal_pct=2.0", "steal_pct"));
+}
+
 /* A figure in a flag (steal_pct=, cpu_share_pct=) is rounded the way its reader needs and
  * goes in whole or not at all; an item is copied from a flags string by its key. */
 static void test_flag_figures(void **state)
@@ -178,6 +226,8 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_console_renders),
 		cmocka_unit_test(test_above_peak_flagged),
+		cmocka_unit_test(test_above_peak_follows_the_final_peak),
+		cmocka_unit_test(test_comparison_is_not_above_peak),
 		cmocka_unit_test(test_flag_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
