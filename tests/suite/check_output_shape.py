@@ -42,7 +42,7 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
                 "cached", "small_arrays", "level", "thp_partial",  # this machine's caches and pages
                 "time_based", "iodepth_capped", "buffer_pages",   # this disk's speed, the hugetlb pool
                 "udp_gso",                                  # this kernel's UDP segmentation offload
-                "table_corrected", "vs_probe",              # this CPU's table entry against its probe
+                "table_corrected", "vs_probe", "probe_short",  # this CPU's table entry against its probe
                 "clock", "cause"}                           # the chain its clock checks chose, what was measured below 0.95
 # Binaries whose row order changed on purpose (name: why); none today.
 ORDER_CHANGED = {}
@@ -61,6 +61,15 @@ ISA_PART = re.compile(r"avx[0-9a-z]*|sse3|ssse3|sse4[0-9a-z]*|amx[0-9a-z]*")
 # Rows of an optional feature the recorded build had: compared when this build has the
 # feature (some row of that variant in the new output), else skipped with the reason.
 OPTIONAL_ROWS = {"disk-diskbench": ("uring", "this build has no io_uring engine (liburing)")}
+
+
+# Rows renamed after the recording on purpose: (binary, recorded variant) -> (variant now, why).
+# Compared under the new name, so a renamed row is neither "gone" nor "new" but keeps its
+# place, keys and flags.
+RENAMED = {("cpu-cpubench", f"avx512_i{w}_mulmix"): (f"avx512_i{w}_mul",
+                                                     "b4cd47d: the pure multiply kernels replaced the "
+                                                     "add+multiply mix (the probe's own loops)")
+           for w in (32, 64)}
 
 
 # Flags added after the recording on purpose (name: why): not compared.
@@ -100,6 +109,8 @@ def compare(name: str, old: dict, new: dict, same_isa: bool = True) -> tuple:
     one's ISAs; if not, rows and context keys that name an ISA are set aside on both sides."""
     errs, aside_notes = [], []
     orows, nrows = old.get("results", []), trim_rows(name, new.get("results", []))
+    orows = [dict(r, variant=RENAMED[(name, r["variant"])][0]) if (name, r["variant"]) in RENAMED else r
+             for r in orows]
     prefix, why = OPTIONAL_ROWS.get(name, (None, ""))
     if prefix and not any(str(r["variant"]).startswith(prefix) for r in nrows):
         aside_notes.append(f"its {prefix}* rows: {why}")
@@ -164,6 +175,14 @@ def self_check() -> list:
         bad.append("ISA-named rows and keys set aside on another CPU")
     if not compare("x-self", wide, {"results": [twin], "context": {}}, same_isa=False)[0]:
         bad.append("a row and a key that name no ISA gone on another CPU")
+    # A renamed row is compared under its new name: neither gone nor new, its flags compared.
+    mulmix = dict(row, suite="cpu", test="iops", variant="avx512_i32_mulmix", flags="unverified")
+    renamed = {"results": [dict(mulmix, variant="avx512_i32_mul")], "context": {}}
+    if compare("cpu-cpubench", {"results": [mulmix], "context": {}}, renamed)[0]:
+        bad.append("a renamed row under its new name")
+    if not compare("cpu-cpubench", {"results": [mulmix], "context": {}},
+                   {"results": [dict(mulmix, variant="avx512_i32_mul", flags="")], "context": {}})[0]:
+        bad.append("a renamed row's flags")
     return bad
 
 
