@@ -1,6 +1,7 @@
 /* Command-line parsing from one option table per binary: getopt_long, range checks, lists
  * and sizes, --help and --version. Every error is one line naming the flag. */
 #include "peak_opts.h"
+#include "peak_path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -370,6 +371,15 @@ static int apply_opt(const struct peak_opt *o, const char *arg, char *err, size_
 		}
 		*(const char **)o->dest = arg;
 		return 0;
+	case PEAK_OPT_PATH:
+		if (!*arg) {
+			say(err, err_len, "empty value");
+			return -1;
+		}
+		if (peak_path_check(arg, err, err_len) != 0)
+			return -1;
+		*(const char **)o->dest = arg;
+		return 0;
 	case PEAK_OPT_CHOICE:
 		idx = find_choice(o->choices, arg);
 		if (idx < 0) {
@@ -421,7 +431,7 @@ enum peak_opts_status peak_opts_parse(const struct peak_cli *cli, int argc, char
 {
 	struct option *longopts = calloc(cli->nopts + 3, sizeof(*longopts));
 	enum peak_opts_status status = PEAK_OPTS_OK;
-	char err[512];
+	char err[PEAK_MSG_MAX];
 
 	if (!longopts) {
 		fprintf(stderr, "%s: out of memory parsing options\n", cli->prog);

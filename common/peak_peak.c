@@ -104,7 +104,7 @@ static void set_value(struct peak_value *v, double value, enum peak_source src, 
 {
 	v->value = value;
 	v->source = src;
-	(void)snprintf(v->note, sizeof v->note, "%s", note ? note : "");
+	(void)peak_fmt(v->note, sizeof v->note, "%s", note ? note : "");
 }
 
 static bool config_value(const struct peak_config *cfg, const char *key, struct peak_value *v)
@@ -116,8 +116,9 @@ static bool config_value(const struct peak_config *cfg, const char *key, struct 
 	for (size_t i = 0; i < cfg->n; i++)
 		if (strcmp(cfg->key[i], key) == 0)
 			origin = cfg->origin[i];
-	char note[96];
-	(void)snprintf(note, sizeof note, "%s from %s", key, origin);
+	/* Fits: a known key (under 48 bytes) and an origin of PEAK_CONFIG_ORIGIN_LEN. */
+	char note[sizeof v->note];
+	(void)peak_fmt(note, sizeof note, "%s from %s", key, origin);
 	set_value(v, x, PEAK_SRC_CONFIG, note);
 	return true;
 }
@@ -382,8 +383,8 @@ static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
 	bool forced = strcmp(want, "measured") == 0;
 	if (want[0] && !forced && peak_uarch_by_name(want, &m->uarch)) {
 		m->uarch.source = PEAK_SRC_CONFIG;
-		(void)snprintf(m->uarch.note, sizeof m->uarch.note, "cpu.uarch from %s",
-			       cfg->uarch_origin);
+		(void)peak_fmt(m->uarch.note, sizeof m->uarch.note, "cpu.uarch from %s",
+			       cfg->uarch_origin); /* fits: note is PEAK_MSG_MAX */
 	}
 	m->uarch_claimed = m->uarch;
 	/* Test hook: a recorded machine's probe passes checked against its entry under a fake

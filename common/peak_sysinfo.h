@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "peak_context.h"
+#include "peak_path.h"
 
 #define PEAK_MAX_CACHES 8
 
@@ -63,7 +64,7 @@ struct peak_sysinfo {
 	uint64_t steal_ticks;  /* /proc/stat steal at collection time */
 	uint64_t total_ticks;
 	char warnings[512];    /* semicolon-separated */
-	char root[256];        /* the tree it was collected from ("": the live system) */
+	char root[PEAK_PATH_MAX]; /* the tree it was collected from ("": the live system) */
 };
 
 /* Collect from the running system. root is "" for the real /proc and /sys, or a fake

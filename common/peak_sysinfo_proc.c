@@ -8,20 +8,27 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "peak_path.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
 
-static void join_path(char *out, size_t len, const char *root, const char *path)
+/* root + path; false (and errno ENAMETOOLONG, as the kernel would say) when the two
+ * together do not fit: the caller fails the read rather than open a cut path. */
+static bool join_path(char *out, size_t len, const char *root, const char *path)
 {
-	(void)snprintf(out, len, "%s%s", root ? root : "", path);
+	if (peak_fmt(out, len, "%s%s", root ? root : "", path))
+		return true;
+	errno = ENAMETOOLONG;
+	return false;
 }
 
 long peak_sysinfo_read_bytes(const char *root, const char *path, void *buf, size_t len)
 {
-	char full[4096];
-	join_path(full, sizeof full, root, path);
+	char full[PEAK_PATH_MAX];
+	if (!join_path(full, sizeof full, root, path))
+		return -1;
 	FILE *f = fopen(full, "rb");
 	if (!f)
 		return -1;
@@ -79,13 +86,14 @@ void peak_sysinfo_warn(struct peak_sysinfo *si, const char *warning)
 	size_t room = sizeof si->warnings - used;
 	if (room <= 1)
 		return;
-	(void)snprintf(si->warnings + used, room, "%s%s", used ? ";" : "", warning);
+	/* A warning past the room ends in "...": cut, and showing it. */
+	(void)peak_fmt(si->warnings + used, room, "%s%s", used ? ";" : "", warning);
 }
 
 static void warnf(struct peak_sysinfo *si, const char *what, const char *path)
 {
-	char msg[160];
-	(void)snprintf(msg, sizeof msg, "%s: %s not readable", what, path);
+	char msg[PEAK_MSG_MAX];
+	(void)peak_fmt(msg, sizeof msg, "%s: %s not readable", what, path);
 	peak_sysinfo_warn(si, msg);
 }
 
@@ -392,8 +400,9 @@ static void read_caches(struct peak_sysinfo *si, const char *root)
 
 static unsigned count_numa_nodes(const char *root)
 {
-	char path[4096];
-	join_path(path, sizeof path, root, "/sys/devices/system/node");
+	char path[PEAK_PATH_MAX];
+	if (!join_path(path, sizeof path, root, "/sys/devices/system/node"))
+		return 0;
 	DIR *d = opendir(path);
 	if (!d)
 		return 0;

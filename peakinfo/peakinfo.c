@@ -50,7 +50,7 @@ struct peakinfo_opts {
 /* The program's state (peak_bench_main owns it). */
 struct peakinfo {
 	struct peakinfo_opts o;
-	char config_used[300];
+	char config_used[PEAK_PATH_MAX]; /* --config or $PEAKBENCH_CONF: a checked path */
 	char since[PEAK_CONTEXT_VALUE_LEN]; /* --placement-since's fingerprint */
 };
 
@@ -107,18 +107,19 @@ static int since_fingerprint(const char *arg, char *out, size_t len, char *err, 
 static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, char *used,
 		       size_t used_len, struct peak_bench_err *e)
 {
-	char err[512];
+	char err[PEAK_MSG_MAX];
 	if (o->config_path) {
 		peak_config_init(cfg);
-		(void)snprintf(used, used_len, "%s", o->config_path);
+		(void)peak_fmt(used, used_len, "%s", o->config_path); /* fits: PEAK_OPT_PATH */
 		if (peak_config_load(cfg, o->config_path, false, err, sizeof err) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_USAGE, "--config: %s", err);
 	} else {
 		const char *env = getenv("PEAKBENCH_CONF");
-		(void)snprintf(used, used_len, "%s",
-			       env && env[0] ? env : "peaks.conf (if present)");
+		/* Loaded first: it checks $PEAKBENCH_CONF against the kernel's limits, after
+		 * which it fits in used. */
 		if (peak_bench_config(cfg, e) != 0)
 			return -1;
+		(void)peak_fmt(used, used_len, "%s", env && env[0] ? env : "peaks.conf (if present)");
 	}
 	for (size_t i = 0; i < o->sets.n; i++)
 		if (peak_config_set(cfg, o->sets.v[i], err, sizeof err) != 0)
@@ -169,7 +170,7 @@ static size_t pi_options(void *state, struct peak_opt *t, size_t max)
 	    {"set", "KEY=VALUE", "override a peak input, e.g. mem.channels=6 (repeatable)",
 	     PEAK_OPT_CALLBACK, &o->sets, 0, 0, NULL, set_callback},
 	    {"config", "FILE", "peaks file (default: $PEAKBENCH_CONF, else ./peaks.conf)",
-	     PEAK_OPT_STRING, &o->config_path, 0, 0, NULL, NULL},
+	     PEAK_OPT_PATH, &o->config_path, 0, 0, NULL, NULL},
 	    {"placement-since", "FINGERPRINT",
 	     "only measure the VM placement fingerprint again and say whether it moved since "
 	     "FINGERPRINT (c2c.round_trip_ns of an earlier run, e.g. 0-1:88/98)",
@@ -179,7 +180,7 @@ static size_t pi_options(void *state, struct peak_opt *t, size_t max)
 	     "run_all.sh takes one before and after each side of a paired round",
 	     PEAK_OPT_FLAG, &o->placement, 0, 0, NULL, NULL},
 	    {"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
-	     PEAK_OPT_STRING, &o->root, 0, 0, NULL, NULL},
+	     PEAK_OPT_PATH, &o->root, 0, 0, NULL, NULL},
 	};
 	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
 }
