@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 	}
 	int rc = 0;
 	if (rank == 0) {
-		char err[300];
+		char err[PEAK_MSG_MAX];
 		(void)peak_sysinfo_finish(&si, run_ctx);
 		if (cluster_rows_flush(run.rows, 1, err, sizeof err) != 0) {
 			fprintf(stderr, "clusterbench: %s\n", err);

@@ -29,7 +29,7 @@ static int set_callback(const char *arg, void *dest, char *err, size_t err_len)
 {
 	struct set_list *sets = dest;
 	if (sets->n >= PEAK_CONFIG_MAX) {
-		(void)snprintf(err, err_len, "at most %d assignments", PEAK_CONFIG_MAX);
+		(void)peak_fmt(err, err_len, "at most %d assignments", PEAK_CONFIG_MAX);
 		return -1;
 	}
 	if (peak_config_set(&sets->check, arg, err, err_len) != 0)
@@ -61,7 +61,7 @@ static int since_callback(const char *arg, void *dest, char *err, size_t err_len
 	struct peak_c2c_pair pairs[1];
 	size_t n;
 	if (access(arg, R_OK) != 0 && peak_c2c_parse(arg, pairs, 1, &n) != 0) {
-		(void)snprintf(err, err_len,
+		(void)peak_fmt(err, err_len,
 			       "'%s' is neither a fingerprint like 0-1:88/98 (c2c.round_trip_ns) nor "
 			       "a readable peakinfo JSON file",
 			       arg);
@@ -95,7 +95,7 @@ static int since_fingerprint(const char *arg, char *out, size_t len, char *err, 
 		(void)snprintf(out, len, "%s", fp->valuestring);
 		rc = 0;
 	} else {
-		(void)snprintf(err, err_len, "%s holds no placement fingerprint (c2c.round_trip_ns)",
+		(void)peak_fmt(err, err_len, "%s holds no placement fingerprint (c2c.round_trip_ns)",
 			       arg);
 	}
 	cJSON_Delete(doc);
@@ -190,7 +190,7 @@ static size_t pi_options(void *state, struct peak_opt *t, size_t max)
 static int pi_check(struct peak_bench_env *env)
 {
 	struct peakinfo *p = env->state;
-	char err[512];
+	char err[PEAK_MSG_MAX];
 	env->root = p->o.root ? p->o.root : "";
 	env->bare = p->o.placement_since || p->o.placement;
 	if (p->o.placement_since &&
