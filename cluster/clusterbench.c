@@ -4,6 +4,7 @@
  * and carries the results to rank 0; it never carries the measured traffic. Options,
  * machine facts and output are libpeak's (peak_opts, peak_sysinfo, peak_report). See
  * docs/cluster.md. */
+#include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include "cluster.h"
 #include "cluster_wait.h"
 #include "net_server.h"
+#include "peak_path.h"
 #include "peak_sysinfo.h"
 
 static const char *const tests[] = {"net_matrix", "node_sweep", NULL};
@@ -76,6 +78,38 @@ static void say(int rank, const char *msg)
 		fprintf(stderr, "clusterbench: %s (see --help)\n", msg);
 		fflush(stderr);
 	}
+}
+
+/* --names: every line fits the reader's buffer and every host name fits a node's name
+ * (cluster_node.name, a row's host and peer): a longer one would be cut into another
+ * host's name, so it is bad input. 0, or -1 with the reason in msg. */
+static int hostfile_check(const char *path, char *msg, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (f == NULL) {
+		(void)peak_fmt(msg, len, "--names: cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	char line[512];
+	unsigned lineno = 0;
+	int rc = 0;
+	while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		size_t n = strlen(line);
+		char *save = NULL, *h = strtok_r(line, " \t\r\n", &save);
+		if (n == sizeof line - 1 && line[n - 1] != '\n' && !feof(f)) {
+			(void)peak_fmt(msg, len, "--names: %s:%u: line longer than %zu bytes", path,
+				       lineno, sizeof line - 2);
+			rc = -1;
+		} else if (h != NULL && h[0] != '#' &&
+			   strlen(h) >= sizeof((struct cluster_node *)0)->name) {
+			(void)peak_fmt(msg, len, "--names: %s:%u: host name longer than %zu bytes",
+				       path, lineno, sizeof((struct cluster_node *)0)->name - 1);
+			rc = -1;
+		}
+	}
+	(void)fclose(f);
+	return rc;
 }
 
 /* PEAK_OPTS_OK, _EXIT (--help) or _ERROR (rank 0 printed one line). */
@@ -144,6 +178,11 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 		say(rank, msg);
 		return PEAK_OPTS_ERROR;
 	}
+	char why[PEAK_MSG_MAX];
+	if (o->names != NULL && hostfile_check(o->names, why, sizeof why) != 0) {
+		say(rank, why);
+		return PEAK_OPTS_ERROR;
+	}
 	if (strcmp(o->test, "net_matrix") == 0 && nranks < 2) {
 		say(rank, "net_matrix needs at least 2 ranks, one per node (mpirun -np N)");
 		return PEAK_OPTS_ERROR;
@@ -174,7 +213,7 @@ static int name_from_hostfile(const char *path, int index, char *out, size_t len
 		if (h == NULL || h[0] == '#')
 			continue;
 		if (i++ == index) {
-			snprintf(out, len, "%s", h);
+			(void)peak_fmt(out, len, "%s", h); /* fits: hostfile_check */
 			rc = 0;
 			break;
 		}
