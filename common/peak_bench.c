@@ -170,7 +170,7 @@ static int slot_begin(const struct peak_bench_suite *s, const struct peak_bench_
 	char why[200] = "";
 	if (k->supported && !k->supported(run, why, sizeof why)) {
 		char f[sizeof sl->res->flags];
-		snprintf(f, sizeof f, "unsupported: %s", why[0] ? why : "not supported here");
+		(void)peak_fmt(f, sizeof f, "unsupported: %s", why[0] ? why : "not supported here");
 		peak_result_flag(sl->res, f);
 		return 1;
 	}
