@@ -232,6 +232,8 @@ const char *peak_format_list(const struct peak_list *l, char *buf, size_t buf_le
 			break;
 		used += (size_t)w;
 	}
+	if (used >= buf_len && buf_len > 4) /* cut: show it, as peak_fmt does */
+		memcpy(buf + buf_len - 4, "...", 4);
 	return buf;
 }
 
