@@ -7,7 +7,7 @@
 ifeq ($(ARCH),arm64)
 BUILD ?= build-arm64
 QEMU_CPU ?= max,sve-default-vector-length=32
-CMAKE_FLAGS += -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+CMAKE_FLAGS += -DCMAKE_TOOLCHAIN_FILE='$(CURDIR)/cmake/aarch64-linux-gnu.cmake' \
 	-DPEAK_QEMU_CPU=$(QEMU_CPU)
 DEPS_MODE = --cross arm64
 else
@@ -32,18 +32,18 @@ deps:
 	@bash scripts/deps.sh $(DEPS_MODE)
 
 configure: deps
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake -S . -B '$(BUILD)' $(CMAKE_FLAGS)
 
 build: configure
-	cmake --build $(BUILD) -j $(JOBS)
+	cmake --build '$(BUILD)' -j $(JOBS)
 
 ifeq ($(ARCH),arm64)
 test: build
-	bash tests/arm64/run_tests.sh $(BUILD) $(QEMU_CPU) -j $(JOBS) --timeout 300
+	bash tests/arm64/run_tests.sh '$(BUILD)' '$(QEMU_CPU)' -j $(JOBS) --timeout 300
 else
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir '$(BUILD)' --output-on-failure -j $(JOBS)
 endif
 
 clean:
-	rm -rf $(BUILD) build-*/
+	rm -rf '$(BUILD)' build-*/

@@ -1,5 +1,6 @@
 /* Rank 0's result rows and their rewriting through libpeak's reporters. */
 #include "cluster_rows.h"
+#include "peak_path.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -94,7 +95,7 @@ static int write_all(struct cluster_rows *s, const char *path, char *err, size_t
 		rc = peak_output_record(&out, &s->rows[i].r);
 	}
 	if (peak_output_close(&out, s->ctx) != 0 || rc != 0) {
-		snprintf(err, err_len, "cannot write %s", path ? path : "the results to stdout");
+		(void)peak_fmt(err, err_len, "cannot write %s", path ? path : "the results to stdout");
 		return -1;
 	}
 	return 0;
@@ -104,12 +105,12 @@ int cluster_rows_flush(struct cluster_rows *s, int final, char *err, size_t err_
 {
 	if (s->path == NULL)
 		return final ? write_all(s, NULL, err, err_len) : 0;
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp", s->path);
+	char tmp[PEAK_PATH_MAX + 8]; /* fits: --output passed peak_path_check */
+	(void)peak_fmt(tmp, sizeof tmp, "%s.tmp", s->path);
 	if (write_all(s, tmp, err, err_len) != 0)
 		return -1;
 	if (rename(tmp, s->path) != 0) {
-		snprintf(err, err_len, "cannot write --output %s: %s", s->path, strerror(errno));
+		(void)peak_fmt(err, err_len, "cannot write --output %s: %s", s->path, strerror(errno));
 		return -1;
 	}
 	return 0;

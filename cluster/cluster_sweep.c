@@ -11,6 +11,7 @@
 
 #include "cluster.h"
 #include "cluster_wait.h"
+#include "peak_path.h"
 #include "peak_stats.h"
 
 /* A node is slow on a point when its best repetition is still worse than the median of
@@ -111,6 +112,42 @@ static int parse_json(const char *text, struct sweep_res *r)
 	return rc;
 }
 
+/* Append s to the shell command cmd (of size len) in single quotes, each ' in it as '\''
+ * (a folder named "it's mine" stays one word). False when cmd has no room left. */
+static bool append_quoted(char *cmd, size_t len, const char *s)
+{
+	size_t used = strlen(cmd);
+	if (used + 1 >= len)
+		return false;
+	cmd[used++] = '\'';
+	for (; *s; s++) {
+		const char *piece = *s == '\'' ? "'\\''" : NULL;
+		size_t n = piece ? strlen(piece) : 1;
+		if (used + n + 2 > len)
+			return false;
+		memcpy(cmd + used, piece ? piece : s, n);
+		used += n;
+	}
+	cmd[used++] = '\'';
+	cmd[used] = '\0';
+	return true;
+}
+
+/* The point's shell command: 'BINDIR/BIN' ARGS [--dir 'DIR'] --format json --quiet.
+ * bindir and dir passed peak_path_check, so the buffer (two paths, quoted, and the
+ * arguments) holds them; false would say it did not. */
+static bool point_command(char *cmd, size_t len, const struct point_def *d, const char *bindir,
+			  const char *dir)
+{
+	char bin[PEAK_PATH_MAX + 64];
+	cmd[0] = '\0';
+	return peak_fmt(bin, sizeof bin, "%s/%s", bindir, d->bin) &&
+	       append_quoted(cmd, len, bin) && peak_fmt(cmd + strlen(cmd), len - strlen(cmd),
+							 " %s%s", d->args, d->disk ? " --dir " : "") &&
+	       (!d->disk || append_quoted(cmd, len, dir)) &&
+	       peak_fmt(cmd + strlen(cmd), len - strlen(cmd), " --format json --quiet 2>/dev/null");
+}
+
 static void run_point(const struct point_def *d, const char *bindir, const char *dir,
 		      const struct cluster_node *self, struct sweep_res *r)
 {
@@ -124,9 +161,13 @@ static void run_point(const struct point_def *d, const char *bindir, const char 
 		snprintf(r->why, sizeof r->why, "no --dir given");
 		return;
 	}
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "'%s/%s' %s%s%s%s --format json --quiet 2>/dev/null", bindir,
-		 d->bin, d->args, d->disk ? " --dir '" : "", d->disk ? dir : "", d->disk ? "'" : "");
+	/* Each ' may become 4 bytes: room for two such paths and the arguments. */
+	char cmd[8 * PEAK_PATH_MAX + 512];
+	if (!point_command(cmd, sizeof cmd, d, bindir, dir ? dir : "")) {
+		r->ran = -1;
+		snprintf(r->why, sizeof r->why, "%s: its command line is too long", d->bin);
+		return;
+	}
 	FILE *f = popen(cmd, "r");
 	char *text = f != NULL ? read_all(f) : NULL;
 	if (text == NULL || parse_json(text, r) != 0) {

@@ -4,6 +4,7 @@
  * and carries the results to rank 0; it never carries the measured traffic. Options,
  * machine facts and output are libpeak's (peak_opts, peak_sysinfo, peak_report). See
  * docs/cluster.md. */
+#include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include "cluster.h"
 #include "cluster_wait.h"
 #include "net_server.h"
+#include "peak_path.h"
 #include "peak_sysinfo.h"
 
 static const char *const tests[] = {"net_matrix", "node_sweep", NULL};
@@ -78,6 +80,38 @@ static void say(int rank, const char *msg)
 	}
 }
 
+/* --names: every line fits the reader's buffer and every host name fits a node's name
+ * (cluster_node.name, a row's host and peer): a longer one would be cut into another
+ * host's name, so it is bad input. 0, or -1 with the reason in msg. */
+static int hostfile_check(const char *path, char *msg, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (f == NULL) {
+		(void)peak_fmt(msg, len, "--names: cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	char line[512];
+	unsigned lineno = 0;
+	int rc = 0;
+	while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		size_t n = strlen(line);
+		char *save = NULL, *h = strtok_r(line, " \t\r\n", &save);
+		if (n == sizeof line - 1 && line[n - 1] != '\n' && !feof(f)) {
+			(void)peak_fmt(msg, len, "--names: %s:%u: line longer than %zu bytes", path,
+				       lineno, sizeof line - 2);
+			rc = -1;
+		} else if (h != NULL && h[0] != '#' &&
+			   strlen(h) >= sizeof((struct cluster_node *)0)->name) {
+			(void)peak_fmt(msg, len, "--names: %s:%u: host name longer than %zu bytes",
+				       path, lineno, sizeof((struct cluster_node *)0)->name - 1);
+			rc = -1;
+		}
+	}
+	(void)fclose(f);
+	return rc;
+}
+
 /* PEAK_OPTS_OK, _EXIT (--help) or _ERROR (rank 0 printed one line). */
 static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opts *o)
 {
@@ -99,7 +133,7 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     PEAK_OPT_CHOICE, &o->test, 0, 0, tests, NULL},
 	    {"schedule", "S", "net_matrix rounds: shift (all at once) or serial (shift)",
 	     PEAK_OPT_CHOICE, &o->schedule, 0, 0, schedules, NULL},
-	    {"names", "FILE", "hostfile: its i-th host names rank i", PEAK_OPT_STRING, &o->names,
+	    {"names", "FILE", "hostfile: its i-th host names rank i", PEAK_OPT_PATH, &o->names,
 	     0, 0, NULL, NULL},
 	    {"min-time", "SECONDS", "each TCP/UDP repetition of a pair, seconds (1)",
 	     PEAK_OPT_DOUBLE, &o->common.min_time_s, 0.01, 3600, NULL, NULL},
@@ -116,9 +150,9 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     PEAK_OPT_DOUBLE, &o->lat_x, 1, 1000, NULL, NULL},
 	    {"outlier-bw", "F", "throughput under F of the largest is an outlier (0.93)",
 	     PEAK_OPT_DOUBLE, &o->bw_frac, 0, 1, NULL, NULL},
-	    {"bindir", "DIR", "node_sweep: the suite's build directory (.)", PEAK_OPT_STRING,
+	    {"bindir", "DIR", "node_sweep: the suite's build directory (.)", PEAK_OPT_PATH,
 	     &o->bindir, 0, 0, NULL, NULL},
-	    {"dir", "DIR", "node_sweep: also run diskbench in DIR", PEAK_OPT_STRING, &o->dir, 0,
+	    {"dir", "DIR", "node_sweep: also run diskbench in DIR", PEAK_OPT_PATH, &o->dir, 0,
 	     0, NULL, NULL},
 	    {"out", "FILE", NULL, PEAK_OPT_CALLBACK, NULL, 0, 0, NULL, gone_out},
 	    {"duration", "SECONDS", NULL, PEAK_OPT_CALLBACK, NULL, 0, 0, NULL, gone_duration},
@@ -142,6 +176,11 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 		snprintf(msg, sizeof msg, "--reps/--max-reps: at most %u repetitions a pair, not %llu",
 			 CLUSTER_MAX_REPS, (unsigned long long)most);
 		say(rank, msg);
+		return PEAK_OPTS_ERROR;
+	}
+	char why[PEAK_MSG_MAX];
+	if (o->names != NULL && hostfile_check(o->names, why, sizeof why) != 0) {
+		say(rank, why);
 		return PEAK_OPTS_ERROR;
 	}
 	if (strcmp(o->test, "net_matrix") == 0 && nranks < 2) {
@@ -174,7 +213,7 @@ static int name_from_hostfile(const char *path, int index, char *out, size_t len
 		if (h == NULL || h[0] == '#')
 			continue;
 		if (i++ == index) {
-			snprintf(out, len, "%s", h);
+			(void)peak_fmt(out, len, "%s", h); /* fits: hostfile_check */
 			rc = 0;
 			break;
 		}
@@ -315,7 +354,7 @@ int main(int argc, char **argv)
 	}
 	int rc = 0;
 	if (rank == 0) {
-		char err[300];
+		char err[PEAK_MSG_MAX];
 		(void)peak_sysinfo_finish(&si, run_ctx);
 		if (cluster_rows_flush(run.rows, 1, err, sizeof err) != 0) {
 			fprintf(stderr, "clusterbench: %s\n", err);

@@ -22,8 +22,10 @@ int peak_bench_fail(struct peak_bench_err *e, int code, const char *fmt, ...)
 	if (e && e->code == PEAK_EXIT_OK) { /* the first cause is the one worth reading */
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		int n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 		va_end(ap);
+		if (n < 0 || (size_t)n >= sizeof e->msg) /* cut: say so, as peak_fmt does */
+			memcpy(e->msg + sizeof e->msg - 4, "...", 4);
 		e->code = code;
 	}
 	return -1;
@@ -39,7 +41,7 @@ int peak_bench_exit(const struct peak_bench_err *e, const char *prog)
 
 int peak_bench_config(struct peak_config *cfg, struct peak_bench_err *e)
 {
-	char err[256];
+	char err[PEAK_MSG_MAX];
 	peak_config_init(cfg);
 	if (peak_config_load_default(cfg, err, sizeof err) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_USAGE, "peaks.conf: %s", err);
@@ -168,7 +170,7 @@ static int slot_begin(const struct peak_bench_suite *s, const struct peak_bench_
 	char why[200] = "";
 	if (k->supported && !k->supported(run, why, sizeof why)) {
 		char f[sizeof sl->res->flags];
-		snprintf(f, sizeof f, "unsupported: %s", why[0] ? why : "not supported here");
+		(void)peak_fmt(f, sizeof f, "unsupported: %s", why[0] ? why : "not supported here");
 		peak_result_flag(sl->res, f);
 		return 1;
 	}

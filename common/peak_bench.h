@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "peak_exit.h"
+#include "peak_path.h"
 #include "peak_opts.h"
 #include "peak_report.h"
 #include "peak_result.h"
@@ -48,7 +49,7 @@
 /* The one error carrier: an exit code (enum peak_exit) and one line for stderr. */
 struct peak_bench_err {
 	int code; /* PEAK_EXIT_OK when no error */
-	char msg[512];
+	char msg[PEAK_MSG_MAX]; /* a longer one ends in "..." (peak_fmt) */
 };
 
 /* Set e (when no earlier error is kept) and return -1, so hooks can `return peak_bench_fail(...)`. */

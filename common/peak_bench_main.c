@@ -96,7 +96,7 @@ static int start_up(struct peak_bench_env *env)
 static void run(struct peak_bench_env *env)
 {
 	const struct peak_bench_program *p = env->prog;
-	char err[512];
+	char err[PEAK_MSG_MAX];
 	const char *path = env->common->output;
 	if (peak_output_open(&env->out, env->common->format, path, err, sizeof err) != 0) {
 		peak_bench_fail(&env->err, PEAK_EXIT_USAGE, "--output: %s", err);

@@ -59,12 +59,12 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		      const char *origin, char *err, size_t err_len)
 {
 	if (!key[0]) {
-		(void)snprintf(err, err_len, "missing key before '='");
+		(void)peak_fmt(err, err_len, "missing key before '='");
 		return -1;
 	}
 	if (strcmp(key, "cpu.uarch") != 0 && strcmp(key, "cpu.trust") != 0 &&
 	    !in_list(peak_config_keys, key)) {
-		(void)snprintf(err, err_len,
+		(void)peak_fmt(err, err_len,
 			       "unknown key '%s' (known: cpu.uarch cpu.trust cpu.cores cpu.ghz cpu.fma_units "
 			       "cpu.fma512_units mem.channels mem.mts mem.gbps disk.mbps disk.iops "
 			       "net.gbps)",
@@ -72,26 +72,27 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		return -1;
 	}
 	if (!text[0]) {
-		(void)snprintf(err, err_len, "missing value for '%s'", key);
+		(void)peak_fmt(err, err_len, "missing value for '%s'", key);
 		return -1;
 	}
 	if (strcmp(key, "cpu.uarch") == 0) {
 		/* A name, not a number: a table entry (docs/cpu.md) or "measured". */
 		if (!peak_uarch_name_known(text)) {
-			(void)snprintf(err, err_len,
+			(void)peak_fmt(err, err_len,
 				       "cpu.uarch '%s' is not a table entry or 'measured' (names: "
 				       "docs/cpu.md)",
 				       text);
 			return -1;
 		}
-		(void)snprintf(cfg->uarch, sizeof cfg->uarch, "%s", text);
-		(void)snprintf(cfg->uarch_origin, sizeof cfg->uarch_origin, "%s", origin);
+		/* Both fit: a table name (checked above) and an origin of the same size. */
+		(void)peak_fmt(cfg->uarch, sizeof cfg->uarch, "%s", text);
+		(void)peak_fmt(cfg->uarch_origin, sizeof cfg->uarch_origin, "%s", origin);
 		return 0;
 	}
 	if (strcmp(key, "cpu.trust") == 0) {
 		/* Whether the probe may correct the table: "probe" (the default) or "table". */
 		if (strcmp(text, "table") != 0 && strcmp(text, "probe") != 0) {
-			(void)snprintf(err, err_len, "cpu.trust '%s' is not 'table' or 'probe'",
+			(void)peak_fmt(err, err_len, "cpu.trust '%s' is not 'table' or 'probe'",
 				       text);
 			return -1;
 		}
@@ -102,19 +103,19 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 	errno = 0;
 	double v = strtod(text, &end);
 	if (end == text || *end != '\0' || isnan(v)) {
-		(void)snprintf(err, err_len, "value '%s' for '%s' is not a number", text, key);
+		(void)peak_fmt(err, err_len, "value '%s' for '%s' is not a number", text, key);
 		return -1;
 	}
 	if (errno == ERANGE || !isfinite(v) || v > 1e15) {
-		(void)snprintf(err, err_len, "value '%s' for '%s' is out of range", text, key);
+		(void)peak_fmt(err, err_len, "value '%s' for '%s' is out of range", text, key);
 		return -1;
 	}
 	if (!(v > 0)) {
-		(void)snprintf(err, err_len, "value '%s' for '%s' must be > 0", text, key);
+		(void)peak_fmt(err, err_len, "value '%s' for '%s' must be > 0", text, key);
 		return -1;
 	}
 	if (in_list(whole_keys, key) && v != floor(v)) {
-		(void)snprintf(err, err_len, "value '%s' for '%s' must be a whole number", text,
+		(void)peak_fmt(err, err_len, "value '%s' for '%s' must be a whole number", text,
 			       key);
 		return -1;
 	}
@@ -124,14 +125,15 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 			break;
 	if (i == cfg->n) {
 		if (cfg->n >= PEAK_CONFIG_MAX) {
-			(void)snprintf(err, err_len, "too many keys");
+			(void)peak_fmt(err, err_len, "too many keys");
 			return -1;
 		}
 		cfg->n++;
 	}
-	(void)snprintf(cfg->key[i], sizeof cfg->key[i], "%s", key);
+	/* Both fit: a known key (in_list above) and an origin of the same size. */
+	(void)peak_fmt(cfg->key[i], sizeof cfg->key[i], "%s", key);
 	cfg->value[i] = v;
-	(void)snprintf(cfg->origin[i], sizeof cfg->origin[i], "%s", origin);
+	(void)peak_fmt(cfg->origin[i], sizeof cfg->origin[i], "%s", origin);
 	return 0;
 }
 
@@ -139,13 +141,13 @@ int peak_config_set(struct peak_config *cfg, const char *assignment, char *err, 
 {
 	char buf[256];
 	if (strlen(assignment) >= sizeof buf) {
-		(void)snprintf(err, err_len, "assignment too long");
+		(void)peak_fmt(err, err_len, "assignment too long");
 		return -1;
 	}
 	memcpy(buf, assignment, strlen(assignment) + 1);
 	char *eq = strchr(buf, '=');
 	if (!eq) {
-		(void)snprintf(err, err_len, "expected key=value, got '%s'", assignment);
+		(void)peak_fmt(err, err_len, "expected key=value, got '%s'", assignment);
 		return -1;
 	}
 	*eq = '\0';
@@ -163,7 +165,7 @@ static int parse_line(struct peak_config *cfg, char *line, const char *origin, c
 		return 0;
 	char *eq = strchr(s, '=');
 	if (!eq) {
-		(void)snprintf(err, err_len, "expected 'key = value'");
+		(void)peak_fmt(err, err_len, "expected 'key = value'");
 		return -1;
 	}
 	*eq = '\0';
@@ -173,11 +175,17 @@ static int parse_line(struct peak_config *cfg, char *line, const char *origin, c
 int peak_config_load(struct peak_config *cfg, const char *path, bool optional, char *err,
 		     size_t err_len)
 {
+	char why[256];
+	if (peak_path_check(path, why, sizeof why) != 0) {
+		/* The start of it, so the line stays a line: the whole would be 4 KiB. */
+		(void)peak_fmt(err, err_len, "%.60s...: %s", path, why);
+		return -1;
+	}
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (optional && errno == ENOENT)
 			return 0;
-		(void)snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+		(void)peak_fmt(err, err_len, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
 	char line[512];
@@ -185,22 +193,24 @@ int peak_config_load(struct peak_config *cfg, const char *path, bool optional, c
 	int rc = 0;
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
-		char reason[256], origin[64];
+		/* reason quotes the line's key or value (under 512 bytes); the origin fits since
+		 * the path passed peak_path_check. */
+		char reason[1024], origin[PEAK_CONFIG_ORIGIN_LEN];
 		size_t len = strlen(line);
 		if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
-			(void)snprintf(err, err_len, "%s:%u: line too long", path, lineno);
+			(void)peak_fmt(err, err_len, "%s:%u: line too long", path, lineno);
 			rc = -1;
 			break;
 		}
-		(void)snprintf(origin, sizeof origin, "%s:%u", path, lineno);
+		(void)peak_fmt(origin, sizeof origin, "%s:%u", path, lineno);
 		if (parse_line(cfg, line, origin, reason, sizeof reason) != 0) {
-			(void)snprintf(err, err_len, "%s:%u: %s", path, lineno, reason);
+			(void)peak_fmt(err, err_len, "%s:%u: %s", path, lineno, reason);
 			rc = -1;
 			break;
 		}
 	}
 	if (rc == 0 && ferror(f)) {
-		(void)snprintf(err, err_len, "%s: read error", path);
+		(void)peak_fmt(err, err_len, "%s: read error", path);
 		rc = -1;
 	}
 	(void)fclose(f);

@@ -12,13 +12,23 @@ void peak_context_init(struct peak_context *ctx)
 
 static struct peak_kv *slot(struct peak_context *ctx, const char *key)
 {
+	/* Keys are the program's own names (docs/results-schema.md): one that does not fit is
+	 * a bug to see, not a key to cut into another's name. */
+	if (strlen(key) >= PEAK_CONTEXT_KEY_LEN) {
+		fprintf(stderr, "peakbench: context key '%s' longer than %d bytes: dropped\n", key,
+			PEAK_CONTEXT_KEY_LEN - 1);
+		return NULL;
+	}
 	for (size_t i = 0; i < ctx->n; i++)
 		if (strcmp(ctx->kv[i].key, key) == 0)
 			return &ctx->kv[i];
-	if (ctx->n == PEAK_CONTEXT_MAX)
+	if (ctx->n == PEAK_CONTEXT_MAX) {
+		fprintf(stderr, "peakbench: context full (%d keys): '%s' dropped\n",
+			PEAK_CONTEXT_MAX, key);
 		return NULL;
+	}
 	struct peak_kv *kv = &ctx->kv[ctx->n++];
-	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	memcpy(kv->key, key, strlen(key) + 1);
 	return kv;
 }
 
@@ -27,7 +37,7 @@ void peak_context_set_str(struct peak_context *ctx, const char *key, const char 
 	struct peak_kv *kv = slot(ctx, key);
 	if (!kv)
 		return;
-	snprintf(kv->value, sizeof(kv->value), "%s", value ? value : "");
+	(void)peak_fmt(kv->value, sizeof(kv->value), "%s", value ? value : "");
 	kv->type = PEAK_KV_STRING;
 }
 
@@ -64,9 +74,9 @@ void peak_context_warn(struct peak_context *ctx, const char *warning)
 	if (old && *old) {
 		if (strstr(old, warning))
 			return;
-		snprintf(joined, sizeof(joined), "%s;%s", old, warning);
+		(void)peak_fmt(joined, sizeof(joined), "%s;%s", old, warning);
 	} else {
-		snprintf(joined, sizeof(joined), "%s", warning);
+		(void)peak_fmt(joined, sizeof(joined), "%s", warning);
 	}
 	peak_context_set_str(ctx, "warnings", joined);
 }

@@ -6,9 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "peak_path.h"
+
 #define PEAK_CONTEXT_MAX 160
 #define PEAK_CONTEXT_KEY_LEN 48
-#define PEAK_CONTEXT_VALUE_LEN 320
+/* A value holds a whole path (a --config, --root or --dir the kernel takes) and a sentence
+ * about it: PEAK_MSG_MAX. A longer value is cut and ends in "..." (peak_fmt). */
+#define PEAK_CONTEXT_VALUE_LEN PEAK_MSG_MAX
 
 enum peak_kv_type { PEAK_KV_STRING, PEAK_KV_NUMBER, PEAK_KV_BOOL };
 
@@ -24,7 +28,8 @@ struct peak_context {
 };
 
 void peak_context_init(struct peak_context *ctx);
-/* Set (or replace) a key. Keys past PEAK_CONTEXT_MAX are dropped silently. */
+/* Set (or replace) a key. A key past PEAK_CONTEXT_MAX, or one longer than
+ * PEAK_CONTEXT_KEY_LEN, is a program error: it is dropped with one line on stderr. */
 void peak_context_set_str(struct peak_context *ctx, const char *key, const char *value);
 void peak_context_set_num(struct peak_context *ctx, const char *key, double value);
 void peak_context_set_bool(struct peak_context *ctx, const char *key, bool value);

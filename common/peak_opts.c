@@ -1,6 +1,7 @@
 /* Command-line parsing from one option table per binary: getopt_long, range checks, lists
  * and sizes, --help and --version. Every error is one line naming the flag. */
 #include "peak_opts.h"
+#include "peak_path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -56,8 +57,10 @@ __attribute__((format(printf, 3, 4))) static void say(char *err, size_t err_len,
 	if (!err || !err_len)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
+	int n = vsnprintf(err, err_len, fmt, ap);
 	va_end(ap);
+	if ((n < 0 || (size_t)n >= err_len) && err_len > 4) /* cut: show it, as peak_fmt does */
+		memcpy(err + err_len - 4, "...", 4);
 }
 
 int peak_parse_u64(const char *s, uint64_t *out, char *err, size_t err_len)
@@ -229,6 +232,8 @@ const char *peak_format_list(const struct peak_list *l, char *buf, size_t buf_le
 			break;
 		used += (size_t)w;
 	}
+	if (used >= buf_len && buf_len > 4) /* cut: show it, as peak_fmt does */
+		memcpy(buf + buf_len - 4, "...", 4);
 	return buf;
 }
 
@@ -273,14 +278,17 @@ static void choices_text(const char *const *choices, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int i = 0; choices && choices[i] && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", choices[i]);
+	for (int i = 0; choices && choices[i]; i++) {
+		if (!peak_fmt(buf + used, len - used, "%s%s", i ? ", " : "", choices[i]))
+			return; /* the list ends in "...": --help has it whole */
+		used += strlen(buf + used);
+	}
 }
 
 static int parse_choice_list(const struct peak_opt *o, const char *arg, char *err, size_t err_len)
 {
 	struct peak_str_list *dst = o->dest;
-	char item[64], allowed[200];
+	char item[64], allowed[1024];
 	const char *p = arg;
 
 	dst->n = 0;
@@ -306,8 +314,9 @@ static int parse_choice_list(const struct peak_opt *o, const char *arg, char *er
 		if (idx < 0) {
 			choices_text(o->choices, allowed, sizeof(allowed));
 			if (err && err_len)
-				snprintf(err, err_len, "unknown value '%s' (choose from %s, or all)",
-					 item, allowed);
+				(void)peak_fmt(err, err_len,
+					       "unknown value '%s' (choose from %s, or all)", item,
+					       allowed);
 			return -1;
 		}
 		dst->v[dst->n++] = o->choices[idx];
@@ -323,7 +332,7 @@ static int apply_opt(const struct peak_opt *o, const char *arg, char *err, size_
 	uint64_t u;
 	double d;
 	int idx;
-	char allowed[200];
+	char allowed[1024];
 
 	switch (o->type) {
 	case PEAK_OPT_FLAG:
@@ -370,12 +379,21 @@ static int apply_opt(const struct peak_opt *o, const char *arg, char *err, size_
 		}
 		*(const char **)o->dest = arg;
 		return 0;
+	case PEAK_OPT_PATH:
+		if (!*arg) {
+			say(err, err_len, "empty value");
+			return -1;
+		}
+		if (peak_path_check(arg, err, err_len) != 0)
+			return -1;
+		*(const char **)o->dest = arg;
+		return 0;
 	case PEAK_OPT_CHOICE:
 		idx = find_choice(o->choices, arg);
 		if (idx < 0) {
 			choices_text(o->choices, allowed, sizeof(allowed));
 			if (err && err_len)
-				snprintf(err, err_len, "'%s' is not one of %s", arg, allowed);
+				(void)peak_fmt(err, err_len, "'%s' is not one of %s", arg, allowed);
 			return -1;
 		}
 		*(const char **)o->dest = o->choices[idx];
@@ -421,7 +439,7 @@ enum peak_opts_status peak_opts_parse(const struct peak_cli *cli, int argc, char
 {
 	struct option *longopts = calloc(cli->nopts + 3, sizeof(*longopts));
 	enum peak_opts_status status = PEAK_OPTS_OK;
-	char err[512];
+	char err[PEAK_MSG_MAX];
 
 	if (!longopts) {
 		fprintf(stderr, "%s: out of memory parsing options\n", cli->prog);

@@ -27,6 +27,7 @@ enum peak_opt_type {
 	PEAK_OPT_UINT_LIST,   /* struct peak_list, each in [min, max] */
 	PEAK_OPT_SIZE_LIST,   /* struct peak_list of byte sizes, each in [min, max] */
 	PEAK_OPT_STRING,      /* const char * (points into argv) */
+	PEAK_OPT_PATH,        /* a STRING the kernel can take as a path (peak_path_check) */
 	PEAK_OPT_CHOICE,      /* const char * that must be one of choices */
 	PEAK_OPT_CHOICE_LIST, /* struct peak_str_list, each one of choices (or "all") */
 	PEAK_OPT_CALLBACK,    /* callback(arg, dest, err, err_len) returns 0 or -1 */
@@ -105,7 +106,7 @@ uint64_t peak_opts_max_reps(const struct peak_common_opts *c);
 	 PEAK_OPT_DOUBLE, &(c)->point_budget_s, 0, 86400, NULL, NULL},                             \
 	{"format", "FMT", "console, csv or json", PEAK_OPT_CHOICE, &(c)->format_name, 0, 0,       \
 	 peak_opts_formats, NULL},                                                                 \
-	{"output", "FILE", "write results to FILE instead of stdout", PEAK_OPT_STRING,            \
+	{"output", "FILE", "write results to FILE instead of stdout", PEAK_OPT_PATH,              \
 	 &(c)->output, 0, 0, NULL, NULL},                                                          \
 	{"quiet", NULL, "no progress on stderr", PEAK_OPT_FLAG, &(c)->quiet, 0, 0, NULL, NULL}
 

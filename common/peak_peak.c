@@ -104,7 +104,7 @@ static void set_value(struct peak_value *v, double value, enum peak_source src, 
 {
 	v->value = value;
 	v->source = src;
-	(void)snprintf(v->note, sizeof v->note, "%s", note ? note : "");
+	(void)peak_fmt(v->note, sizeof v->note, "%s", note ? note : "");
 }
 
 static bool config_value(const struct peak_config *cfg, const char *key, struct peak_value *v)
@@ -116,8 +116,9 @@ static bool config_value(const struct peak_config *cfg, const char *key, struct 
 	for (size_t i = 0; i < cfg->n; i++)
 		if (strcmp(cfg->key[i], key) == 0)
 			origin = cfg->origin[i];
-	char note[96];
-	(void)snprintf(note, sizeof note, "%s from %s", key, origin);
+	/* Fits: a known key (under 48 bytes) and an origin of PEAK_CONFIG_ORIGIN_LEN. */
+	char note[sizeof v->note];
+	(void)peak_fmt(note, sizeof note, "%s from %s", key, origin);
 	set_value(v, x, PEAK_SRC_CONFIG, note);
 	return true;
 }
@@ -190,8 +191,9 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
  * root only on most systems; absent in many VMs. Returns the number of populated DIMMs. */
 static unsigned smbios_memory(const char *root, double *mts_out)
 {
-	char dirpath[4096];
-	(void)snprintf(dirpath, sizeof dirpath, "%s/sys/firmware/dmi/entries", root ? root : "");
+	char dirpath[PEAK_PATH_MAX];
+	if (!peak_fmt(dirpath, sizeof dirpath, "%s/sys/firmware/dmi/entries", root ? root : ""))
+		return 0; /* a root too long for the kernel has no such folder either */
 	DIR *d = opendir(dirpath);
 	if (!d)
 		return 0;
@@ -201,10 +203,9 @@ static unsigned smbios_memory(const char *root, double *mts_out)
 	while ((e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, "17-", 3) != 0)
 			continue;
-		char path[512];
+		char path[NAME_MAX + 64]; /* fits: d_name is at most NAME_MAX */
 		unsigned char b[256];
-		(void)snprintf(path, sizeof path, "/sys/firmware/dmi/entries/%.200s/raw",
-			       e->d_name);
+		(void)peak_fmt(path, sizeof path, "/sys/firmware/dmi/entries/%s/raw", e->d_name);
 		long n = peak_sysinfo_read_bytes(root, path, b, sizeof b);
 		if (n < 0x17 || b[0] != 17 || b[1] > n)
 			continue;
@@ -273,10 +274,12 @@ static int name_cmp(const void *a, const void *b)
 /* Link speed of the first (by name) up, non-loopback interface that reports one. */
 static void machine_network(struct peak_machine *m, const char *root)
 {
-	char dirpath[4096], names[64][32];
+	char dirpath[PEAK_PATH_MAX], names[64][32];
 	size_t n = 0;
-	(void)snprintf(dirpath, sizeof dirpath, "%s/sys/class/net", root ? root : "");
-	DIR *d = opendir(dirpath);
+	/* An interface's name is under IFNAMSIZ (16) bytes: a longer entry is none, skipped. */
+	DIR *d = peak_fmt(dirpath, sizeof dirpath, "%s/sys/class/net", root ? root : "")
+			 ? opendir(dirpath)
+			 : NULL;
 	if (d) {
 		struct dirent *e;
 		while ((e = readdir(d)) != NULL && n < 64)
@@ -382,8 +385,8 @@ static void machine_uarch(struct peak_machine *m, const struct peak_sysinfo *si,
 	bool forced = strcmp(want, "measured") == 0;
 	if (want[0] && !forced && peak_uarch_by_name(want, &m->uarch)) {
 		m->uarch.source = PEAK_SRC_CONFIG;
-		(void)snprintf(m->uarch.note, sizeof m->uarch.note, "cpu.uarch from %s",
-			       cfg->uarch_origin);
+		(void)peak_fmt(m->uarch.note, sizeof m->uarch.note, "cpu.uarch from %s",
+			       cfg->uarch_origin); /* fits: note is PEAK_MSG_MAX */
 	}
 	m->uarch_claimed = m->uarch;
 	/* Test hook: a recorded machine's probe passes checked against its entry under a fake

@@ -9,6 +9,7 @@
 
 #include "peak_context.h"
 #include "peak_isa.h"
+#include "peak_path.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
 #include "peak_uarch_identity.h"
@@ -19,18 +20,20 @@ const char *peak_source_name(enum peak_source src);
 struct peak_value {
 	double value; /* meaningful only when source != PEAK_SRC_UNKNOWN */
 	enum peak_source source;
-	char note[96];
+	char note[PEAK_MSG_MAX]; /* may name a whole peaks.conf path ("cpu.ghz from PATH:LINE") */
 };
 
 /* Peaks configuration: key=value overrides from peaks.conf and --set. */
 #define PEAK_CONFIG_MAX 32
+/* An origin: a path the kernel takes (peak_config_load checks it), ':' and a line number. */
+#define PEAK_CONFIG_ORIGIN_LEN (PEAK_PATH_MAX + 16)
 struct peak_config {
 	size_t n;
-	char key[PEAK_CONFIG_MAX][48];
+	char key[PEAK_CONFIG_MAX][48];    /* known keys only (peak_config_keys): all fit */
 	double value[PEAK_CONFIG_MAX];
-	char origin[PEAK_CONFIG_MAX][64]; /* "peaks.conf:3" or "--set" */
+	char origin[PEAK_CONFIG_MAX][PEAK_CONFIG_ORIGIN_LEN]; /* "peaks.conf:3" or "--set" */
 	char uarch[32];          /* cpu.uarch: a table entry's name or "measured"; "" unset */
-	char uarch_origin[64];
+	char uarch_origin[PEAK_CONFIG_ORIGIN_LEN];
 	bool trust_table;        /* cpu.trust=table: the probe checks but corrects nothing */
 };
 
@@ -41,7 +44,8 @@ extern const char *const peak_config_keys[];
 
 void peak_config_init(struct peak_config *cfg);
 /* Load a peaks.conf file ("key = value", '#' comments). A missing file is not an error
- * when optional is true. Returns 0, or -1 with "peaks.conf:LINE: reason" in err. */
+ * when optional is true; a path the kernel cannot take (peak_path_check) is. Returns 0, or
+ * -1 with "peaks.conf:LINE: reason" in err (size it PEAK_MSG_MAX: it may hold the path). */
 int peak_config_load(struct peak_config *cfg, const char *path, bool optional, char *err,
 		     size_t err_len);
 /* Apply one "key=value" (from --set). Returns 0, or -1 with a reason in err. */

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "peak_path.h"
+
 const struct peak_reporter_ops *peak_report_ops_for(enum peak_format format)
 {
 	switch (format) {
@@ -36,7 +38,8 @@ int peak_output_open(struct peak_output *o, enum peak_format format, const char 
 	if (path && strcmp(path, "-") != 0) {
 		o->rep.out = fopen(path, "w");
 		if (!o->rep.out) {
-			snprintf(err, err_len, "cannot write --output %s: %s", path, strerror(errno));
+			(void)peak_fmt(err, err_len, "cannot write --output %s: %s", path,
+				       strerror(errno));
 			return -1;
 		}
 		o->close_out = true;

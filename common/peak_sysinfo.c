@@ -121,8 +121,12 @@ void peak_sysinfo_collect(struct peak_sysinfo *si, const char *root)
 {
 	bool real = !root || !root[0], cpu = false;
 	memset(si, 0, sizeof *si);
+	/* --root passed peak_path_check, so it fits. A longer one the kernel could not open
+	 * either: it reads nothing (every file unknown), never a cut path's tree. */
+	if (!real && !peak_fmt(si->root, sizeof si->root, "%s", root))
+		(void)peak_fmt(si->root, sizeof si->root, "%s", "/nonexistent: --root too long");
 	if (!real)
-		copy_str(si->root, sizeof si->root, root);
+		root = si->root;
 	if (real) {
 		cpu = peak_sysinfo_collect_cpu(si);
 		collect_hwloc(si);

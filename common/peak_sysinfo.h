@@ -10,6 +10,7 @@
 
 #include "peak_cache.h"
 #include "peak_context.h"
+#include "peak_path.h"
 
 #define PEAK_MAX_CACHES 8
 
@@ -69,7 +70,7 @@ struct peak_sysinfo {
 	uint64_t steal_ticks;  /* /proc/stat steal at collection time */
 	uint64_t total_ticks;
 	char warnings[512];    /* semicolon-separated */
-	char root[256];        /* the tree it was collected from ("": the live system) */
+	char root[PEAK_PATH_MAX]; /* the tree it was collected from ("": the live system) */
 };
 
 /* Collect from the running system. root is "" for the real /proc and /sys, or a fake
@@ -103,8 +104,9 @@ double peak_sysinfo_finish(const struct peak_sysinfo *si, struct peak_context *c
 
 /* Helpers shared inside libpeak (peak_sysinfo*.c, peak_peak.c) and by tests. */
 
-/* root + path into out (root NULL or "" for the live system). */
-void peak_sysinfo_path(char *out, size_t len, const char *root, const char *path);
+/* root + path into out (root NULL or "" for the live system); false (errno ENAMETOOLONG)
+ * when the two do not fit in len: the caller fails, never opens a cut path. */
+bool peak_sysinfo_path(char *out, size_t len, const char *root, const char *path);
 /* Read the text file root + path (path starts with '/') into buf, trailing whitespace
  * removed. Returns 0, or -1 when it cannot be read. */
 int peak_sysinfo_read(const char *root, const char *path, char *buf, size_t len);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "peak_path.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch_identity.h"
 #include "peak_uarch.h"
@@ -49,13 +50,14 @@ void peak_sysinfo_warn(struct peak_sysinfo *si, const char *warning)
 	size_t room = sizeof si->warnings - used;
 	if (room <= 1)
 		return;
-	(void)snprintf(si->warnings + used, room, "%s%s", used ? ";" : "", warning);
+	/* A warning past the room ends in "...": cut, and showing it. */
+	(void)peak_fmt(si->warnings + used, room, "%s%s", used ? ";" : "", warning);
 }
 
 static void warnf(struct peak_sysinfo *si, const char *what, const char *path)
 {
-	char msg[160];
-	(void)snprintf(msg, sizeof msg, "%s: %s not readable", what, path);
+	char msg[PEAK_MSG_MAX];
+	(void)peak_fmt(msg, sizeof msg, "%s: %s not readable", what, path);
 	peak_sysinfo_warn(si, msg);
 }
 
@@ -364,8 +366,9 @@ static void read_caches(struct peak_sysinfo *si, const char *root)
 
 static unsigned count_numa_nodes(const char *root)
 {
-	char path[4096];
-	peak_sysinfo_path(path, sizeof path, root, "/sys/devices/system/node");
+	char path[PEAK_PATH_MAX];
+	if (!peak_sysinfo_path(path, sizeof path, root, "/sys/devices/system/node"))
+		return 0;
 	DIR *d = opendir(path);
 	if (!d)
 		return 0;

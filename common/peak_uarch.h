@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "peak_path.h"
+
 struct peak_sysinfo;
 
 enum peak_source {
@@ -43,7 +45,8 @@ struct peak_uarch {
 				   * SVE counts above are instructions per cycle at a vector length
 				   * up to this width (a wider vector takes more passes); measured:
 				   * the vector length the probe ran at */
-	char note[320];           /* measured: the per-cycle figures behind the units */
+	char note[PEAK_MSG_MAX];  /* measured: the per-cycle figures behind the units; or
+				   * "cpu.uarch from" a whole peaks.conf path */
 	char corrected[320];      /* counts the probe proved wrong and replaced, both numbers
 				   * and the figures ("" when none: peak_uarch_check.h) */
 	char probe_notes[320];    /* what the probe found and left alone */

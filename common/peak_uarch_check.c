@@ -76,8 +76,10 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	(void)vsnprintf(buf + used, len - used, fmt, ap);
+	int n = vsnprintf(buf + used, len - used, fmt, ap);
 	va_end(ap);
+	if (n < 0 || (size_t)n >= len - used) /* cut: the note ends in "..." (peak_fmt) */
+		memcpy(buf + len - 4, "...", 4);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "peak_path.h"
 #include "peak_uarch_identity.h"
 
 static const struct {
@@ -202,9 +203,9 @@ static bool fits(const struct peak_uarch_facts *f, const struct reported *r)
 static void cache_words(unsigned kib, const char *what, char *out, size_t len)
 {
 	if (kib >= 1024)
-		(void)snprintf(out, len, "a %g MiB %s", kib / 1024.0, what);
+		(void)peak_fmt(out, len, "a %g MiB %s", kib / 1024.0, what);
 	else
-		(void)snprintf(out, len, "a %u KiB %s", kib, what);
+		(void)peak_fmt(out, len, "a %u KiB %s", kib, what);
 }
 
 /* The evidence as prose, "a, b and c": the features of bits and, when the flags say so,
@@ -216,7 +217,7 @@ static size_t evidence_words(unsigned bits, const struct reported *r, bool l1d, 
 	size_t n = 0;
 	for (size_t i = 0; i < NFEATURES; i++)
 		if (bits & feature_names[i].bit)
-			(void)snprintf(items[n++], sizeof items[0], "%s", feature_names[i].name);
+			(void)peak_fmt(items[n++], sizeof items[0], "%s", feature_names[i].name);
 	if (l1d)
 		cache_words(r->l1d_kib, "L1d", items[n++], sizeof items[0]);
 	if (l2)
@@ -250,10 +251,10 @@ static bool same_counts(const struct peak_uarch *a, const struct peak_uarch *b)
 static void set_unknown(struct peak_uarch *u, const char *note)
 {
 	memset(u, 0, sizeof *u);
-	(void)snprintf(u->name, sizeof u->name, "unknown");
+	(void)peak_fmt(u->name, sizeof u->name, "unknown");
 	u->source = PEAK_SRC_UNKNOWN;
 	u->imul_latency = 3; /* imul r64 on every x86-64 since Core 2 and Zen: the clock chain */
-	(void)snprintf(u->note, sizeof u->note, "%s", note);
+	(void)peak_fmt(u->note, sizeof u->note, "%s", note);
 }
 
 /* The entries of this vendor that fit what is reported: u gets their counts and name (one
@@ -284,7 +285,7 @@ static bool pick_by_features(const char *vendor, const struct reported *r, struc
 	if (n > 1) {
 		char base[sizeof first.name];
 		memcpy(base, first.name, sizeof base);
-		(void)snprintf(first.name, sizeof first.name, "%.24s-class", base);
+		(void)peak_fmt(first.name, sizeof first.name, "%.24s-class", base);
 	}
 	*u = first;
 	return true;
@@ -294,11 +295,11 @@ static void judge(const struct peak_sysinfo *si, const struct reported *r, struc
 		  struct peak_uarch_identity *id)
 {
 	const struct peak_uarch_facts *f = peak_uarch_facts_of(si->vendor, u->name);
-	(void)snprintf(id->model_says, sizeof id->model_says, "%s", u->name);
+	(void)peak_fmt(id->model_says, sizeof id->model_says, "%s", u->name);
 	char ev[200], which[200];
 	if (!f) { /* an entry without facts is a table defect: unit-tested never to happen */
 		id->verdict = PEAK_IDENTITY_CONSISTENT;
-		(void)snprintf(id->note, sizeof id->note, "model %u says %s; no facts to check",
+		(void)peak_fmt(id->note, sizeof id->note, "model %u says %s; no facts to check",
 			       si->model, u->name);
 		return;
 	}
@@ -309,7 +310,7 @@ static void judge(const struct peak_sysinfo *si, const struct reported *r, struc
 		int w = snprintf(id->note, sizeof id->note, "model %u says %s; %s", si->model,
 				 u->name, ev[0] ? ev : "nothing reported to check it against");
 		if (n && w > 0 && (size_t)w < sizeof id->note)
-			(void)snprintf(id->note + w, sizeof id->note - (size_t)w,
+			(void)peak_fmt(id->note + w, sizeof id->note - (size_t)w,
 				       n == 1 ? " agrees" : " agree");
 		return;
 	}
@@ -318,13 +319,13 @@ static void judge(const struct peak_sysinfo *si, const struct reported *r, struc
 				  cache_differs(r->l2_kib, f->l2_kib), ev, sizeof ev);
 	const char *verb = n == 1 ? "contradicts" : "contradict";
 	if (pick_by_features(si->vendor, r, u, which, sizeof which)) {
-		(void)snprintf(id->note, sizeof id->note,
+		(void)peak_fmt(id->note, sizeof id->note,
 			       "model %u says %s; %s %s it; all that is reported fits %s: %s",
 			       si->model, id->model_says, ev, verb, u->name, which);
-		(void)snprintf(u->note, sizeof u->note, "chosen by features (cpu.identity)");
+		(void)peak_fmt(u->note, sizeof u->note, "chosen by features (cpu.identity)");
 		return;
 	}
-	(void)snprintf(id->note, sizeof id->note,
+	(void)peak_fmt(id->note, sizeof id->note,
 		       "model %u says %s; %s %s it; %s: no table entry used, measured", si->model,
 		       id->model_says, ev, verb,
 		       which[0] ? "the entries that fit differ in their counts"
@@ -341,13 +342,13 @@ void peak_uarch_identify(const struct peak_sysinfo *si, struct peak_uarch *u,
 	memset(id, 0, sizeof *id);
 	if (!peak_uarch_lookup_model(si, u)) {
 		id->verdict = PEAK_IDENTITY_UNKNOWN;
-		(void)snprintf(id->note, sizeof id->note, "%s", u->note);
+		(void)peak_fmt(id->note, sizeof id->note, "%s", u->note);
 		return;
 	}
 	if (strcmp(si->arch, "aarch64") == 0) {
 		id->verdict = PEAK_IDENTITY_UNCHECKED;
-		(void)snprintf(id->model_says, sizeof id->model_says, "%s", u->name);
-		(void)snprintf(id->note, sizeof id->note,
+		(void)peak_fmt(id->model_says, sizeof id->model_says, "%s", u->name);
+		(void)peak_fmt(id->note, sizeof id->note,
 			       "part 0x%03x says %s; the Arm table states no features to check",
 			       si->model, u->name);
 		return;
@@ -362,7 +363,7 @@ void peak_uarch_identify(const struct peak_sysinfo *si, struct peak_uarch *u,
 	judge(si, &r, u, id);
 	if (tcg) {
 		size_t used = strlen(id->note);
-		(void)snprintf(id->note + used, sizeof id->note - used,
+		(void)peak_fmt(id->note + used, sizeof id->note - used,
 			       " (caches not compared under qemu's translator)");
 	}
 }

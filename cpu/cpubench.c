@@ -14,6 +14,7 @@
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
+#include "peak_path.h"
 #include "peak_peak.h"
 #include "peak_report.h"
 #include "peak_sysinfo.h"
@@ -50,12 +51,16 @@ struct cpubench {
 static int parse_names(const char *arg, const char *const *names, size_t n, unsigned *mask,
 		       char *err, size_t err_len)
 {
-	char allowed[160] = "";
+	char allowed[512] = "";
 	size_t used = 0;
-	for (size_t i = 0; i < n; i++)
-		if (names[i][0])
-			used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s%s",
-						 used ? ", " : "", names[i]);
+	/* peak_fmt stops at the end (a cut list ends in "..."); snprintf's count would have
+	 * run used past the buffer. */
+	for (size_t i = 0; i < n && used + 1 < sizeof allowed; i++)
+		if (names[i][0]) {
+			(void)peak_fmt(allowed + used, sizeof allowed - used, "%s%s",
+				       used ? ", " : "", names[i]);
+			used += strlen(allowed + used);
+		}
 	*mask = 0;
 	if (!*arg) {
 		snprintf(err, err_len, "empty list (choose from %s)", allowed);

@@ -45,7 +45,7 @@ size_t disk_opts_table(struct disk_opts *o, struct peak_opt *t, size_t max)
 	const struct peak_opt table[] = {
 	    {"dir", "DIR",
 	     "directory for the test file (default: a new temp dir under $TMPDIR or /var/tmp)",
-	     PEAK_OPT_STRING, &o->dir, 0, 0, NULL, NULL},
+	     PEAK_OPT_PATH, &o->dir, 0, 0, NULL, NULL},
 	    {"file-size", "SIZE", "size of the test file, a multiple of 4KiB (default 1GiB)",
 	     PEAK_OPT_SIZE, &o->file_size, 4096, 1125899906842624.0, NULL, NULL},
 	    {"test", "LIST", "seq_rw, seq_read, seq_write (overwrite), rand_read, rand_write, "
@@ -75,7 +75,7 @@ size_t disk_opts_table(struct disk_opts *o, struct peak_opt *t, size_t max)
 	     "I/O buffers on DIR/read.buf and DIR/write.buf, mapped shared (DIR on tmpfs, "
 	     "made by diskbench if absent, left in place): fio --mem=mmapshared:DIR/read.buf "
 	     "(reads) and DIR/write.buf (writes) then does its I/O from the same pages",
-	     PEAK_OPT_STRING, &o->buffer_dir, 0, 0, NULL, NULL},
+	     PEAK_OPT_PATH, &o->buffer_dir, 0, 0, NULL, NULL},
 	    {"data-period", "SIZE",
 	     "the data written repeats every SIZE bytes, 4KiB..64MiB (default: 64MiB or the "
 	     "file); one block's size is fio's --scramble_buffers=0",

@@ -84,7 +84,7 @@ static int pick_engines(struct bench *b, struct peak_bench_err *e)
 static int disk_context(struct peak_bench_env *env)
 {
 	struct bench *b = env->state;
-	char buf[64];
+	char buf[PEAK_LIST_MAX * 5 + 1]; /* --cpus: up to 64 CPUs of 4 digits, commas between */
 	const struct disk_file *f = &b->file;
 	peak_context_set_str(b->ctx, "suite", "disk");
 	peak_context_set_str(b->ctx, "disk.dir", f->dir_path);

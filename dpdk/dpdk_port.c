@@ -15,6 +15,7 @@
 
 #include "dpdk_pkt.h"
 #include "peak_exit.h"
+#include "peak_path.h"
 
 #define RING_DESC  1024u
 #define POOL_CACHE 512u
@@ -22,7 +23,8 @@
 static void add_warning(struct dpdk_port *p, const char *w)
 {
 	size_t len = strlen(p->warnings);
-	(void)snprintf(p->warnings + len, sizeof(p->warnings) - len, "%s%s", len ? ";" : "", w);
+	/* Past the room the warnings end in "...": cut, and showing it. */
+	(void)peak_fmt(p->warnings + len, sizeof(p->warnings) - len, "%s%s", len ? ";" : "", w);
 }
 
 static void name_port(struct dpdk_port *p, const struct rte_eth_dev_info *info)

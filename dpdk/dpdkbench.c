@@ -140,6 +140,8 @@ static void join_args(char *buf, size_t size, int argc, char **argv)
 	buf[0] = '\0';
 	for (int i = 1; i < argc && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", i > 1 ? " " : "", argv[i]);
+	if (len >= size && size > 4) /* cut: the context shows it (peak_fmt's "...") */
+		memcpy(buf + size - 4, "...", 4);
 }
 
 static void fill_context(struct peak_context *ctx, const struct dpdk_bench_opts *o,

@@ -49,8 +49,10 @@ static void slog(const struct net_server *s, const char *fmt, ...)
 	char line[400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
+	int n = vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof line) /* cut: show it, as peak_fmt does */
+		memcpy(line + sizeof line - 4, "...", 4);
 	fprintf(stderr, "netbench server: %s\n", line);
 }
 

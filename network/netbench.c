@@ -454,7 +454,7 @@ static int client_context(struct peak_bench_env *env)
 	struct netbench *b = env->state;
 	const struct nb_opts *o = &b->o;
 	struct peak_context *ctx = &env->ctx;
-	char addr[64], cpus[128];
+	char addr[64], cpus[PEAK_LIST_MAX * 5 + 1]; /* up to 64 CPUs of 4 digits, commas */
 	peak_context_set_str(ctx, "netbench.mode", b->srv ? "loopback" : "client");
 	if (b->srv)
 		peak_context_set_str(ctx, "netbench.server_kind", b->server_pid > 0 ? "process" : "thread");

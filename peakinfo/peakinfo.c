@@ -29,7 +29,7 @@ static int set_callback(const char *arg, void *dest, char *err, size_t err_len)
 {
 	struct set_list *sets = dest;
 	if (sets->n >= PEAK_CONFIG_MAX) {
-		(void)snprintf(err, err_len, "at most %d assignments", PEAK_CONFIG_MAX);
+		(void)peak_fmt(err, err_len, "at most %d assignments", PEAK_CONFIG_MAX);
 		return -1;
 	}
 	if (peak_config_set(&sets->check, arg, err, err_len) != 0)
@@ -51,7 +51,7 @@ struct peakinfo_opts {
 /* The program's state (peak_bench_main owns it). */
 struct peakinfo {
 	struct peakinfo_opts o;
-	char config_used[300];
+	char config_used[PEAK_PATH_MAX]; /* --config or $PEAKBENCH_CONF: a checked path */
 	char since[PEAK_CONTEXT_VALUE_LEN]; /* --placement-since's fingerprint */
 };
 
@@ -62,7 +62,7 @@ static int since_callback(const char *arg, void *dest, char *err, size_t err_len
 	struct peak_c2c_pair pairs[1];
 	size_t n;
 	if (access(arg, R_OK) != 0 && peak_c2c_parse(arg, pairs, 1, &n) != 0) {
-		(void)snprintf(err, err_len,
+		(void)peak_fmt(err, err_len,
 			       "'%s' is neither a fingerprint like 0-1:88/98 (c2c.round_trip_ns) nor "
 			       "a readable peakinfo JSON file",
 			       arg);
@@ -96,7 +96,7 @@ static int since_fingerprint(const char *arg, char *out, size_t len, char *err, 
 		(void)snprintf(out, len, "%s", fp->valuestring);
 		rc = 0;
 	} else {
-		(void)snprintf(err, err_len, "%s holds no placement fingerprint (c2c.round_trip_ns)",
+		(void)peak_fmt(err, err_len, "%s holds no placement fingerprint (c2c.round_trip_ns)",
 			       arg);
 	}
 	cJSON_Delete(doc);
@@ -108,18 +108,19 @@ static int since_fingerprint(const char *arg, char *out, size_t len, char *err, 
 static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, char *used,
 		       size_t used_len, struct peak_bench_err *e)
 {
-	char err[512];
+	char err[PEAK_MSG_MAX];
 	if (o->config_path) {
 		peak_config_init(cfg);
-		(void)snprintf(used, used_len, "%s", o->config_path);
+		(void)peak_fmt(used, used_len, "%s", o->config_path); /* fits: PEAK_OPT_PATH */
 		if (peak_config_load(cfg, o->config_path, false, err, sizeof err) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_USAGE, "--config: %s", err);
 	} else {
 		const char *env = getenv("PEAKBENCH_CONF");
-		(void)snprintf(used, used_len, "%s",
-			       env && env[0] ? env : "peaks.conf (if present)");
+		/* Loaded first: it checks $PEAKBENCH_CONF against the kernel's limits, after
+		 * which it fits in used. */
 		if (peak_bench_config(cfg, e) != 0)
 			return -1;
+		(void)peak_fmt(used, used_len, "%s", env && env[0] ? env : "peaks.conf (if present)");
 	}
 	for (size_t i = 0; i < o->sets.n; i++)
 		if (peak_config_set(cfg, o->sets.v[i], err, sizeof err) != 0)
@@ -170,7 +171,7 @@ static size_t pi_options(void *state, struct peak_opt *t, size_t max)
 	    {"set", "KEY=VALUE", "override a peak input, e.g. mem.channels=6 (repeatable)",
 	     PEAK_OPT_CALLBACK, &o->sets, 0, 0, NULL, set_callback},
 	    {"config", "FILE", "peaks file (default: $PEAKBENCH_CONF, else ./peaks.conf)",
-	     PEAK_OPT_STRING, &o->config_path, 0, 0, NULL, NULL},
+	     PEAK_OPT_PATH, &o->config_path, 0, 0, NULL, NULL},
 	    {"placement-since", "FINGERPRINT",
 	     "only measure the VM placement fingerprint again and say whether it moved since "
 	     "FINGERPRINT (c2c.round_trip_ns of an earlier run, e.g. 0-1:88/98)",
@@ -184,7 +185,7 @@ static size_t pi_options(void *state, struct peak_opt *t, size_t max)
 	     "a second): run_all.sh measures them once, before anything sized from the caches",
 	     PEAK_OPT_FLAG, &o->caches, 0, 0, NULL, NULL},
 	    {"root", "DIR", "testing: read /proc and /sys from DIR (skips cpuid, hwloc, libnuma)",
-	     PEAK_OPT_STRING, &o->root, 0, 0, NULL, NULL},
+	     PEAK_OPT_PATH, &o->root, 0, 0, NULL, NULL},
 	};
 	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);
 }
@@ -194,7 +195,7 @@ static size_t pi_options(void *state, struct peak_opt *t, size_t max)
 static int pi_check(struct peak_bench_env *env)
 {
 	struct peakinfo *p = env->state;
-	char err[512];
+	char err[PEAK_MSG_MAX];
 	env->root = p->o.root ? p->o.root : "";
 	env->bare = p->o.placement_since || p->o.placement;
 	if (p->o.placement_since &&

@@ -109,6 +109,27 @@ def fmt_duration(s: float) -> str:
     return f"{s}s"
 
 
+# What the kernel takes (Linux PATH_MAX with its NUL, NAME_MAX), and the room a run's own
+# files need under --out (raw/pairs/<id>/<tool>-r<N>.json, charts/<name>.svg, ...).
+PATH_MAX = 4096
+NAME_MAX = 255
+OUT_ROOM = 256
+
+
+def check_path(flag: str, path: str, room: int = 0) -> None:
+    """A path the kernel cannot take (with room bytes of files under it) is bad input:
+    one line, exit 2, before anything runs (issue 34)."""
+    size = len(os.fsencode(path))
+    if size + room >= PATH_MAX:
+        extra = f" and {room} for the run's files under it" if room else ""
+        raise UsageError(f"{flag}: path of {size} bytes{extra} is longer than the kernel "
+                         f"takes (PATH_MAX {PATH_MAX})")
+    for name in path.split("/"):
+        if len(os.fsencode(name)) > NAME_MAX:
+            raise UsageError(f"{flag}: a name in the path has {len(os.fsencode(name))} bytes, "
+                             f"more than the kernel takes (NAME_MAX {NAME_MAX}): '{name[:40]}...'")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         raise UsageError(message)
@@ -168,6 +189,11 @@ def parse_options(argv: list) -> argparse.Namespace:
     o.out = os.path.abspath(o.out or os.path.join(o.root, "results",
                                                   time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())))
     o.build_dir = os.path.abspath(o.build_dir or os.path.join(o.root, "build"))
+    check_path("--out", o.out, OUT_ROOM)
+    check_path("--build-dir", o.build_dir)
+    for flag, value in (("--disk-dir", o.disk_dir), ("--hostfile", o.hostfile)):
+        if value:
+            check_path(flag, os.path.abspath(value))
     if o.ncpu is not None:
         if not re.fullmatch(r"[1-9][0-9]*", o.ncpu):
             raise UsageError(f"--ncpu: '{o.ncpu}' is not a count")

@@ -568,6 +568,26 @@ class BadInput(unittest.TestCase):
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, (args, r.stderr))
             self.assertEqual(r.stdout, "")
 
+    def test_paths_the_kernel_cannot_take(self):
+        # issue 34: one line and exit 2 before any folder is made (run_all.sh wrote its
+        # plan-args into a made --out of 4 KiB and stopped with exit 1)
+        deep = "/tmp/peakbench-plan-test" + "/a folder" * 460
+        name = "/tmp/" + "n" * 300
+        for args, want in ((["--out", deep], "PATH_MAX"), (["--out", name], "NAME_MAX"),
+                           (["--disk-dir", name], "NAME_MAX"), (["--build-dir", deep], "PATH_MAX"),
+                           (["--hostfile", name + "/hosts"], "NAME_MAX")):
+            r = self.run_plan("--dry-run", *args)
+            self.assertEqual(r.returncode, 2, args[0])
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, (args[0], r.stderr))
+            self.assertIn(want, r.stderr)
+            self.assertIn(args[0] + ":", r.stderr)
+        self.assertFalse(os.path.exists(deep))
+        # a deep folder with spaces that the kernel takes is fine
+        ok = "/tmp/peakbench-plan-test/my course" + "/a folder of the course" * 20 + "/pa1 bench"
+        r = self.run_plan("--dry-run", "--out", ok, "--ncpu", "2", "--sysroot", SYSROOT,
+                          "--build-dir", NOBUILD, "--have", "none")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_help(self):
         r = self.run_plan("--help")
         self.assertEqual(r.returncode, 0)

@@ -1,9 +1,12 @@
 /* peak_config: peaks.conf known answers, every kind of bad line rejected with
- * "FILE:LINE: reason", --set assignments, the default search. */
+ * "FILE:LINE: reason", --set assignments, the default search; a peaks.conf at a path of
+ * thousands of bytes keeps its origin whole, one longer than the kernel takes is refused. */
 #include "peak_cmocka.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "peak_peak.h"
@@ -183,12 +186,104 @@ static void test_default_search(void **state)
 	assert_int_equal(nkeys, 10);
 }
 
+/* Folders of 200-byte names under a fresh temporary folder until the path is over want
+ * bytes (the kernel takes each: NAME_MAX 255); the path in dir. */
+static void deep_dir(char *dir, size_t len, size_t want)
+{
+	char name[201];
+	memset(name, 'd', 200);
+	name[200] = '\0';
+	assert_true(peak_fmt(dir, len, "/tmp/peak-test-config-XXXXXX"));
+	assert_non_null(mkdtemp(dir));
+	while (strlen(dir) < want) {
+		size_t used = strlen(dir);
+		assert_true(peak_fmt(dir + used, len - used, "/%s", name));
+		assert_int_equal(mkdir(dir, 0700), 0);
+	}
+}
+
+static void remove_deep(char *dir)
+{
+	for (;;) {
+		(void)rmdir(dir);
+		char *slash = strrchr(dir, '/');
+		if (!slash || strncmp(dir, "/tmp/peak-test-config-", 22) != 0 || slash - dir < 22)
+			return;
+		*slash = '\0';
+	}
+}
+
+/* A student's clone deep in their home folder: the origin "PATH:LINE" and the peak's
+ * note "cpu.ghz from PATH:LINE" come back whole, however long PATH is. */
+static void test_long_path_origin(void **state)
+{
+	(void)state;
+	static struct peak_config cfg;
+	static char dir[PEAK_PATH_MAX], path[PEAK_PATH_MAX], want[PEAK_CONFIG_ORIGIN_LEN];
+	char err[PEAK_MSG_MAX] = "";
+	deep_dir(dir, sizeof dir, PEAK_PATH_MAX - 300);
+	assert_true(peak_fmt(path, sizeof path, "%s/my peaks.conf", dir));
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(fputs("# a comment\ncpu.ghz = 2.5\ncpu.uarch = zen4\n", f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	peak_config_init(&cfg);
+	int rc = peak_config_load(&cfg, path, false, err, sizeof err);
+	if (rc != 0)
+		print_error("%s\n", err);
+	assert_int_equal(rc, 0);
+	assert_int_equal(cfg.n, 1);
+	assert_true(peak_fmt(want, sizeof want, "%s:2", path));
+	assert_string_equal(cfg.origin[0], want);
+	assert_true(peak_fmt(want, sizeof want, "%s:3", path));
+	assert_string_equal(cfg.uarch_origin, want);
+	(void)unlink(path);
+	remove_deep(dir);
+}
+
+/* A path the kernel cannot take (PATH_MAX, or one name over NAME_MAX) is refused with a
+ * reason, before any open. */
+static void test_path_too_long(void **state)
+{
+	(void)state;
+	static struct peak_config cfg;
+	static char path[PEAK_PATH_MAX + 100];
+	char err[PEAK_MSG_MAX] = "";
+	memset(path, 'a', sizeof path - 1);
+	path[0] = '/';
+	for (size_t i = 200; i < sizeof path - 1; i += 200)
+		path[i] = '/';
+	path[sizeof path - 1] = '\0';
+	peak_config_init(&cfg);
+	assert_int_equal(peak_config_load(&cfg, path, true, err, sizeof err), -1);
+	assert_non_null(strstr(err, "PATH_MAX"));
+	assert_null(strchr(err, '\n'));
+	/* One name of 300 bytes in a short path. */
+	memset(path, 'b', 301);
+	path[0] = '/';
+	path[301] = '\0';
+	assert_int_equal(peak_config_load(&cfg, path, true, err, sizeof err), -1);
+	assert_non_null(strstr(err, "NAME_MAX"));
+}
+
+/* peak_fmt: true when the text fit; a cut text ends in "...". */
+static void test_fmt_says_cut(void **state)
+{
+	(void)state;
+	char buf[8];
+	assert_true(peak_fmt(buf, sizeof buf, "%s", "1234567"));
+	assert_string_equal(buf, "1234567");
+	assert_false(peak_fmt(buf, sizeof buf, "%s", "12345678"));
+	assert_string_equal(buf, "1234...");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_good_file),      cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_bad_lines),      cmocka_unit_test(test_set),
-	    cmocka_unit_test(test_default_search),
+	    cmocka_unit_test(test_default_search), cmocka_unit_test(test_long_path_origin),
+	    cmocka_unit_test(test_path_too_long),  cmocka_unit_test(test_fmt_says_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -219,6 +219,35 @@ static void test_flag_figures(void **state)
 	assert_int_equal(strlen(r.flags), sizeof r.flags - 3);
 }
 
+/* The context keeps a value as long as a path the kernel takes, whole; a longer one ends
+ * in "..." (cut, and showing it); a key too long for its slot is dropped, not cut into
+ * another key's name (issue 34). */
+static void test_context_long_values(void **state)
+{
+	(void)state;
+	static struct peak_context ctx;
+	static char path[PEAK_PATH_MAX], over[PEAK_CONTEXT_VALUE_LEN + 100];
+	memset(path, 'p', sizeof path - 1);
+	path[0] = '/';
+	path[sizeof path - 1] = '\0';
+	memset(over, 'o', sizeof over - 1);
+	over[sizeof over - 1] = '\0';
+	peak_context_init(&ctx);
+	peak_context_set_str(&ctx, "peakinfo.config", path);
+	assert_string_equal(peak_context_get(&ctx, "peakinfo.config"), path);
+	peak_context_set_str(&ctx, "too.long.value", over);
+	const char *cut = peak_context_get(&ctx, "too.long.value");
+	assert_int_equal(strlen(cut), PEAK_CONTEXT_VALUE_LEN - 1);
+	assert_string_equal(cut + strlen(cut) - 3, "...");
+	char key[PEAK_CONTEXT_KEY_LEN + 8];
+	memset(key, 'k', sizeof key - 1);
+	key[sizeof key - 1] = '\0';
+	peak_context_set_str(&ctx, key, "x");
+	assert_int_equal(ctx.n, 2);
+	key[PEAK_CONTEXT_KEY_LEN - 1] = '\0';
+	assert_null(peak_context_get(&ctx, key));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_above_peak_follows_the_final_peak),
 		cmocka_unit_test(test_comparison_is_not_above_peak),
 		cmocka_unit_test(test_flag_figures),
+		cmocka_unit_test(test_context_long_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
