@@ -83,14 +83,24 @@ void peak_result_flag(struct peak_result *r, const char *flag)
 			return;
 		p += flen;
 	}
-	snprintf(r->flags + len, sizeof(r->flags) - len, "%s%s", len ? ";" : "", flag);
+	/* Whole items only: a cut one ("steal_pct=1" of "steal_pct=12.3") would read as another
+	 * figure. The room kept for PEAK_FLAGS_CUT says that one or more flags were left out. */
+	size_t room = sizeof(r->flags) - sizeof(";" PEAK_FLAGS_CUT);
+	size_t need = len + (len ? 1 : 0) + flen;
+	if (need <= room) {
+		memcpy(r->flags + len + (len ? 1 : 0), flag, flen + 1);
+		if (len)
+			r->flags[len] = ';';
+		return;
+	}
+	if (peak_result_has_flag(r->flags, PEAK_FLAGS_CUT))
+		return;
+	(void)snprintf(r->flags + len, sizeof(r->flags) - len, "%s" PEAK_FLAGS_CUT, len ? ";" : "");
 }
 
 void peak_result_flag_whole(struct peak_result *r, const char *flag)
 {
-	size_t len = strlen(r->flags);
-	if (len + (len ? 1 : 0) + strlen(flag) < sizeof(r->flags))
-		peak_result_flag(r, flag);
+	peak_result_flag(r, flag);
 }
 
 void peak_result_flag_pct(struct peak_result *r, const char *key, double pct, bool up)

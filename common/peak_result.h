@@ -24,7 +24,7 @@ struct peak_result {
 	double efficiency; /* summary.mean / theoretical; filled by peak_result_finish */
 	char baseline_tool[32];
 	double baseline;
-	char flags[160];   /* semicolon-separated */
+	char flags[320];   /* semicolon-separated, whole items (PEAK_FLAGS_CUT: some left out) */
 	const double *samples; /* one value per repetition, in the row's unit (not owned) */
 	size_t nsamples;
 	/* clusterbench's rows: the sending (or measured) node and the receiving one, as the
@@ -38,9 +38,10 @@ void peak_result_init(struct peak_result *r, const char *suite, const char *test
 		      const char *variant, const char *metric, const char *unit);
 /* Summarize samples into r->summary (samples stay referenced for JSON). */
 void peak_result_set_samples(struct peak_result *r, const double *samples, size_t n);
-/* Add a flag (no duplicates). */
+/* Add a flag (no duplicates), whole: one that does not fit is left out and the flags end in
+ * PEAK_FLAGS_CUT, never in a cut item. */
 void peak_result_flag(struct peak_result *r, const char *flag);
-/* Add a flag only when it fits whole: for a figure, which a cut would change. */
+/* The same (kept for the callers that add a figure, which a cut would change). */
 void peak_result_flag_whole(struct peak_result *r, const char *flag);
 /* Add the flag "key=P", P a percentage to one decimal rounded up (up) or down, when it fits
  * whole (results compare reads it as a bound); nothing for a number that is not finite. */
@@ -58,6 +59,8 @@ void peak_result_flag_copy(struct peak_result *r, const char *flags, const char 
  * dgesv_vs_avx2 against the AVX2 peak on an AVX-512 machine), its efficiency a ratio to it,
  * informative; never a physics row, so never above_peak. Set it before peak_result_finish. */
 #define PEAK_COMPARISON_FLAG "comparison"
+/* Ends a row's flags when one or more did not fit in them and were left out. */
+#define PEAK_FLAGS_CUT "flags_cut"
 
 /* True when the flags string holds the item name (bare, or as name=value). */
 bool peak_result_has_flag(const char *flags, const char *name);

@@ -209,14 +209,22 @@ static void test_flag_figures(void **state)
 	assert_false(peak_result_flag_item(r.flags, "dow", item, sizeof item));
 	assert_false(peak_result_flag_item("steal", "steal", item, sizeof item));
 	assert_false(peak_result_flag_item(r.flags, "down", item, 4)); /* does not fit */
-	/* 154 of 159 characters used: ";x=1.0" does not fit and is left out, ";ab" goes in. */
-	memset(r.flags, 'f', sizeof r.flags - 6);
-	r.flags[sizeof r.flags - 6] = '\0';
+	/* Room for flags is the buffer less ";flags_cut" and its NUL. With 5 characters of it
+	 * left, ";x=1.0" does not fit: left out, and the flags end in flags_cut (never a cut
+	 * item); ";ab" would have fitted but the list is already marked cut and full. */
+	size_t room = sizeof r.flags - sizeof(";" PEAK_FLAGS_CUT);
+	memset(r.flags, 'f', room - 5);
+	r.flags[room - 5] = '\0';
+	peak_result_flag(&r, "ab");
+	assert_int_equal(strlen(r.flags), room - 2);
 	peak_result_flag_pct(&r, "x", 1.0, true);
 	assert_null(strstr(r.flags, "x="));
-	peak_result_flag_whole(&r, "ab");
-	assert_non_null(strstr(r.flags, ";ab"));
-	assert_int_equal(strlen(r.flags), sizeof r.flags - 3);
+	assert_true(peak_result_has_flag(r.flags, PEAK_FLAGS_CUT));
+	size_t cut = strlen(r.flags);
+	assert_true(cut < sizeof r.flags);
+	peak_result_flag(&r, "steal_pct=12.3");
+	assert_int_equal(strlen(r.flags), cut);
+	assert_null(strstr(r.flags, "steal_pct"));
 }
 
 /* The context keeps a value as long as a path the kernel takes, whole; a longer one ends
