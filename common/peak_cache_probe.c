@@ -1,6 +1,6 @@
 /* The load-latency curve for peak_cache_knees (peak_cache.h): a random pointer chase, one
  * dependent load at a time, over working sets from 4 KiB to a few times the reported LLC.
- * Short by design (about a second): it runs once per run, before anything sized from the
+ * Short by design (a few seconds): it runs once per run, before anything sized from the
  * caches. membench's latency test measures the full curve with statistics; this one only
  * has to find the plateaus, so each working set takes the best of many short chases. */
 #include <math.h>
@@ -20,6 +20,11 @@
  * machine most of them run without being preempted, which one long chase would not. */
 #define CHASE_STEPS  2048u
 #define CHASE_RUNS   32
+/* Sweeps of the whole curve; each working set's latency is the median of its sweeps'. On
+ * a cloud VM the L3 is shared with other tenants, and one sweep's knee wandered from 3.4
+ * to 14 MiB (and once to the reported 32 MiB) between back-to-back runs on an idle Zen 4
+ * guest whose membench curve leaves the L3 plateau at 8-11 MiB. */
+#define PROBE_PASSES 3
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -73,6 +78,18 @@ static double chase_ns(char *buf, size_t lines)
 	return best;
 }
 
+/* The sweep of working sets from FIRST_BYTES to top, a quarter octave apart. */
+static uint64_t working_set(unsigned k)
+{
+	return (uint64_t)((double)FIRST_BYTES * pow(2.0, k / 4.0)) / LINE_BYTES * LINE_BYTES;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 size_t peak_cache_probe(uint64_t llc_reported, uint64_t mem_available,
 			struct peak_cache_point *pts, size_t max)
 {
@@ -82,6 +99,9 @@ size_t peak_cache_probe(uint64_t llc_reported, uint64_t mem_available,
 	while (mem_available && top > FLOOR_BYTES / 16 && top > mem_available / 4)
 		top /= 2;
 	top = top / LINE_BYTES * LINE_BYTES;
+	size_t n = 0;
+	while (n < max && working_set((unsigned)n) <= top)
+		n++;
 	char *buf = mmap(NULL, top, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return 0;
@@ -89,19 +109,25 @@ size_t peak_cache_probe(uint64_t llc_reported, uint64_t mem_available,
 	(void)madvise(buf, top, MADV_HUGEPAGE); /* fewer TLB misses: the knee is the cache's */
 #endif
 	uint32_t *order = malloc((size_t)(top / LINE_BYTES) * sizeof *order);
-	size_t n = 0;
+	double *ns = malloc(n * PROBE_PASSES * sizeof *ns);
 	uint64_t seed = 0x9e3779b97f4a7c15u;
-	for (unsigned k = 0; order && n < max; k++) {
-		uint64_t ws = (uint64_t)((double)FIRST_BYTES * pow(2.0, k / 4.0)) / LINE_BYTES *
-			      LINE_BYTES;
-		if (ws > top)
-			break;
-		size_t lines = (size_t)(ws / LINE_BYTES);
-		link_cycle(buf, order, lines, &seed);
-		pts[n].bytes = ws;
-		pts[n].ns = chase_ns(buf, lines);
-		n++;
+	/* Whole sweeps, one after another: a neighbour's burst on the shared cache then
+	 * lands on different working sets in different sweeps, and the median drops it. */
+	for (unsigned pass = 0; order && ns && pass < PROBE_PASSES; pass++) {
+		for (size_t k = 0; k < n; k++) {
+			size_t lines = (size_t)(working_set((unsigned)k) / LINE_BYTES);
+			link_cycle(buf, order, lines, &seed);
+			ns[k * PROBE_PASSES + pass] = chase_ns(buf, lines);
+		}
 	}
+	if (!order || !ns)
+		n = 0;
+	for (size_t k = 0; k < n; k++) {
+		qsort(ns + k * PROBE_PASSES, PROBE_PASSES, sizeof *ns, by_value);
+		pts[k].bytes = working_set((unsigned)k);
+		pts[k].ns = ns[k * PROBE_PASSES + PROBE_PASSES / 2];
+	}
+	free(ns);
 	free(order);
 	(void)munmap(buf, top);
 	return n;
