@@ -5,7 +5,6 @@
 
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
-#include "peak_uarch_identity.h"
 
 /* The micro-architecture table. Figures are per core, from the vendors' optimization
  * manuals and published instruction tables (Agner Fog, uops.info); widths per cycle are
@@ -179,11 +178,6 @@ bool peak_uarch_lookup_model(const struct peak_sysinfo *si, struct peak_uarch *u
 	(void)snprintf(u->note, sizeof u->note, "%s family %u model %u is not in the table",
 		       si->vendor, si->family, si->model);
 	return false;
-}
-
-void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u)
-{
-	peak_uarch_identify(si, u, NULL);
 }
 
 bool peak_uarch_by_name(const char *name, struct peak_uarch *u)

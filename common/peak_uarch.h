@@ -58,7 +58,7 @@ struct peak_uarch {
  * stepping) names when its features and caches agree, else the one they fit
  * (peak_uarch_identity.h); or, when none is supported, the "unknown" entry (source
  * PEAK_SRC_UNKNOWN, every count 0): peak_machine_init then measures it
- * (peak_uarch_probe.h). */
+ * (peak_uarch_probe.h). Defined in peak_uarch_identity.c, with the check. */
 void peak_uarch_lookup(const struct peak_sysinfo *si, struct peak_uarch *u);
 /* The entry the model names, unchecked; false (u the "unknown" entry) when none does. */
 bool peak_uarch_lookup_model(const struct peak_sysinfo *si, struct peak_uarch *u);

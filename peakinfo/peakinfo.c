@@ -213,11 +213,14 @@ static int pi_config(struct peak_bench_env *env)
 
 /* The run's effective cache sizes: the figure run_all.sh handed down (PEAK_CACHE_ENV, read
  * by peak_sysinfo_collect) when there is one, else this process measures the curve. A
- * fake root has no caches to chase through: its reported sizes stand. */
+ * fake root has no caches to chase through, and under qemu's translator (CI's emulated
+ * CPUs) every load is translated code and the caches are the host's: the reported sizes
+ * stand, and cache.method says why. */
 static void caches_to_context(struct peak_bench_env *env, bool fake_root)
 {
 	struct peak_sysinfo *si = &env->si;
-	if (!fake_root && strcmp(si->cache.source, "reported") == 0) {
+	bool translated = strcmp(si->hypervisor, "qemu-tcg") == 0;
+	if (!fake_root && !translated && strcmp(si->cache.source, "reported") == 0) {
 		struct peak_cache_point pts[PEAK_CACHE_PROBE_MAX];
 		struct peak_cache_level lv[PEAK_CACHE_LEVELS];
 		size_t n = peak_cache_probe(si->cache.reported[PEAK_CACHE_LEVELS - 1],
@@ -232,6 +235,9 @@ static void caches_to_context(struct peak_bench_env *env, bool fake_root)
 		}
 	}
 	peak_cache_to_context(&si->cache, &env->ctx);
+	if (translated && strcmp(si->cache.source, "reported") == 0)
+		peak_context_set_str(&env->ctx, "cache.method",
+				     "reported (qemu-tcg translates every load: no latency curve)");
 }
 
 static int pi_context(struct peak_bench_env *env)
