@@ -11,13 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "net_bench.h"
 #include "net_client.h"
+#include "net_local_server.h"
 #include "net_proto.h"
 #include "net_report.h"
 #include "net_server.h"
@@ -191,10 +190,7 @@ struct netbench {
 	struct net_client cli;
 	bool connected;
 	struct sockaddr_storage ss; /* the server's address (ss_family 0: not resolved) */
-	struct net_server *srv;     /* loopback: its own server, and the thread serving */
-	pthread_t tid;
-	pid_t server_pid;           /* --server-process: the child serving (0: a thread serves) */
-	bool serving;
+	struct net_local_server local; /* loopback: its own server (local.srv NULL: client) */
 };
 
 static void option_defaults(void *state)
@@ -303,12 +299,6 @@ static int confine(const struct peak_list *cpus, const char *flag, struct peak_b
 	return peak_bench_fail(e, PEAK_EXIT_FAIL, "%s: %s", flag, strerror(errno));
 }
 
-static void *server_thread(void *arg)
-{
-	(void)net_server_run(arg, -1);
-	return NULL;
-}
-
 /* The client's and loopback's options: the common ones, the tests', and where the server is. */
 static size_t client_options(void *state, struct peak_opt *t, size_t max)
 {
@@ -359,30 +349,8 @@ static int client_start(struct peak_bench_env *env)
 	return confine(&((struct nb_opts *)env->state)->cpus, "--cpus", &env->err);
 }
 
-/* --server-process: the server runs in a child, on the CPU mask in force when it forks
- * (--server-cpus). A ping-pong between two threads of one process on one CPU switches
- * threads only; between two processes (sockperf's and iperf3's client and server) every
- * switch also changes the address space, which is part of what those tools measure. The
- * child shares the server's wake pipe, so net_server_stop in the parent ends it; it dies
- * with the parent. */
-static int start_server_process(struct netbench *b)
-{
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
-		int rc = net_server_run(b->srv, -1);
-		net_server_destroy(b->srv);
-		_exit(rc == 0 ? 0 : 1);
-	}
-	b->server_pid = pid;
-	return 0;
-}
-
-/* loopback: the server thread starts on --server-cpus (its session and receiver threads
- * inherit them), then this thread, the client's, goes back to its own mask and to --cpus.
+/* loopback: the server thread (or, with --server-process, its child process) starts on
+ * --server-cpus (its session and receiver threads inherit them), then this thread, the client's, goes back to its own mask and to --cpus.
  * Both lists are checked against the process's own mask first. */
 static int loopback_start(struct peak_bench_env *env)
 {
@@ -398,8 +366,8 @@ static int loopback_start(struct peak_bench_env *env)
 	    .max_sessions = 4,
 	    .quiet = true,
 	};
-	b->srv = net_server_start(&cfg, err, sizeof err);
-	if (b->srv == NULL)
+	b->local.srv = net_server_start(&cfg, err, sizeof err);
+	if (b->local.srv == NULL)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: %s", err);
 	cpu_set_t own;
 	int bad = sched_getaffinity(0, sizeof own, &own) != 0
@@ -411,18 +379,17 @@ static int loopback_start(struct peak_bench_env *env)
 	}
 	if (bad != 0)
 		return -1;
-	if (o->server_process) {
-		if (start_server_process(b) != 0)
-			return peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: fork: %s",
-					       strerror(errno));
-	} else if (pthread_create(&b->tid, NULL, server_thread, b->srv) != 0) {
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "loopback server: cannot start its thread");
-	}
-	b->serving = true;
+	if (net_local_server_serve(&b->local, o->server_process) != 0)
+		return o->server_process
+			   ? peak_bench_fail(e, PEAK_EXIT_FAIL,
+					     "loopback server: cannot start its process: %s",
+					     strerror(errno))
+			   : peak_bench_fail(e, PEAK_EXIT_FAIL,
+					     "loopback server: cannot start its thread");
 	(void)sched_setaffinity(0, sizeof own, &own);
 	(void)confine(&o->cpus, "--cpus", e);
 	o->host = "127.0.0.1";
-	o->port = net_server_port(b->srv);
+	o->port = net_server_port(b->local.srv);
 	return 0;
 }
 
@@ -455,9 +422,9 @@ static int client_context(struct peak_bench_env *env)
 	const struct nb_opts *o = &b->o;
 	struct peak_context *ctx = &env->ctx;
 	char addr[64], cpus[PEAK_LIST_MAX * 5 + 1]; /* up to 64 CPUs of 4 digits, commas */
-	peak_context_set_str(ctx, "netbench.mode", b->srv ? "loopback" : "client");
-	if (b->srv)
-		peak_context_set_str(ctx, "netbench.server_kind", b->server_pid > 0 ? "process" : "thread");
+	peak_context_set_str(ctx, "netbench.mode", b->local.srv ? "loopback" : "client");
+	if (b->local.srv)
+		peak_context_set_str(ctx, "netbench.server_kind", net_local_server_kind(&b->local));
 	if (o->cpus.n)
 		peak_context_set_str(ctx, "netbench.cpus", peak_format_list(&o->cpus, cpus, sizeof cpus));
 	if (o->server_cpus.n)
@@ -497,16 +464,7 @@ static int client_finish(struct peak_bench_env *env)
 
 static int loopback_cleanup(struct peak_bench_env *env)
 {
-	struct netbench *b = env->state;
-	if (b->serving) {
-		net_server_stop(b->srv);
-		if (b->server_pid > 0)
-			(void)waitpid(b->server_pid, NULL, 0);
-		else
-			pthread_join(b->tid, NULL);
-	}
-	if (b->srv)
-		net_server_destroy(b->srv);
+	net_local_server_stop(&((struct netbench *)env->state)->local);
 	return 0;
 }
 
