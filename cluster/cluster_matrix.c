@@ -48,7 +48,7 @@ static void add_pair_rows(const struct cluster_run *run, const struct cluster_pa
 	snprintf(item, sizeof item, "rate_mbit=%g;sent=%llu;lost=%llu",
 		 (double)o->cfg.udp_bps / 1e6, (unsigned long long)p->udp_sent,
 		 (unsigned long long)p->udp_lost);
-	peak_result_flag_whole(&r, item);
+	peak_result_flag(&r, item);
 	keep(run, &r);
 
 	/* The round trips' p50 is the row's one sample; its percentiles, min and max are the
@@ -62,7 +62,7 @@ static void add_pair_rows(const struct cluster_run *run, const struct cluster_pa
 	r.p99 = p->lat_us[2];
 	r.p999 = p->lat_us[3];
 	snprintf(item, sizeof item, "round_trips=%llu", (unsigned long long)p->lat_n);
-	peak_result_flag_whole(&r, item);
+	peak_result_flag(&r, item);
 	keep(run, &r);
 }
 

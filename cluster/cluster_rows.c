@@ -69,7 +69,7 @@ void cluster_rows_flag(struct cluster_rows *s, const char *test, const char *met
 {
 	for (size_t i = 0; i < s->nrows; i++)
 		if (same(&s->rows[i].r, test, host, peer) && strcmp(s->rows[i].r.metric, metric) == 0)
-			peak_result_flag_whole(&s->rows[i].r, flag);
+			peak_result_flag(&s->rows[i].r, flag);
 }
 
 void cluster_rows_drop(struct cluster_rows *s, const char *test, const char *host,

@@ -226,7 +226,7 @@ static bool node_row(const struct cluster_run *run, int p, int i, const struct s
 	if (slow) {
 		char item[64];
 		snprintf(item, sizeof item, "slow_node;vs_median=%.3g", r->median / nodes_median);
-		peak_result_flag_whole(&row, item);
+		peak_result_flag(&row, item);
 	}
 	keep(run, &row);
 	return slow;
@@ -269,16 +269,16 @@ static void tabulate(const struct cluster_run *run, int p, const struct sweep_re
 	peak_result_set_samples(&row, med, (size_t)n);
 	snprintf(item, sizeof item, "nodes=%d;spread=%.3g", n,
 		 s.median > 0 ? (s.max - s.min) / s.median : 0.0);
-	peak_result_flag_whole(&row, item);
+	peak_result_flag(&row, item);
 	if (nslow > 0) {
 		/* The names when they fit whole in the flags, else how many (each node's own row
 		 * carries slow_node either way). */
 		snprintf(item, sizeof item, "slow_nodes=%s", slow);
 		size_t before = strlen(row.flags);
-		peak_result_flag_whole(&row, item);
+		peak_result_flag(&row, item);
 		if (strlen(row.flags) == before) {
 			snprintf(item, sizeof item, "slow_nodes_count=%d", nslow);
-			peak_result_flag_whole(&row, item);
+			peak_result_flag(&row, item);
 		}
 	}
 	keep(run, &row);

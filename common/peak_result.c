@@ -98,11 +98,6 @@ void peak_result_flag(struct peak_result *r, const char *flag)
 	(void)snprintf(r->flags + len, sizeof(r->flags) - len, "%s" PEAK_FLAGS_CUT, len ? ";" : "");
 }
 
-void peak_result_flag_whole(struct peak_result *r, const char *flag)
-{
-	peak_result_flag(r, flag);
-}
-
 void peak_result_flag_pct(struct peak_result *r, const char *key, double pct, bool up)
 {
 	if (!isfinite(pct))
@@ -112,7 +107,7 @@ void peak_result_flag_pct(struct peak_result *r, const char *key, double pct, bo
 	char item[64];
 	int n = snprintf(item, sizeof(item), "%s=%.1f", key, tenths / 10.0);
 	if (n > 0 && (size_t)n < sizeof(item))
-		peak_result_flag_whole(r, item);
+		peak_result_flag(r, item);
 }
 
 bool peak_result_flag_item(const char *flags, const char *key, char *out, size_t n)
@@ -143,7 +138,7 @@ void peak_result_flag_copy(struct peak_result *r, const char *flags, const char 
 				return;
 			memcpy(item, p, len);
 			item[len] = '\0';
-			peak_result_flag_whole(r, item);
+			peak_result_flag(r, item);
 			return;
 		}
 		p = end ? end + 1 : NULL;

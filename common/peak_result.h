@@ -41,8 +41,6 @@ void peak_result_set_samples(struct peak_result *r, const double *samples, size_
 /* Add a flag (no duplicates), whole: one that does not fit is left out and the flags end in
  * PEAK_FLAGS_CUT, never in a cut item. */
 void peak_result_flag(struct peak_result *r, const char *flag);
-/* The same (kept for the callers that add a figure, which a cut would change). */
-void peak_result_flag_whole(struct peak_result *r, const char *flag);
 /* Add the flag "key=P", P a percentage to one decimal rounded up (up) or down, when it fits
  * whole (results compare reads it as a bound); nothing for a number that is not finite. */
 void peak_result_flag_pct(struct peak_result *r, const char *key, double pct, bool up);

@@ -298,7 +298,7 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		char share[32];
 		peak_result_flag(fr, "steal");
 		if (peak_result_flag_item(rr->flags, "steal_pct", share, sizeof share))
-			peak_result_flag_whole(fr, share);
+			peak_result_flag(fr, share);
 	}
 	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown, or its load's
 					* clock was refused: the integer chain clocked it (imul r64

@@ -249,7 +249,7 @@ static int row_hook(struct peak_bench_run *r, struct peak_result *row, struct pe
 		if (w->steal)
 			peak_result_flag(row, "steal");
 		if (w->steal && w->steal_pct[0])
-			peak_result_flag_whole(row, w->steal_pct);
+			peak_result_flag(row, w->steal_pct);
 		snprintf(key, sizeof key, "linpack.t%u.ghz_avx2", r->nthreads);
 		peak_context_set_num(w->e->ctx, key, mean_ghz(w, true));
 	} else {

@@ -185,7 +185,7 @@ static void add_steal(struct peak_result *r, const char *standard)
 		return;
 	peak_result_flag(r, "steal");
 	if (peak_result_flag_item(standard, "steal_pct", pct, sizeof(pct)))
-		peak_result_flag_whole(r, pct);
+		peak_result_flag(r, pct);
 }
 
 /* The harness's flags after disk's own, steal last (as the rows have always had them). */

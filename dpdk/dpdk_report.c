@@ -91,7 +91,7 @@ static void flag_noise(const struct dpdk_report *r, struct peak_result *res)
 	if (r->noise.steal) {
 		peak_result_flag(res, "steal");
 		if (r->noise.steal_pct[0])
-			peak_result_flag_whole(res, r->noise.steal_pct);
+			peak_result_flag(res, r->noise.steal_pct);
 	}
 	/* Busy-polling lcores got less than 95% of their CPUs: another process ran there. The
 	 * share goes with it, rounded down, as the harness's contended does. */
@@ -274,7 +274,7 @@ int dpdk_report_point(struct dpdk_report *r, const struct dpdk_point *pt,
 	(void)snprintf(test, sizeof(test), "tx_%s", self);
 	rc |= emit(r, pt, test, base, "throughput", "Mpps", tx, n, NAN);
 	if (noise->ci_wide[0]) /* the rounds were repeated on tx's samples: its flag */
-		peak_result_flag_whole(&r->pending, noise->ci_wide);
+		peak_result_flag(&r->pending, noise->ci_wide);
 	if (hist->n > 0) {
 		/* Samples: each rep's median; percentiles: over every rep's latencies. */
 		double p50 = (double)peak_hist_percentile(hist, 50) / 1e3;
