@@ -145,6 +145,12 @@ static void test_env(void **state)
 	assert_string_equal(out.provider, "azure");
 	assert_string_equal(out.instance_type, "");
 	assert_non_null(strstr(out.note, PEAK_CLOUD_ENV));
+	/* What a machine with no cloud hands down (cloud_env.py: "unknown,,unknown"). */
+	assert_int_equal(setenv(PEAK_CLOUD_ENV, "unknown,,unknown", 1), 0);
+	peak_cloud_identify(&out, "", NULL, true, warn, sizeof warn);
+	assert_string_equal(out.provider, "unknown");
+	assert_string_equal(out.source, "unknown");
+	assert_string_equal(warn, "");
 	/* Malformed: one warning, and the machine is identified here (this one: no cloud). */
 	const char *bad[] = {"aws", "aws,m5.large", "mars,x,dmi", "aws,m5 large,dmi",
 			     "aws,m5.large,guess", "aws,m5.large,dmi,extra"};
