@@ -289,7 +289,7 @@ int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len)
 		type = NULL;
 	}
 	if (!type) {
-		(void)peak_fmt(why, why_len, "%s %s: %s; the instance type stays unknown",
+		(void)peak_fmt(why, why_len, "%s %s: %s, the instance type stays unknown",
 			       c->provider, PEAK_CLOUD_METADATA_ADDR, cl.why);
 		return -1;
 	}

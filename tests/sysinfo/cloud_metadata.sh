@@ -203,5 +203,19 @@ else
 	grep -q '"cloud.source":[[:space:]]*"metadata"' "$tmp/pi.json" || fail "$CASE: source"
 	expect_requests 2
 	ok
+	CASE="peakinfo: a 404 is one item of the context's warnings"
+	serve 404
+	ip netns exec "$ns" "$PEAKINFO" --caches --set cloud.provider=azure --format json \
+		--output "$tmp/pi.json" --quiet 2>"$tmp/out" || fail "peakinfo --set failed"
+	python3 - "$tmp/pi.json" <<'PY' || fail "$CASE"
+import json, sys
+c = json.load(open(sys.argv[1]))["context"]
+items = [w for w in c.get("warnings", "").split(";") if "metadata" in w or "instance type" in w]
+assert len(items) == 1 and "HTTP 404" in items[0], items
+assert c["cloud.provider"] == "azure" and c["cloud.instance_type"] == "unknown", c
+assert c["cloud.source"] == "--set", c["cloud.source"]
+PY
+	expect_requests 1
+	ok
 fi
 echo "all metadata client cases passed"
