@@ -118,6 +118,15 @@ for spec in "gce gce n2-standard-4 Metadata-Flavor Google" \
 	ok
 done
 
+# A service that keeps the connection open after a whole answer (its Content-Length read):
+# the answer is taken, not lost to the budget.
+CASE="keep-open after a whole answer"
+serve keep-open
+client --dmi-of "$FIX/azure"
+expect cloud.instance_type Standard_D2s_v5
+expect cloud.source metadata
+ok
+
 # 2. The server refuses a request without its provider's headers: the client asking as
 # another provider gets the refusal (so the header checks above can fail), one warning.
 CASE="gce service refuses azure's request"
