@@ -151,8 +151,7 @@ static int from_env(struct peak_cloud *c, char *warn, size_t warn_len)
 	set_str(c->provider, sizeof c->provider, p);
 	set_str(c->instance_type, sizeof c->instance_type, t);
 	set_str(c->source, sizeof c->source, s);
-	(void)peak_fmt(c->note, sizeof c->note, "identified once for the run (%s)",
-		       PEAK_CLOUD_ENV);
+	(void)peak_fmt(c->note, sizeof c->note, "identified once for the run (%s)", PEAK_CLOUD_ENV);
 	return 0;
 }
 
@@ -194,8 +193,8 @@ void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct pe
 		return;
 	}
 	if (!metadata) {
-		(void)peak_fmt(c->note, sizeof c->note, "%.100s; no metadata request (--no-metadata)",
-			       so_far);
+		(void)peak_fmt(c->note, sizeof c->note,
+			       "%.100s; no metadata request (--no-metadata)", so_far);
 		return;
 	}
 	char why[160];
@@ -224,26 +223,28 @@ int peak_config_put_cloud(struct peak_config *cfg, const char *key, const char *
 {
 	if (strcmp(key, "cloud.provider") == 0) {
 		if (!peak_cloud_provider_known(value)) {
-			(void)peak_fmt(err, err_len,
-				       "cloud.provider '%.40s' is not one of aws azure gce openstack "
-				       "oracle alibaba hetzner digitalocean",
-				       value);
+			(void)peak_fmt(
+			    err, err_len,
+			    "cloud.provider '%.40s' is not one of aws azure gce openstack "
+			    "oracle alibaba hetzner digitalocean",
+			    value);
 			return -1;
 		}
 		set_str(cfg->cloud_provider, sizeof cfg->cloud_provider, value);
 	} else if (strcmp(key, "cloud.instance_type") == 0) {
 		if (!peak_cloud_type_plausible(value, sizeof cfg->cloud_instance_type)) {
-			(void)peak_fmt(err, err_len,
-				       "cloud.instance_type '%.70s' is not an instance type (letters, "
-				       "digits, '.', '_', '-'; under %zu characters)",
-				       value, sizeof cfg->cloud_instance_type);
+			(void)peak_fmt(
+			    err, err_len,
+			    "cloud.instance_type '%.70s' is not an instance type (letters, "
+			    "digits, '.', '_', '-'; under %zu characters)",
+			    value, sizeof cfg->cloud_instance_type);
 			return -1;
 		}
 		set_str(cfg->cloud_instance_type, sizeof cfg->cloud_instance_type, value);
 	} else {
-		(void)peak_fmt(err, err_len,
-			       "unknown key '%.40s' (cloud keys: cloud.provider cloud.instance_type)",
-			       key);
+		(void)peak_fmt(
+		    err, err_len,
+		    "unknown key '%.40s' (cloud keys: cloud.provider cloud.instance_type)", key);
 		return -1;
 	}
 	set_str(cfg->cloud_origin, sizeof cfg->cloud_origin, origin);

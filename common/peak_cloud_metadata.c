@@ -79,7 +79,8 @@ static int wait_fd(struct client *cl, int fd, short events, const char *what)
 		if (rc < 0 && errno == EINTR)
 			continue;
 		(void)peak_fmt(cl->why, sizeof cl->why, "%s: %s", what,
-			       rc == 0 ? "timed out (no answer within the budget)" : strerror(errno));
+			       rc == 0 ? "timed out (no answer within the budget)"
+				       : strerror(errno));
 		return -1;
 	}
 }
@@ -142,8 +143,7 @@ static bool answer_complete(char *buf, size_t used)
 		return false;
 	char *after;
 	unsigned long n = strtoul(cl + strlen("\r\nContent-Length:"), &after, 10);
-	return after != cl + strlen("\r\nContent-Length:") &&
-	       used - (size_t)(end + 4 - buf) >= n;
+	return after != cl + strlen("\r\nContent-Length:") && used - (size_t)(end + 4 - buf) >= n;
 }
 
 /* The whole answer (until the service closes, or the body its Content-Length announces)
@@ -166,8 +166,8 @@ static long recv_all(struct client *cl, int fd, char *buf, size_t cap)
 			break;
 		used += (size_t)n;
 		if (used == cap - 1) {
-			(void)peak_fmt(cl->why, sizeof cl->why,
-				       "garbage: an answer over %zu bytes", cap - 1);
+			(void)peak_fmt(cl->why, sizeof cl->why, "garbage: an answer over %zu bytes",
+				       cap - 1);
 			return -1;
 		}
 	}
@@ -211,8 +211,8 @@ static char *answer_body(struct client *cl, char *resp, long len, const char *wh
 	}
 	char *body = strstr(resp, "\r\n\r\n");
 	if (!body) {
-		(void)peak_fmt(cl->why, sizeof cl->why, "garbage: %s's answer has no end of headers",
-			       what);
+		(void)peak_fmt(cl->why, sizeof cl->why,
+			       "garbage: %s's answer has no end of headers", what);
 		return NULL;
 	}
 	*body = '\0';
@@ -250,7 +250,8 @@ static char *http(struct client *cl, const char *method, const char *path, const
 		      "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: peakbench\r\n%s%s"
 		      "Connection: close\r\n%s\r\n",
 		      method, path, PEAK_CLOUD_METADATA_ADDR, header ? header : "",
-		      header ? "\r\n" : "", strcmp(method, "PUT") == 0 ? "Content-Length: 0\r\n" : "")) {
+		      header ? "\r\n" : "",
+		      strcmp(method, "PUT") == 0 ? "Content-Length: 0\r\n" : "")) {
 		(void)peak_fmt(cl->why, sizeof cl->why, "%s: the request is too long", what);
 		return NULL;
 	}
@@ -268,9 +269,9 @@ static char *http(struct client *cl, const char *method, const char *path, const
 static char *aws_type(struct client *cl, const struct question *q, char *resp, size_t cap)
 {
 	char token_answer[512], header[400];
-	const char *token = http(cl, "PUT", "/latest/api/token",
-				 "X-aws-ec2-metadata-token-ttl-seconds: 60", token_answer,
-				 sizeof token_answer);
+	const char *token =
+	    http(cl, "PUT", "/latest/api/token", "X-aws-ec2-metadata-token-ttl-seconds: 60",
+		 token_answer, sizeof token_answer);
 	if (!token)
 		return NULL;
 	/* A token is base64: anything else (a line break above all) is not sent back. */
@@ -307,7 +308,8 @@ int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len)
 	if (type && q->last_path_part && strrchr(type, '/'))
 		type = strrchr(type, '/') + 1;
 	if (type && !peak_cloud_type_plausible(type, sizeof c->instance_type)) {
-		(void)peak_fmt(cl.why, sizeof cl.why, "garbage: the answer is not an instance type");
+		(void)peak_fmt(cl.why, sizeof cl.why,
+			       "garbage: the answer is not an instance type");
 		type = NULL;
 	}
 	if (!type) {

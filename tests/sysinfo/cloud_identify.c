@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	double elapsed = now_ms() - t0;
 	printf("cloud.provider=%s\ncloud.instance_type=%s\ncloud.source=%s\ncloud.note=%s\n"
 	       "warning=%s\nelapsed_ms=%.0f\n",
-	       c.provider, c.instance_type[0] ? c.instance_type : "unknown", c.source, c.note,
-	       warn, elapsed);
+	       c.provider, c.instance_type[0] ? c.instance_type : "unknown", c.source, c.note, warn,
+	       elapsed);
 	return 0;
 }

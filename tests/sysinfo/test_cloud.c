@@ -90,7 +90,8 @@ static void test_set_overrides(void **state)
 	assert_string_equal(c.source, "--set");
 	assert_non_null(strstr(c.note, "peaks.conf:4"));
 	/* No DMI at all: --set alone names both. */
-	const struct peak_cloud_set both = {.provider = "azure", .instance_type = "Standard_D2s_v5"};
+	const struct peak_cloud_set both = {.provider = "azure",
+					    .instance_type = "Standard_D2s_v5"};
 	peak_cloud_identify(&c, CLOUD "no-dmi", &both, false, warn, sizeof warn);
 	assert_string_equal(c.provider, "azure");
 	assert_string_equal(c.instance_type, "Standard_D2s_v5");
@@ -152,8 +153,12 @@ static void test_env(void **state)
 	assert_string_equal(out.source, "unknown");
 	assert_string_equal(warn, "");
 	/* Malformed: one warning, and the machine is identified here (this one: no cloud). */
-	const char *bad[] = {"aws", "aws,m5.large", "mars,x,dmi", "aws,m5 large,dmi",
-			     "aws,m5.large,guess", "aws,m5.large,dmi,extra"};
+	const char *bad[] = {"aws",
+			     "aws,m5.large",
+			     "mars,x,dmi",
+			     "aws,m5 large,dmi",
+			     "aws,m5.large,guess",
+			     "aws,m5.large,dmi,extra"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_int_equal(setenv(PEAK_CLOUD_ENV, bad[i], 1), 0);
 		peak_cloud_identify(&out, "", NULL, false, warn, sizeof warn);
@@ -204,10 +209,14 @@ static void test_type_plausible(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dmi_each_cloud),    cmocka_unit_test(test_dmi_no_cloud),
-	    cmocka_unit_test(test_root_sends_nothing), cmocka_unit_test(test_set_overrides),
-	    cmocka_unit_test(test_config_keys),       cmocka_unit_test(test_env),
-	    cmocka_unit_test(test_context),           cmocka_unit_test(test_type_plausible),
+	    cmocka_unit_test(test_dmi_each_cloud),
+	    cmocka_unit_test(test_dmi_no_cloud),
+	    cmocka_unit_test(test_root_sends_nothing),
+	    cmocka_unit_test(test_set_overrides),
+	    cmocka_unit_test(test_config_keys),
+	    cmocka_unit_test(test_env),
+	    cmocka_unit_test(test_context),
+	    cmocka_unit_test(test_type_plausible),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
