@@ -44,7 +44,8 @@ struct peak_config {
 
 /* Known keys (docs/peaks-conf.md): cpu.uarch (a name, not a number), cpu.trust (table or
  * probe), cloud.provider and cloud.instance_type (names: docs/cloud.md), cpu.cores,
- * cpu.ghz, cpu.fma_units, cpu.fma512_units, mem.channels, mem.mts, mem.gbps, disk.mbps, disk.iops, net.gbps. NULL-terminated. */
+ * cpu.ghz, cpu.fma_units, cpu.fma512_units, mem.channels, mem.mts, mem.gbps, disk.mbps,
+ * disk.iops, net.gbps. NULL-terminated. */
 extern const char *const peak_config_keys[];
 
 void peak_config_init(struct peak_config *cfg);
