@@ -197,7 +197,7 @@ void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct pe
 			       "%.100s; no metadata request (--no-metadata)", so_far);
 		return;
 	}
-	char why[160];
+	char why[256];
 	if (peak_cloud_metadata(c, why, sizeof why) != 0 && warn && warn_len)
 		(void)peak_fmt(warn, warn_len, "cloud metadata: %s", why);
 }
