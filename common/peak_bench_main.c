@@ -69,6 +69,21 @@ static int parse(struct peak_bench_env *env, int argc, char **argv)
 	return st == PEAK_OPTS_EXIT ? PEAK_BENCH_DONE : st == PEAK_OPTS_OK ? 0 : PEAK_EXIT_USAGE;
 }
 
+/* The cloud and instance type past DMI: the run's PEAK_CLOUD_ENV, peaks.conf / --set, and
+ * the one metadata request unless --no-metadata (peak_cloud_identify). */
+static void identify_cloud(struct peak_bench_env *env)
+{
+	char warn[PEAK_MSG_MAX];
+	const struct peak_config *cfg = &env->cfg;
+	const struct peak_cloud_set set = {.provider = cfg->cloud_provider,
+					   .instance_type = cfg->cloud_instance_type,
+					   .origin = cfg->cloud_origin};
+	peak_cloud_identify(&env->si.cloud, env->root, &set, !env->common->no_metadata, warn,
+			    sizeof warn);
+	if (warn[0])
+		peak_sysinfo_warn(&env->si, warn);
+}
+
 /* Up to the open output: check, peaks.conf, start, sysinfo, prepare, machine. */
 static int start_up(struct peak_bench_env *env)
 {
@@ -79,8 +94,10 @@ static int start_up(struct peak_bench_env *env)
 			       : peak_bench_config(&env->cfg, &env->err);
 	if (rc == 0)
 		rc = call(p->start, env, "starting");
-	if (rc == 0 && !env->bare)
+	if (rc == 0 && !env->bare) {
 		peak_sysinfo_collect(&env->si, env->root);
+		identify_cloud(env);
+	}
 	if (rc == 0)
 		rc = call(p->prepare, env, "preparing");
 	if (rc != 0 || env->bare)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peak_cloud.h"
 #include "peak_peak.h"
 
 const char *const peak_config_keys[] = {
@@ -63,9 +64,10 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		return -1;
 	}
 	if (strcmp(key, "cpu.uarch") != 0 && strcmp(key, "cpu.trust") != 0 &&
-	    !in_list(peak_config_keys, key)) {
+	    strncmp(key, "cloud.", 6) != 0 && !in_list(peak_config_keys, key)) {
 		(void)peak_fmt(err, err_len,
-			       "unknown key '%s' (known: cpu.uarch cpu.trust cpu.cores cpu.ghz cpu.fma_units "
+			       "unknown key '%s' (known: cpu.uarch cpu.trust cloud.provider "
+			       "cloud.instance_type cpu.cores cpu.ghz cpu.fma_units "
 			       "cpu.fma512_units mem.channels mem.mts mem.gbps disk.mbps disk.iops "
 			       "net.gbps)",
 			       key);
@@ -89,6 +91,8 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		(void)peak_fmt(cfg->uarch_origin, sizeof cfg->uarch_origin, "%s", origin);
 		return 0;
 	}
+	if (strncmp(key, "cloud.", 6) == 0)
+		return peak_config_put_cloud(cfg, key, text, origin, err, err_len);
 	if (strcmp(key, "cpu.trust") == 0) {
 		/* Whether the probe may correct the table: "probe" (the default) or "table". */
 		if (strcmp(text, "table") != 0 && strcmp(text, "probe") != 0) {

@@ -70,6 +70,8 @@ struct peak_common_opts {
 	 * limit): the next one is run only when the point's measured time so far plus its
 	 * mean repetition stays within it. A suite's budget divided by its points. */
 	double point_budget_s;
+	/* --no-metadata: no request to the cloud's metadata service (peak_cloud.h). */
+	bool no_metadata;
 };
 
 /* The most repetitions --reps, --max-reps and --ci allow. */
@@ -108,7 +110,10 @@ uint64_t peak_opts_max_reps(const struct peak_common_opts *c);
 	 peak_opts_formats, NULL},                                                                 \
 	{"output", "FILE", "write results to FILE instead of stdout", PEAK_OPT_PATH,              \
 	 &(c)->output, 0, 0, NULL, NULL},                                                          \
-	{"quiet", NULL, "no progress on stderr", PEAK_OPT_FLAG, &(c)->quiet, 0, 0, NULL, NULL}
+	{"quiet", NULL, "no progress on stderr", PEAK_OPT_FLAG, &(c)->quiet, 0, 0, NULL, NULL},     \
+	{"no-metadata", NULL,                                                                       \
+	 "ask no cloud metadata service for the instance type (DMI and --set only)",               \
+	 PEAK_OPT_FLAG, &(c)->no_metadata, 0, 0, NULL, NULL}
 
 extern const char *const peak_opts_formats[];
 

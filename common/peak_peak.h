@@ -35,10 +35,15 @@ struct peak_config {
 	char uarch[32];          /* cpu.uarch: a table entry's name or "measured"; "" unset */
 	char uarch_origin[PEAK_CONFIG_ORIGIN_LEN];
 	bool trust_table;        /* cpu.trust=table: the probe checks but corrects nothing */
+	/* cloud.provider and cloud.instance_type (names, not numbers: peak_cloud.h); "" unset,
+	 * cloud_origin where the last of them came from. */
+	char cloud_provider[32];
+	char cloud_instance_type[64];
+	char cloud_origin[PEAK_CONFIG_ORIGIN_LEN];
 };
 
 /* Known keys (docs/peaks-conf.md): cpu.uarch (a name, not a number), cpu.trust (table or
- * probe), cpu.cores, cpu.ghz, cpu.fma_units, cpu.fma512_units,
+ * probe), cloud.provider and cloud.instance_type (names: docs/cloud.md), cpu.cores, cpu.ghz, cpu.fma_units, cpu.fma512_units,
  * mem.channels, mem.mts, mem.gbps, disk.mbps, disk.iops, net.gbps. NULL-terminated. */
 extern const char *const peak_config_keys[];
 

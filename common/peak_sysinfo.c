@@ -134,6 +134,8 @@ void peak_sysinfo_collect(struct peak_sysinfo *si, const char *root)
 	}
 	peak_sysinfo_collect_files(si, real ? "" : root);
 
+	peak_cloud_from_dmi(&si->cloud, real ? "" : root);
+
 	si->nominal_ghz = brand_ghz(si->cpu_model);
 	if (si->nominal_ghz == 0 && real && cpu)
 		si->nominal_ghz = peak_sysinfo_cpu_nominal_ghz();
@@ -315,6 +317,7 @@ void peak_sysinfo_to_context(const struct peak_sysinfo *si, struct peak_context 
 	peak_context_set_str(ctx, "clocksource", si->clocksource);
 	peak_context_set_str(ctx, "governor", si->governor);
 	peak_context_set_str(ctx, "thp", si->thp);
+	peak_cloud_to_context(&si->cloud, ctx);
 	build_to_context(ctx);
 
 	struct tm tm;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "peak_cache.h"
+#include "peak_cloud.h"
 #include "peak_context.h"
 #include "peak_path.h"
 
@@ -69,6 +70,9 @@ struct peak_sysinfo {
 	char thp[32];
 	uint64_t steal_ticks;  /* /proc/stat steal at collection time */
 	uint64_t total_ticks;
+	/* The cloud and instance type: DMI here (peak_sysinfo_collect); peak_bench_main adds
+	 * PEAK_CLOUD_ENV, peaks.conf / --set and the metadata request (peak_cloud_identify). */
+	struct peak_cloud cloud;
 	char warnings[512];    /* semicolon-separated */
 	char root[PEAK_PATH_MAX]; /* the tree it was collected from ("": the live system) */
 };

@@ -1,0 +1,78 @@
+/* Which cloud and which instance type this machine is (docs/cloud.md): the DMI fields any
+ * user may read (/sys/class/dmi/id), then peaks.conf or --set (cloud.provider,
+ * cloud.instance_type), then at most one metadata request, only when DMI or --set named
+ * the cloud and the type is still unknown. A machine whose DMI names no cloud sends
+ * nothing anywhere. */
+#ifndef PEAK_CLOUD_H
+#define PEAK_CLOUD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "peak_context.h"
+
+/* The run's identification, handed down by run_all.sh from peakinfo (which asks the
+ * metadata service once): "PROVIDER,TYPE,SOURCE" (TYPE may be empty). A binary that finds
+ * it sends no request of its own. */
+#define PEAK_CLOUD_ENV "PEAKBENCH_CLOUD"
+
+/* The metadata service's address: link-local on every cloud that has a client here. */
+#define PEAK_CLOUD_METADATA_ADDR "169.254.169.254"
+/* The whole metadata exchange (connect, token, answer) ends within this: under a second. */
+#define PEAK_CLOUD_METADATA_BUDGET_MS 800
+
+struct peak_cloud {
+	/* aws azure gce openstack oracle alibaba hetzner digitalocean unknown */
+	char provider[32];
+	char instance_type[64]; /* "" unknown */
+	char source[16];        /* of the type when known, else of the provider: dmi metadata
+				 * --set unknown (--set also stands for peaks.conf) */
+	char note[160];         /* how it was found or why the type is unknown ("" none) */
+};
+
+/* The providers peak_cloud knows, NULL-terminated ("unknown" not among them). */
+extern const char *const peak_cloud_providers[];
+/* True when name is one of peak_cloud_providers. */
+bool peak_cloud_provider_known(const char *name);
+
+/* DMI only, under root ("" the live /sys): provider and, where DMI carries it (AWS Nitro's
+ * product_name), the type. Reads world-readable files; sends nothing. Unknown: provider
+ * "unknown", type "", source "unknown". */
+void peak_cloud_from_dmi(struct peak_cloud *c, const char *root);
+
+/* What overrides DMI: peaks.conf / --set values (NULL or "" when not set). */
+struct peak_cloud_set {
+	const char *provider;
+	const char *instance_type;
+	const char *origin; /* "--set" or "peaks.conf:3" (for the note) */
+};
+
+/* The whole identification: DMI under root, then PEAK_CLOUD_ENV (live root only), then set,
+ * then, when metadata is true, the provider is known and the type is not, and no
+ * PEAK_CLOUD_ENV was found, one metadata request (peak_cloud_metadata). A failed request
+ * leaves one sentence in warn (warn[0] == '\0' when none; warn may be NULL). */
+void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct peak_cloud_set *set,
+			 bool metadata, char *warn, size_t warn_len);
+
+/* Ask the metadata service of c->provider for the instance type (aws: IMDSv2 token then
+ * instance-type; gce: machine-type with Metadata-Flavor; azure: compute/vmSize with
+ * Metadata; openstack: the EC2-compatible instance-type). One exchange, no retries, within
+ * PEAK_CLOUD_METADATA_BUDGET_MS. Returns 0 with c->instance_type set (source "metadata"),
+ * or -1 with the one-line reason in why (no client for the provider, refused, HTTP status,
+ * timed out, garbage). */
+int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len);
+
+struct peak_config;
+/* peaks.conf / --set's cloud.provider (one of peak_cloud_providers) and cloud.instance_type
+ * (an instance type's characters) into cfg, from origin ("--set", "peaks.conf:3"). Returns
+ * 0, or -1 with the reason in err (an unknown cloud.* key, an unknown provider). */
+int peak_config_put_cloud(struct peak_config *cfg, const char *key, const char *value,
+			  const char *origin, char *err, size_t err_len);
+
+/* cloud.provider, cloud.instance_type ("unknown" when ""), cloud.source, cloud.note. */
+void peak_cloud_to_context(const struct peak_cloud *c, struct peak_context *ctx);
+
+/* "PROVIDER,TYPE,SOURCE": the value of PEAK_CLOUD_ENV for c. */
+void peak_cloud_env_value(const struct peak_cloud *c, char *buf, size_t len);
+
+#endif
