@@ -1,0 +1,119 @@
+"""The published limits table (issue 35 §2): build.py on small source fixtures (the EC2 user
+guide's markdown tables, Karpenter's bandwidth map, a facts file) writes the expected rows
+with their sources; the shipped data/cloud_limits.tsv parses, every row names its source and
+date, m5.large holds AWS's published figures; a malformed table fails gen_c.py (exit 2, one
+line), as it then fails the build."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FIX = os.path.join(REPO, "tests", "fixtures", "cloud_limits")
+TOOLS = os.path.join(REPO, "scripts", "cloud_limits")
+sys.path.insert(0, TOOLS)
+
+import build  # noqa: E402
+import gen_c  # noqa: E402
+
+
+def run(*args):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, check=False)
+
+
+class BuildFromFixtures(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        out = os.path.join(self.tmp.name, "limits.tsv")
+        p = run(os.path.join(TOOLS, "build.py"), "--aws-docs", os.path.join(FIX, "aws"),
+                "--karpenter", os.path.join(FIX, "karpenter_bandwidth.go"), "--karpenter-ref",
+                "karpenter-bandwidth@test", "--facts", os.path.join(FIX, "facts.tsv"),
+                "--date", "2026-11-27", "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.rows = {(r["provider"], r["instance_type"]): r for r in gen_c.parse(out)}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_m5_large(self):
+        r = self.rows[("aws", "m5.large")]
+        self.assertEqual((r["net_baseline_gbps"], r["net_burst_gbps"]), (0.75, 10))
+        self.assertEqual((r["disk_baseline_mbps"], r["disk_max_mbps"]), (81.25, 593.75))
+        self.assertEqual((r["disk_baseline_iops"], r["disk_max_iops"]), (3600, 18750))
+        self.assertEqual((r["burst_minutes"], r["vcpus"]), (30, 2))
+        self.assertEqual(r["source"], "aws-ec2-user-guide@d289961")
+        self.assertEqual(r["date_read"], "2026-11-27")
+
+    def test_no_asterisk_no_burst(self):
+        r = self.rows[("aws", "m5.4xlarge")]
+        self.assertEqual(r["disk_baseline_mbps"], r["disk_max_mbps"])
+        self.assertIsNone(r["burst_minutes"])
+
+    def test_karpenter_fills_the_baseline_and_a_fact_the_burst(self):
+        r = self.rows[("aws", "m7i.large")]
+        self.assertEqual((r["net_baseline_gbps"], r["net_burst_gbps"]), (0.781, 12.5))
+        self.assertIsNone(r["disk_max_mbps"])  # no source gave it: unknown, not guessed
+        self.assertEqual(r["source"], "karpenter-bandwidth@test+https://example.org/m7i")
+
+    def test_a_figure_no_source_gives_stays_empty(self):
+        r = self.rows[("aws", "m6g.large")]  # in the EBS table, not in the network fixture
+        self.assertIsNone(r["net_baseline_gbps"])
+        self.assertEqual(r["disk_max_mbps"], 593.75)
+
+    def test_rule_row(self):
+        r = self.rows[("gce", "fx-*")]
+        self.assertEqual((r["net_per_vcpu_gbps"], r["net_cap_gbps"]), (2, 16))
+
+    def test_a_missing_source_is_exit_2(self):
+        p = run(os.path.join(TOOLS, "build.py"), "--aws-docs", self.tmp.name, "--karpenter",
+                os.path.join(FIX, "karpenter_bandwidth.go"), "--facts",
+                os.path.join(FIX, "facts.tsv"), "--date", "2026-11-27", "-o",
+                os.path.join(self.tmp.name, "x.tsv"))
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+
+
+class ShippedTable(unittest.TestCase):
+    def setUp(self):
+        self.rows = gen_c.parse(os.path.join(REPO, "data", "cloud_limits.tsv"))
+
+    def test_every_row_names_its_source_and_date(self):
+        for r in self.rows:
+            self.assertTrue(r["source"], r)
+            self.assertRegex(r["date_read"], r"^\d{4}-\d\d-\d\d$")
+            for part in r["source"].split("+"):
+                self.assertTrue(part.startswith(("aws-ec2-user-guide@", "karpenter-bandwidth@", "https://")),
+                                f"{r['instance_type']}: source {part!r} is not one docs/cloud.md names")
+
+    def test_m5_large(self):
+        r = next(r for r in self.rows if r["instance_type"] == "m5.large")
+        self.assertEqual((r["net_baseline_gbps"], r["net_burst_gbps"]), (0.75, 10))
+        self.assertEqual((r["disk_baseline_mbps"], r["disk_max_mbps"]), (81.25, 593.75))
+        self.assertEqual((r["disk_baseline_iops"], r["disk_max_iops"], r["burst_minutes"]), (3600, 18750, 30))
+
+    def test_the_aws_families(self):
+        types = {r["instance_type"] for r in self.rows if r["provider"] == "aws"}
+        for fam in build.AWS_FAMILIES:
+            self.assertIn(f"{fam}.large", types)
+
+
+class Malformed(unittest.TestCase):
+    def test_each_fixture_fails_with_one_line(self):
+        for name, words in (("malformed_no_source.tsv", "source"), ("malformed_number.tsv", "not a number"),
+                            ("malformed_cells.tsv", "cells"), ("malformed_swapped.tsv", "above")):
+            with self.subTest(name=name):
+                p = run(os.path.join(TOOLS, "gen_c.py"), "--check", os.path.join(FIX, name))
+                self.assertEqual(p.returncode, 2, p.stdout)
+                lines = p.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, p.stderr)
+                self.assertIn(words, lines[0])
+                self.assertIn(f"{name}:2", lines[0])  # the file and the line
+
+    def test_the_shipped_table_passes(self):
+        p = run(os.path.join(TOOLS, "gen_c.py"), "--check", os.path.join(REPO, "data", "cloud_limits.tsv"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
