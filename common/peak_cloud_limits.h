@@ -7,8 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One row. A figure below 0 is not published in the sources read: unknown. A rule row's
- * instance_type ends in '*' (a prefix: "n2-*") and gives the per-vCPU egress rule. */
+/* One row. A figure below 0 is not published in the sources read: unknown. A pattern row's
+ * instance_type holds one '*' (any run of characters: "e2-*-2", every e2 shape of 2 vCPUs);
+ * a rule row's '*' is last ("n2-*") and it may give the per-vCPU egress rule instead. */
 struct peak_cloud_limits {
 	const char *provider;      /* aws azure gce */
 	const char *instance_type;
@@ -31,9 +32,9 @@ extern const struct peak_cloud_limits peak_cloud_limits_table[];
 extern const unsigned peak_cloud_limits_count;
 
 /* The row of instance_type, of provider when it is given (NULL, "" or "unknown": any
- * provider). An exact row first; else a rule row whose prefix the type starts with, its
- * network limit computed from vcpus (per-vCPU rate x vcpus, at most the cap; unknown when
- * vcpus is 0), returned in out with instance_type the type asked. Returns true when found;
+ * provider). An exact row first; else the longest pattern row the type matches, returned
+ * in out with instance_type the type asked; a rule's network limit computed from vcpus
+ * (per-vCPU rate x vcpus, at most the cap; unknown when vcpus is 0). Returns true when found;
  * out (may be NULL) receives the row. table/n: the table to search (peak_cloud_limits_table
  * and peak_cloud_limits_count for the shipped one). */
 bool peak_cloud_limits_find_in(const struct peak_cloud_limits *table, size_t n,

@@ -18,6 +18,20 @@ Sources (their licences in docs/cloud.md, "Published limits"):
                      https://github.com/aws/karpenter-provider-aws/blob/main/
                        pkg/providers/instancetype/zz_generated.bandwidth.go
                    Used for a type the user guide's tables do not have (newer families).
+  --azure-docs DIR Microsoft's size pages (CC BY 4.0), as MicrosoftDocs/azure-docs keeps them:
+                     articles/virtual-machines/dv5-dsv5-series.md, dasv5-dadsv5-series.md,
+                     dpsv5-dpdsv5-series.md, fsv2-series.md
+                   (https://github.com/MicrosoftDocs/azure-docs; download the four files).
+                   Read: vCPUs, max uncached disk IOPS/MBps (the baseline), max burst
+                   uncached disk IOPS/MBps (the maximum; "for up to N minutes at a time"),
+                   the network bandwidth in Mbit/s (one figure: a limit, no burst).
+  --gce-sql DIR    gcloud-compute.com's per-series facts (Apache-2.0), transcribed from
+                   Google's machine-family pages, one SQL file per series:
+                     https://github.com/Cyclenerd/google-cloud-compute-machine-types
+                       instances/series/{e2,n2,n2d,c3,t2a}.sql
+                   Read: each "SET bandwidth = 'G' WHERE name LIKE 'SERIES-%-N'" line, the
+                   maximum egress (Gbit/s) of every shape with N vCPUs: a pattern row
+                   "SERIES-*-N" (one figure: a limit, no burst).
   --facts FILE     The hand-kept facts (scripts/cloud_limits/facts.tsv): rows no
                    machine-readable source gives, each with its own source URL and date.
                    A fact replaces the figures it gives; its empty cells leave the others.
@@ -74,7 +88,7 @@ def markdown_tables(text: str):
     lines = text.splitlines()
     i = 0
     while i < len(lines):
-        if lines[i].startswith("|") and i + 1 < len(lines) and lines[i + 1].startswith("| ---"):
+        if lines[i].startswith("|") and i + 1 < len(lines) and re.match(r"\|\s*:?-{3}", lines[i + 1]):
             header = [unescape(c) for c in lines[i].strip().strip("|").split("|")]
             rows = []
             i += 2
@@ -152,6 +166,100 @@ def read_karpenter(path: Path) -> dict:
     if not out:
         raise SourceError(f"{path}: no \"type\": Mbit/s entries")
     return out
+
+
+AZURE_FILES = ("dv5-dsv5-series.md", "dasv5-dadsv5-series.md", "dpsv5-dpdsv5-series.md",
+               "fsv2-series.md")
+# The Azure families of issue 35, 2 to 16 vCPUs (AWS's large to 4xlarge).
+AZURE_TYPE = re.compile(r"Standard_(D\d+s_v5|D\d+as_v5|D\d+ps_v5|F\d+s_v2)")
+AZURE_VCPUS = (2, 4, 8, 16)
+AZURE_BURST = re.compile(r"bursting max for up to (\d+) minutes")
+
+
+def strip_html(cell: str) -> str:
+    """A cell without its footnote marks (<sup>1</sup>) and other tags."""
+    return re.sub(r"<[^>]+>", "", re.sub(r"<sup>.*?</sup>", "", cell)).strip()
+
+
+def iops_mbps(cell: str):
+    """("IOPS", "MB/s") of a "3750/85" cell, or ("", "")."""
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*", strip_html(cell))
+    return (number(m.group(1)), number(m.group(2))) if m else ("", "")
+
+
+def read_azure(folder: Path, ref: str, commits: dict, date: str) -> list:
+    """The rows of the Azure families from Microsoft's size pages."""
+    rows = []
+    for name in AZURE_FILES:
+        path = folder / name
+        if not path.is_file():
+            raise SourceError(f"{path}: not found")
+        text = path.read_text(encoding="utf-8")
+        m = AZURE_BURST.search(text)
+        burst_minutes = m.group(1) if m else ""
+        for header, cells_rows in markdown_tables(text):
+            head = [strip_html(h) for h in header]
+            if not head or head[0] != "Size":
+                continue
+            col = {h: i for i, h in enumerate(head)}
+            base = col.get("Max uncached disk throughput: IOPS/MBps")
+            burst = col.get("Max burst uncached disk throughput: IOPS/MBps")
+            net = next((i for h, i in col.items() if h.endswith("network bandwidth (Mbps)")), None)
+            vcpu = next((i for h, i in col.items() if h.startswith("vCPU")), None)
+            if base is None or net is None or vcpu is None:
+                continue
+            for cells in cells_rows:
+                cells = [strip_html(c) for c in cells]
+                if len(cells) != len(head) or not AZURE_TYPE.fullmatch(cells[0]):
+                    continue
+                vcpus = number(cells[vcpu])
+                if not vcpus or float(vcpus) not in AZURE_VCPUS:
+                    continue
+                row = {c: "" for c in COLUMNS}
+                b_iops, b_mbps = iops_mbps(cells[base])
+                m_iops, m_mbps = iops_mbps(cells[burst]) if burst is not None else (b_iops, b_mbps)
+                mbit = cells[net].split("/")[-1]  # Fsv2: "NICs/Mbps"
+                gbps = f"{float(number(mbit)) / 1000:g}" if number(mbit) else ""
+                row.update(provider="azure", instance_type=cells[0], vcpus=vcpus,
+                           net_baseline_gbps=gbps, net_burst_gbps=gbps,
+                           disk_baseline_mbps=b_mbps, disk_max_mbps=m_mbps,
+                           disk_baseline_iops=b_iops, disk_max_iops=m_iops,
+                           burst_minutes=burst_minutes if burst is not None else "",
+                           source=f"{ref}/{name[:-3]}" + (f"@{commits[name][:7]}" if name in commits else ""),
+                           date_read=date)
+                rows.append(row)
+    return rows
+
+
+GCE_SERIES = ("e2", "n2", "n2d", "c3", "t2a")
+GCE_LINE = re.compile(r"UPDATE instances SET bandwidth\s*=\s*'([0-9.]+)'.*WHERE name LIKE '([a-z0-9%-]+)';")
+
+
+def read_gce(folder: Path, ref: str, date: str) -> list:
+    """Pattern rows ("e2-*-2") and shared-core rows ("e2-micro") of the GCE families."""
+    rows = []
+    for series in GCE_SERIES:
+        path = folder / f"{series}.sql"
+        if not path.is_file():
+            raise SourceError(f"{path}: not found")
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = GCE_LINE.search(line)
+            if not m:
+                continue
+            gbps, like = number(m.group(1)), m.group(2)
+            # 'c3-%-4%' is every c3 shape with 4 vCPUs (and its -lssd twin): the pattern
+            # keeps the vCPU count last, as every other line has it
+            like = like[:-1] if like.count("%") == 2 and like.endswith("%") else like
+            if like.count("%") > 1 or not like.startswith(series + "-"):
+                continue
+            row = {c: "" for c in COLUMNS}
+            row.update(provider="gce", instance_type=like.replace("%", "*"),
+                       net_baseline_gbps=gbps, net_burst_gbps=gbps,
+                       source=f"{ref}/{series}.sql", date_read=date)
+            rows.append(row)
+    if not rows:
+        raise SourceError(f"{folder}: no bandwidth lines")
+    return rows
 
 
 def read_facts(path: Path) -> list:
@@ -233,6 +341,14 @@ def main(argv=None) -> int:
     ap.add_argument("--karpenter", type=Path, required=True, help="zz_generated.bandwidth.go")
     ap.add_argument("--karpenter-ref", default=KARPENTER_SOURCE,
                     help="the source name rows from Karpenter carry (add @COMMIT)")
+    ap.add_argument("--azure-docs", type=Path, help="the four Azure size pages' folder")
+    ap.add_argument("--azure-docs-ref", default="azure-docs",
+                    help="the source name Azure rows carry (/FILE is added)")
+    ap.add_argument("--azure-commit", action="append", default=[], metavar="FILE=COMMIT",
+                    help="the azure-docs commit FILE was read at (its rows' source names it)")
+    ap.add_argument("--gce-sql", type=Path, help="instances/series of gcloud-compute.com's repository")
+    ap.add_argument("--gce-sql-ref", default="gcloud-compute",
+                    help="the source name GCE rows carry (add @COMMIT; /SERIES.sql is added)")
     ap.add_argument("--facts", type=Path, required=True, help="facts.tsv")
     ap.add_argument("--date", required=True, help="the date the sources were read, YYYY-MM-DD")
     ap.add_argument("-o", "--output", type=Path, required=True)
@@ -244,10 +360,14 @@ def main(argv=None) -> int:
         docs = read_aws_docs(args.aws_docs)
         karpenter = read_karpenter(args.karpenter)
         facts = read_facts(args.facts)
+        commits = dict(c.split("=", 1) for c in args.azure_commit if "=" in c)
+        azure = read_azure(args.azure_docs, args.azure_docs_ref, commits, args.date) if args.azure_docs else []
+        gce = read_gce(args.gce_sql, args.gce_sql_ref, args.date) if args.gce_sql else []
     except (SourceError, OSError, UnicodeDecodeError) as exc:
         print(f"build.py: {exc}", file=sys.stderr)
         return 2
     rows = list(aws_rows(docs, karpenter, args.aws_docs_ref, args.karpenter_ref, args.date))
+    rows += gce + azure
     rows = merge_facts(rows, facts)
     with args.output.open("w", encoding="utf-8") as out:
         write_tsv(rows, out)

@@ -16,7 +16,7 @@ COLUMNS = ("provider", "instance_type", "vcpus", "net_baseline_gbps", "net_burst
            "disk_baseline_iops", "disk_max_iops", "burst_minutes", "source", "date_read")
 NUMBERS = COLUMNS[2:12]
 PROVIDERS = ("aws", "azure", "gce")
-TYPE_RE = re.compile(r"[A-Za-z0-9._-]{1,63}\*?")
+TYPE_RE = re.compile(r"[A-Za-z0-9._-]*\*?[A-Za-z0-9._-]*")
 DATE_RE = re.compile(r"\d{4}-\d\d-\d\d")
 
 
@@ -45,7 +45,8 @@ def parse(path: str) -> list:
             if row["provider"] not in PROVIDERS:
                 raise TableError(f"{where}: provider '{row['provider']}' is not one of "
                                  + ", ".join(PROVIDERS))
-            if not TYPE_RE.fullmatch(row["instance_type"]):
+            if not TYPE_RE.fullmatch(row["instance_type"]) or row["instance_type"] in ("", "*") \
+                    or len(row["instance_type"]) > 63:
                 raise TableError(f"{where}: instance_type '{row['instance_type']}' is not a name")
             key = (row["provider"], row["instance_type"])
             if key in seen:
@@ -78,11 +79,12 @@ def parse(path: str) -> list:
 
 def check_row(row: dict, where: str) -> None:
     """A row's figures agree with each other: a baseline above its burst is a typo."""
+    # A pattern row ("e2-*-2": every shape of 2 vCPUs) gives figures like any row; a rule
+    # row ("n2-*", the '*' last) may give the per-vCPU rate and its cap instead.
     rule = row["instance_type"].endswith("*")
-    if rule and (row["net_per_vcpu_gbps"] is None or row["net_cap_gbps"] is None):
-        raise TableError(f"{where}: a rule row needs net_per_vcpu_gbps and net_cap_gbps")
-    if not rule and (row["net_per_vcpu_gbps"] is not None or row["net_cap_gbps"] is not None):
-        raise TableError(f"{where}: only a rule row (type ending in '*') has a per-vCPU rate")
+    per_vcpu = row["net_per_vcpu_gbps"] is not None, row["net_cap_gbps"] is not None
+    if any(per_vcpu) and not (rule and all(per_vcpu)):
+        raise TableError(f"{where}: a per-vCPU rate needs its cap, on a rule row (type ending in '*')")
     for low, high in (("net_baseline_gbps", "net_burst_gbps"),
                       ("disk_baseline_mbps", "disk_max_mbps"),
                       ("disk_baseline_iops", "disk_max_iops")):

@@ -1,5 +1,6 @@
 """The published limits table (issue 35 §2): build.py on small source fixtures (the EC2 user
-guide's markdown tables, Karpenter's bandwidth map, a facts file) writes the expected rows
+guide's markdown tables, Karpenter's bandwidth map, Microsoft's size pages, gcloud-compute's
+per-series SQL, a facts file) writes the expected rows
 with their sources; the shipped data/cloud_limits.tsv parses, every row names its source and
 date, m5.large holds AWS's published figures; a malformed table fails gen_c.py (exit 2, one
 line), as it then fails the build."""
@@ -28,7 +29,9 @@ class BuildFromFixtures(unittest.TestCase):
         out = os.path.join(self.tmp.name, "limits.tsv")
         p = run(os.path.join(TOOLS, "build.py"), "--aws-docs", os.path.join(FIX, "aws"),
                 "--karpenter", os.path.join(FIX, "karpenter_bandwidth.go"), "--karpenter-ref",
-                "karpenter-bandwidth@test", "--facts", os.path.join(FIX, "facts.tsv"),
+                "karpenter-bandwidth@test", "--azure-docs", os.path.join(FIX, "azure"),
+                "--azure-commit", "fsv2-series.md=0123456789abcdef", "--gce-sql", os.path.join(FIX, "gce"),
+                "--gce-sql-ref", "gcloud-compute@test", "--facts", os.path.join(FIX, "facts.tsv"),
                 "--date", "2026-11-27", "-o", out)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.rows = {(r["provider"], r["instance_type"]): r for r in gen_c.parse(out)}
@@ -61,6 +64,26 @@ class BuildFromFixtures(unittest.TestCase):
         self.assertIsNone(r["net_baseline_gbps"])
         self.assertEqual(r["disk_max_mbps"], 593.75)
 
+    def test_azure(self):
+        r = self.rows[("azure", "Standard_D2s_v5")]
+        self.assertEqual((r["vcpus"], r["net_baseline_gbps"], r["net_burst_gbps"]), (2, 12.5, 12.5))
+        self.assertEqual((r["disk_baseline_mbps"], r["disk_max_mbps"]), (85, 1200))
+        self.assertEqual((r["disk_baseline_iops"], r["disk_max_iops"], r["burst_minutes"]), (3750, 10000, 30))
+        self.assertEqual(r["source"], "azure-docs/dv5-dsv5-series")
+        f = self.rows[("azure", "Standard_F4s_v2")]  # no burst column: the maximum is the baseline
+        self.assertEqual((f["net_burst_gbps"], f["disk_baseline_mbps"], f["disk_max_mbps"]), (1.75, 95, 95))
+        self.assertIsNone(f["burst_minutes"])
+        self.assertEqual(f["source"], "azure-docs/fsv2-series@0123456")
+
+    def test_gce_patterns(self):
+        self.assertEqual(self.rows[("gce", "e2-*-2")]["net_burst_gbps"], 4)
+        self.assertEqual(self.rows[("gce", "e2-*-16")]["net_baseline_gbps"], 16)
+        self.assertEqual(self.rows[("gce", "e2-micro")]["net_burst_gbps"], 1)
+        # 'c3-%-4%' keeps its vCPU count last, and 'c3-%-44%' stays apart from it
+        self.assertEqual(self.rows[("gce", "c3-*-4")]["net_burst_gbps"], 23)
+        self.assertEqual(self.rows[("gce", "c3-*-44")]["net_burst_gbps"], 32)
+        self.assertEqual(self.rows[("gce", "c3-*-4")]["source"], "gcloud-compute@test/c3.sql")
+
     def test_rule_row(self):
         r = self.rows[("gce", "fx-*")]
         self.assertEqual((r["net_per_vcpu_gbps"], r["net_cap_gbps"]), (2, 16))
@@ -83,7 +106,8 @@ class ShippedTable(unittest.TestCase):
             self.assertTrue(r["source"], r)
             self.assertRegex(r["date_read"], r"^\d{4}-\d\d-\d\d$")
             for part in r["source"].split("+"):
-                self.assertTrue(part.startswith(("aws-ec2-user-guide@", "karpenter-bandwidth@", "https://")),
+                self.assertTrue(part.startswith(("aws-ec2-user-guide@", "karpenter-bandwidth@", "azure-docs/",
+                                                 "gcloud-compute@", "https://")),
                                 f"{r['instance_type']}: source {part!r} is not one docs/cloud.md names")
 
     def test_m5_large(self):
@@ -97,11 +121,18 @@ class ShippedTable(unittest.TestCase):
         for fam in build.AWS_FAMILIES:
             self.assertIn(f"{fam}.large", types)
 
+    def test_the_gce_and_azure_families(self):
+        types = {r["instance_type"] for r in self.rows}
+        for t in ("e2-*-2", "n2-*-2", "n2d-*-2", "c3-*-4", "t2a-*-2", "Standard_D2s_v5", "Standard_D2as_v5",
+                  "Standard_D2ps_v5", "Standard_F2s_v2"):
+            self.assertIn(t, types)
+
 
 class Malformed(unittest.TestCase):
     def test_each_fixture_fails_with_one_line(self):
         for name, words in (("malformed_no_source.tsv", "source"), ("malformed_number.tsv", "not a number"),
-                            ("malformed_cells.tsv", "cells"), ("malformed_swapped.tsv", "above")):
+                            ("malformed_cells.tsv", "cells"), ("malformed_swapped.tsv", "above"),
+                            ("malformed_rate.tsv", "per-vCPU")):
             with self.subTest(name=name):
                 p = run(os.path.join(TOOLS, "gen_c.py"), "--check", os.path.join(FIX, name))
                 self.assertEqual(p.returncode, 2, p.stdout)

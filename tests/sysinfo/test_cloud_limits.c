@@ -1,6 +1,6 @@
 /* peak_cloud_limits and the limits as peaks (issue 35 §2-3): m5.large's row in the shipped
  * table, a type by name alone and by provider, a per-vCPU rule row (capped, and unknown with
- * no vCPU count), an unlisted type; peak_machine_init takes the published figures with
+ * no vCPU count), GCE's pattern rows and Azure's rows, an unlisted type; peak_machine_init takes the published figures with
  * source published, peaks.conf / --set first; of_baseline on a row. */
 #include "peak_cmocka.h"
 
@@ -77,6 +77,32 @@ static void test_rule(void **state)
 	assert_true(peak_cloud_limits_find_in(table, 3, "gce", "n2-standard-8", 0, &l));
 	assert_true(l.net_burst_gbps < 0);
 	assert_false(peak_cloud_limits_find_in(table, 3, "gce", "e2-small", 2, &l));
+}
+
+/* The shipped GCE rows by vCPU count ("e2-*-2"), and Azure's by name. */
+static void test_patterns(void **state)
+{
+	(void)state;
+	struct peak_cloud_limits l;
+	assert_true(peak_cloud_limits_find("gce", "e2-standard-2", 2, &l));
+	assert_double_equal(l.net_burst_gbps, 4, 0);
+	assert_string_equal(l.instance_type, "e2-standard-2");
+	assert_true(peak_cloud_limits_find("gce", "n2-highmem-16", 16, &l));
+	assert_double_equal(l.net_burst_gbps, 32, 0);
+	assert_true(peak_cloud_limits_find("gce", "c3-standard-4", 4, &l));
+	assert_double_equal(l.net_burst_gbps, 23, 0);
+	assert_true(peak_cloud_limits_find("gce", "c3-standard-44", 44, &l)); /* not "-4" */
+	assert_double_equal(l.net_burst_gbps, 32, 0);
+	assert_false(peak_cloud_limits_find("gce", "n2-standard-3", 3, &l)); /* no such row */
+	assert_true(peak_cloud_limits_find("azure", "Standard_D2s_v5", 2, &l));
+	assert_double_equal(l.disk_baseline_mbps, 85, 0);
+	assert_double_equal(l.disk_max_mbps, 1200, 0);
+	/* a pattern never matches a shorter name than its two halves */
+	const struct peak_cloud_limits table[] = {
+	    {"gce", "ab-*-ba", -1, 1, 1, -1, -1, -1, -1, -1, -1, -1, "p", "2026-01-01"},
+	};
+	assert_false(peak_cloud_limits_find_in(table, 1, NULL, "ab-ba", 0, NULL));
+	assert_true(peak_cloud_limits_find_in(table, 1, NULL, "ab--ba", 0, NULL));
 }
 
 static void machine_with(struct peak_machine *m, const char *type, const char *const *sets,
@@ -174,7 +200,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_m5_large),      cmocka_unit_test(test_every_row),
-	    cmocka_unit_test(test_rule),          cmocka_unit_test(test_published_peaks),
+	    cmocka_unit_test(test_rule),          cmocka_unit_test(test_patterns),
+	    cmocka_unit_test(test_published_peaks),
 	    cmocka_unit_test(test_config_first),  cmocka_unit_test(test_unlisted),
 	    cmocka_unit_test(test_of_baseline),
 	};
