@@ -55,9 +55,7 @@ static void dmi_read(struct dmi *d, const char *root)
 			f[i].buf[0] = '\0';
 }
 
-/* An instance type as the providers spell them: letters, digits and . _ - (m5.large,
- * Standard_D2s_v5, n2-standard-4, VM.Standard.E4.Flex), at most len - 1 characters. */
-static bool type_plausible(const char *s, size_t len)
+bool peak_cloud_type_plausible(const char *s, size_t len)
 {
 	size_t n = strlen(s);
 	if (n == 0 || n >= len)
@@ -112,7 +110,7 @@ void peak_cloud_from_dmi(struct peak_cloud *c, const char *root)
 	}
 	/* AWS Nitro's product_name is the instance type ("m5.large"); Xen's is "HVM domU". */
 	if (!strcmp(field, "sys_vendor") && !strcmp(p, "aws") &&
-	    type_plausible(d.product_name, sizeof c->instance_type)) {
+	    peak_cloud_type_plausible(d.product_name, sizeof c->instance_type)) {
 		set_str(c->instance_type, sizeof c->instance_type, d.product_name);
 		set_str(c->note, sizeof c->note, "DMI sys_vendor and product_name");
 		return;
@@ -135,7 +133,7 @@ static int from_env(struct peak_cloud *c, char *warn, size_t warn_len)
 		*s++ = '\0';
 	}
 	bool ok = s && !strchr(s, ',') && (peak_cloud_provider_known(p) || !strcmp(p, "unknown")) &&
-		  (!t[0] || type_plausible(t, sizeof c->instance_type)) &&
+		  (!t[0] || peak_cloud_type_plausible(t, sizeof c->instance_type)) &&
 		  (!strcmp(s, "dmi") || !strcmp(s, "metadata") || !strcmp(s, "--set") ||
 		   !strcmp(s, "unknown"));
 	if (!ok) {
@@ -176,9 +174,23 @@ void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct pe
 	}
 	if (handed || c->instance_type[0] || !peak_cloud_provider_known(c->provider))
 		return;
+	/* The note so far, then why no request is made (a copy: peak_fmt cannot overlap). */
+	char so_far[sizeof c->note];
+	set_str(so_far, sizeof so_far, c->note[0] ? c->note : "provider known");
+	if (!peak_cloud_metadata_supported(c->provider)) {
+		(void)peak_fmt(c->note, sizeof c->note,
+			       "%.80s; no metadata client for %s: set cloud.instance_type", so_far,
+			       c->provider);
+		return;
+	}
+	if (!live) {
+		(void)peak_fmt(c->note, sizeof c->note,
+			       "%.100s; no metadata request for a --root tree", so_far);
+		return;
+	}
 	if (!metadata) {
 		(void)peak_fmt(c->note, sizeof c->note, "%.100s; no metadata request (--no-metadata)",
-			       c->note[0] ? c->note : "provider known");
+			       so_far);
 		return;
 	}
 	char why[160];
@@ -215,7 +227,7 @@ int peak_config_put_cloud(struct peak_config *cfg, const char *key, const char *
 		}
 		set_str(cfg->cloud_provider, sizeof cfg->cloud_provider, value);
 	} else if (strcmp(key, "cloud.instance_type") == 0) {
-		if (!type_plausible(value, sizeof cfg->cloud_instance_type)) {
+		if (!peak_cloud_type_plausible(value, sizeof cfg->cloud_instance_type)) {
 			(void)peak_fmt(err, err_len,
 				       "cloud.instance_type '%.70s' is not an instance type (letters, "
 				       "digits, '.', '_', '-'; under %zu characters)",

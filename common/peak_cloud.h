@@ -35,6 +35,10 @@ extern const char *const peak_cloud_providers[];
 /* True when name is one of peak_cloud_providers. */
 bool peak_cloud_provider_known(const char *name);
 
+/* An instance type as the providers spell them: letters, digits and . _ - (m5.large,
+ * Standard_D2s_v5, n2-standard-4, VM.Standard.E4.Flex), 1 to len - 1 characters. */
+bool peak_cloud_type_plausible(const char *s, size_t len);
+
 /* DMI only, under root ("" the live /sys): provider and, where DMI carries it (AWS Nitro's
  * product_name), the type. Reads world-readable files; sends nothing. Unknown: provider
  * "unknown", type "", source "unknown". */
@@ -48,8 +52,9 @@ struct peak_cloud_set {
 };
 
 /* The whole identification: DMI under root, then PEAK_CLOUD_ENV (live root only), then set,
- * then, when metadata is true, the provider is known and the type is not, and no
- * PEAK_CLOUD_ENV was found, one metadata request (peak_cloud_metadata). A failed request
+ * then, when metadata is true, root is the live one (a --root tree is another machine's),
+ * the provider is known and the type is not, and no PEAK_CLOUD_ENV was found, one
+ * metadata request (peak_cloud_metadata). A failed request
  * leaves one sentence in warn (warn[0] == '\0' when none; warn may be NULL). */
 void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct peak_cloud_set *set,
 			 bool metadata, char *warn, size_t warn_len);
@@ -61,6 +66,9 @@ void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct pe
  * or -1 with the one-line reason in why (no client for the provider, refused, HTTP status,
  * timed out, garbage). */
 int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len);
+/* True when peak_cloud_metadata has a client for provider (aws gce azure openstack
+ * oracle); the others' types come from --set only. */
+bool peak_cloud_metadata_supported(const char *provider);
 
 struct peak_config;
 /* peaks.conf / --set's cloud.provider (one of peak_cloud_providers) and cloud.instance_type

@@ -13,7 +13,7 @@ struct console_state {
 /* Context keys worth a line on the console; the full block is in the JSON output. */
 static const char *const console_keys[] = {
 	"cpu.model", "cpu.isa", "cpu.identity", "cpu.identity_note", "cpu.allowed", "cpu.ghz.measured", "cpu.ghz.nominal",
-	"mem.total_bytes", "os.kernel", "hypervisor", "clocksource", "thp",
+	"mem.total_bytes", "os.kernel", "hypervisor", "cloud.provider", "clocksource", "thp",
 	"git.revision", "timestamp", "openblas.config", "openblas.threads", "warnings",
 };
 
@@ -24,7 +24,13 @@ static int console_begin(struct peak_reporter *r, const struct peak_context *ctx
 		return -1;
 	for (size_t i = 0; i < sizeof(console_keys) / sizeof(console_keys[0]); i++) {
 		const char *v = peak_context_get(ctx, console_keys[i]);
-		if (v && *v)
+		if (v && *v && strcmp(console_keys[i], "cloud.provider") == 0) {
+			/* One line for the three cloud keys (docs/cloud.md). */
+			const char *t = peak_context_get(ctx, "cloud.instance_type");
+			const char *s = peak_context_get(ctx, "cloud.source");
+			fprintf(r->out, "# %-18s %s, instance type %s (%s)\n", "cloud", v,
+				t ? t : "unknown", s ? s : "unknown");
+		} else if (v && *v)
 			fprintf(r->out, "# %-18s %s\n", console_keys[i], v);
 	}
 	return ferror(r->out) ? -1 : 0;

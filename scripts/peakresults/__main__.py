@@ -4,6 +4,8 @@ report-appendix.md (exit 2 when OUT has no raw/ folder).
 python3 scripts/peakresults theoretical FILE SUITE VARIANT: the first theoretical figure.
 python3 scripts/peakresults cache-env FILE: PEAKBENCH_CACHE_EFFECTIVE's value from a peakinfo
 JSON (peakinfo --caches); exit 1 when the file has no cache sizes.
+python3 scripts/peakresults cloud-env FILE: PEAKBENCH_CLOUD's value (the cloud peakinfo
+identified) from a peakinfo JSON; exit 1 when the file has no cloud keys.
 python3 scripts/peakresults pairs-enough OUT JOB: exit 0 when the paired job's rounds so far
 are enough (its median ratios' 95% intervals within 5%), 1 when not, one line saying why.
 python3 scripts/peakresults trace run OUTFILE -- ARGV...: ARGV under strace, its system calls
@@ -106,6 +108,8 @@ def main(argv: list) -> int:
     f.add_argument("--no-charts", action="store_true", help="write the charts' data files, draw nothing")
     ce = sub.add_parser("cache-env", help="PEAKBENCH_CACHE_EFFECTIVE from a peakinfo JSON file")
     ce.add_argument("file")
+    cl = sub.add_parser("cloud-env", help="PEAKBENCH_CLOUD from a peakinfo JSON file")
+    cl.add_argument("file")
     t = sub.add_parser("theoretical", help="the first theoretical figure of a suite/variant in a JSON file")
     t.add_argument("file")
     t.add_argument("suite")
@@ -123,6 +127,12 @@ def main(argv: list) -> int:
     if a.cmd == "cache-env":
         from peakresults.cache_env import from_file
         v = from_file(a.file)
+        if v:
+            print(v)
+        return 0 if v else 1
+    if a.cmd == "cloud-env":
+        from peakresults.cloud_env import from_file as cloud_from_file
+        v = cloud_from_file(a.file)
         if v:
             print(v)
         return 0 if v else 1

@@ -4,6 +4,7 @@ import os
 import re
 
 from .cache_env import report_row as cache_row
+from .cloud_env import report_row as cloud_row
 from .report_fmt import cell, fmt
 
 
@@ -89,6 +90,8 @@ def machine(c: dict, peaks: list[dict] | None = None) -> list[str]:
                  f"OPENBLAS_CORETYPE {_v(c, 'openblas.coretype_env')} |" if "openblas.corename" in c
                  else "| BLAS | not read: linpack did not run |"),
                 f"| Taken | {_v(c, 'timestamp')} |"]
+        if cloud_row(c):  # the provider and instance type (docs/cloud.md)
+            out.insert(out.index(next(ln for ln in out if ln.startswith("| OS |"))) + 1, cloud_row(c))
         row = cache_row(c, _size)  # (issue 34: a VM told the host's L3)
         if row:
             out.insert(out.index(next(ln for ln in out if ln.startswith("| Caches |"))) + 1, row)
