@@ -66,6 +66,6 @@ bool peak_cloud_limits_find_in(const struct peak_cloud_limits *table, size_t n,
 bool peak_cloud_limits_find(const char *provider, const char *instance_type, unsigned vcpus,
 			    struct peak_cloud_limits *out)
 {
-	return peak_cloud_limits_find_in(peak_cloud_limits_table, peak_cloud_limits_count,
-					 provider, instance_type, vcpus, out);
+	return peak_cloud_limits_find_in(peak_cloud_limits_table, peak_cloud_limits_count, provider,
+					 instance_type, vcpus, out);
 }

@@ -11,7 +11,7 @@
  * instance_type holds one '*' (any run of characters: "e2-*-2", every e2 shape of 2 vCPUs);
  * a rule row's '*' is last ("n2-*") and it may give the per-vCPU egress rule instead. */
 struct peak_cloud_limits {
-	const char *provider;      /* aws azure gce */
+	const char *provider; /* aws azure gce */
 	const char *instance_type;
 	double vcpus;
 	double net_baseline_gbps;
@@ -22,9 +22,9 @@ struct peak_cloud_limits {
 	double disk_max_mbps;
 	double disk_baseline_iops;
 	double disk_max_iops;
-	double burst_minutes;      /* how long the disk maximum holds (AWS: 30 a day) */
-	const char *source;        /* "aws-ec2-user-guide@d289961+..." (docs/cloud.md) */
-	const char *date_read;     /* YYYY-MM-DD */
+	double burst_minutes;  /* how long the disk maximum holds (AWS: 30 a day) */
+	const char *source;    /* "aws-ec2-user-guide@d289961+..." (docs/cloud.md) */
+	const char *date_read; /* YYYY-MM-DD */
 };
 
 /* The generated table (peak_cloud_limits_table.c). */

@@ -89,7 +89,8 @@ struct peak_machine {
 	struct peak_value disk_iops;
 	struct peak_value net_gbps;     /* link speed of the first up interface with a speed */
 	char net_iface[32];
-	struct peak_machine_cloud cloud; /* disk_* and net_gbps published when listed */
+	/* The instance type's published limits: disk_* and net_gbps take them when listed. */
+	struct peak_machine_cloud cloud;
 	/* The two frequency witnesses behind ghz (unknown when cpu.ghz is configured). */
 	struct peak_value ghz_imul;     /* imul r64,r64 chain */
 	struct peak_value ghz_addsd;    /* addsd chain (unknown when the FP add latency is) */

@@ -1,7 +1,7 @@
 /* peak_cloud_limits and the limits as peaks (issue 35 §2-3): m5.large's row in the shipped
  * table, a type by name alone and by provider, a per-vCPU rule row (capped, and unknown with
- * no vCPU count), GCE's pattern rows and Azure's rows, an unlisted type; peak_machine_init takes the published figures with
- * source published, peaks.conf / --set first; of_baseline on a row. */
+ * no vCPU count), GCE's pattern rows and Azure's rows, an unlisted type; peak_machine_init takes
+ * the published figures with source published, peaks.conf / --set first; of_baseline on a row. */
 #include "peak_cmocka.h"
 
 #include <math.h>
@@ -199,10 +199,13 @@ static void test_of_baseline(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_m5_large),      cmocka_unit_test(test_every_row),
-	    cmocka_unit_test(test_rule),          cmocka_unit_test(test_patterns),
+	    cmocka_unit_test(test_m5_large),
+	    cmocka_unit_test(test_every_row),
+	    cmocka_unit_test(test_rule),
+	    cmocka_unit_test(test_patterns),
 	    cmocka_unit_test(test_published_peaks),
-	    cmocka_unit_test(test_config_first),  cmocka_unit_test(test_unlisted),
+	    cmocka_unit_test(test_config_first),
+	    cmocka_unit_test(test_unlisted),
 	    cmocka_unit_test(test_of_baseline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
