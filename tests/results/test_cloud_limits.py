@@ -14,9 +14,11 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(REPO, "tests", "fixtures", "cloud_limits")
 TOOLS = os.path.join(REPO, "scripts", "cloud_limits")
 sys.path.insert(0, TOOLS)
+sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 import build  # noqa: E402
 import gen_c  # noqa: E402
+from peakresults import report_cloud  # noqa: E402
 
 
 def run(*args):
@@ -144,6 +146,37 @@ class Malformed(unittest.TestCase):
     def test_the_shipped_table_passes(self):
         p = run(os.path.join(TOOLS, "gen_c.py"), "--check", os.path.join(REPO, "data", "cloud_limits.tsv"))
         self.assertEqual(p.returncode, 0, p.stderr)
+
+
+class SummaryWords(unittest.TestCase):
+    """report_cloud: which limit a figure is against, and both efficiencies."""
+    CTX = {"cloud.instance_type": "m5.large", "peak.disk_mbps_source": "published",
+           "cloud.limit.disk_max_mbps": 593.75, "cloud.limit.disk_baseline_mbps": 81.25,
+           "cloud.limit.net_burst_gbps": 12.5, "cloud.limit.net_baseline_gbps": 12.5,
+           "cloud.limit.source": "aws-ec2-user-guide@d289961, read 2026-11-27", "cloud.limit.burst_minutes": 30}
+
+    def test_burst_and_baseline(self):
+        r = {"suite": "disk", "metric": "throughput", "unit": "MB/s", "theoretical": 593.75,
+             "efficiency": 0.5, "flags": "buffer_pages=thp;of_baseline=3.654"}
+        self.assertTrue(report_cloud.is_published(r, self.CTX))
+        self.assertEqual(report_cloud.peak_words(r, self.CTX), "593.8 MB/s (published burst of m5.large)")
+        self.assertEqual(report_cloud.efficiency_words(r, self.CTX),
+                         "50.0% of the published burst; 365.4% of the baseline (81.25 MB/s)")
+        self.assertIn("30 minutes a day", report_cloud.source_line(self.CTX)[1])
+
+    def test_a_limit_with_no_burst(self):
+        r = {"suite": "network", "metric": "throughput", "unit": "Gbit/s", "theoretical": 12.5,
+             "efficiency": 0.8, "flags": "theoretical=published;of_baseline=0.800"}
+        self.assertTrue(report_cloud.is_published(r, self.CTX))
+        self.assertIn("published limit, no burst", report_cloud.peak_words(r, self.CTX))
+
+    def test_not_published(self):
+        r = {"suite": "network", "metric": "throughput", "unit": "Gbit/s", "theoretical": 40,
+             "efficiency": 0.5, "flags": "theoretical=memcpy"}
+        self.assertFalse(report_cloud.is_published(r, self.CTX))
+        r = {"suite": "disk", "metric": "throughput", "unit": "MB/s", "theoretical": 250, "efficiency": 0.5, "flags": ""}
+        self.assertFalse(report_cloud.is_published(r, {"peak.disk_mbps_source": "config"}))
+        self.assertEqual(report_cloud.source_line({}), [])
 
 
 if __name__ == "__main__":
