@@ -18,6 +18,13 @@ Sources (their licences in docs/cloud.md, "Published limits"):
                      https://github.com/aws/karpenter-provider-aws/blob/main/
                        pkg/providers/instancetype/zz_generated.bandwidth.go
                    Used for a type the user guide's tables do not have (newer families).
+  --ec2instances FILE  ec2instances.info's instances.json (MIT; https://instances.vantage.sh/
+                   instances.json, or built by github.com/vantage-sh/ec2instances.info's
+                   scraper from DescribeInstanceTypes): vCPU, ebs_baseline_throughput /
+                   ebs_throughput (MB/s, 128 KiB), ebs_baseline_iops / ebs_iops,
+                   network_performance ("Up to 12.5 Gigabit": the burst). Optional; it
+                   fills only the figures the user guide and Karpenter leave empty (the
+                   newer families: m7i, c7i, c8g).
   --azure-docs DIR Microsoft's size pages (CC BY 4.0), as MicrosoftDocs/azure-docs keeps them:
                      articles/virtual-machines/dv5-dsv5-series.md, dasv5-dadsv5-series.md,
                      dpsv5-dpdsv5-series.md, fsv2-series.md
@@ -148,6 +155,33 @@ def read_aws_docs(folder: Path) -> dict:
                     name, _ = type_cell(cells[0])
                     out.setdefault(name, {}).update(net_baseline_gbps=number(cells[1]),
                                                     net_burst_gbps=number(cells[2]))
+    return out
+
+
+def read_ec2instances(path: Path) -> dict:
+    """{type: {column: value}} from ec2instances.info's instances.json."""
+    import json
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SourceError(f"{path}: {exc}") from None
+    if not isinstance(data, list):
+        raise SourceError(f"{path}: not a list of instance types")
+    out = {}
+    for item in data:
+        if not isinstance(item, dict) or not item.get("instance_type"):
+            continue
+        vcpu = item.get("vCPU")
+        if isinstance(vcpu, list) and vcpu:  # some scrapes keep every value seen
+            vcpu = vcpu[0]
+        row = {"vcpus": number(str(vcpu)) if vcpu else ""}
+        for col, key in (("disk_baseline_mbps", "ebs_baseline_throughput"), ("disk_max_mbps", "ebs_throughput"),
+                         ("disk_baseline_iops", "ebs_baseline_iops"), ("disk_max_iops", "ebs_iops")):
+            v = item.get(key)
+            row[col] = number(str(v)) if isinstance(v, (int, float)) and v > 0 else ""
+        m = re.fullmatch(r"Up to (\d+(?:\.\d+)?) Gigabit", str(item.get("network_performance") or "").strip())
+        row["net_burst_gbps"] = number(m.group(1)) if m else ""
+        out[item["instance_type"]] = row
     return out
 
 
@@ -286,9 +320,10 @@ def read_facts(path: Path) -> list:
     return rows
 
 
-def aws_rows(docs: dict, karpenter: dict, docs_ref: str, karpenter_ref: str, date: str):
+def aws_rows(docs: dict, karpenter: dict, docs_ref: str, karpenter_ref: str, date: str,
+             ec2i: dict | None = None, ec2i_ref: str = ""):
     """One row per AWS type of the families: the user guide first, Karpenter where it lacks
-    the network baseline."""
+    the network baseline, ec2instances.info for any figure both lack."""
     for family in AWS_FAMILIES:
         for size in AWS_SIZES:
             name = f"{family}.{size}"
@@ -297,6 +332,10 @@ def aws_rows(docs: dict, karpenter: dict, docs_ref: str, karpenter_ref: str, dat
             if not figures.get("net_baseline_gbps") and name in karpenter:
                 figures["net_baseline_gbps"] = karpenter[name]
                 sources.append(karpenter_ref)
+            extra = {c: v for c, v in (ec2i or {}).get(name, {}).items() if v and not figures.get(c)}
+            if extra:
+                figures.update(extra)
+                sources.append(ec2i_ref)
             if not sources:
                 continue  # a size the family does not have (t3.4xlarge)
             row = {c: "" for c in COLUMNS}
@@ -341,6 +380,9 @@ def main(argv=None) -> int:
     ap.add_argument("--karpenter", type=Path, required=True, help="zz_generated.bandwidth.go")
     ap.add_argument("--karpenter-ref", default=KARPENTER_SOURCE,
                     help="the source name rows from Karpenter carry (add @COMMIT)")
+    ap.add_argument("--ec2instances", type=Path, help="ec2instances.info's instances.json")
+    ap.add_argument("--ec2instances-ref", default="ec2instances-info",
+                    help="the source name its figures carry (add @DATE or @COMMIT)")
     ap.add_argument("--azure-docs", type=Path, help="the four Azure size pages' folder")
     ap.add_argument("--azure-docs-ref", default="azure-docs",
                     help="the source name Azure rows carry (/FILE is added)")
@@ -360,13 +402,15 @@ def main(argv=None) -> int:
         docs = read_aws_docs(args.aws_docs)
         karpenter = read_karpenter(args.karpenter)
         facts = read_facts(args.facts)
+        ec2i = read_ec2instances(args.ec2instances) if args.ec2instances else {}
         commits = dict(c.split("=", 1) for c in args.azure_commit if "=" in c)
         azure = read_azure(args.azure_docs, args.azure_docs_ref, commits, args.date) if args.azure_docs else []
         gce = read_gce(args.gce_sql, args.gce_sql_ref, args.date) if args.gce_sql else []
     except (SourceError, OSError, UnicodeDecodeError) as exc:
         print(f"build.py: {exc}", file=sys.stderr)
         return 2
-    rows = list(aws_rows(docs, karpenter, args.aws_docs_ref, args.karpenter_ref, args.date))
+    rows = list(aws_rows(docs, karpenter, args.aws_docs_ref, args.karpenter_ref, args.date,
+                         ec2i, args.ec2instances_ref))
     rows += gce + azure
     rows = merge_facts(rows, facts)
     with args.output.open("w", encoding="utf-8") as out:

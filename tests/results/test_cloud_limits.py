@@ -33,7 +33,8 @@ class BuildFromFixtures(unittest.TestCase):
                 "--karpenter", os.path.join(FIX, "karpenter_bandwidth.go"), "--karpenter-ref",
                 "karpenter-bandwidth@test", "--azure-docs", os.path.join(FIX, "azure"),
                 "--azure-commit", "fsv2-series.md=0123456789abcdef", "--gce-sql", os.path.join(FIX, "gce"),
-                "--gce-sql-ref", "gcloud-compute@test", "--facts", os.path.join(FIX, "facts.tsv"),
+                "--gce-sql-ref", "gcloud-compute@test", "--ec2instances", os.path.join(FIX, "instances.json"),
+                "--ec2instances-ref", "ec2instances-info@test", "--facts", os.path.join(FIX, "facts.tsv"),
                 "--date", "2026-11-27", "-o", out)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.rows = {(r["provider"], r["instance_type"]): r for r in gen_c.parse(out)}
@@ -55,11 +56,20 @@ class BuildFromFixtures(unittest.TestCase):
         self.assertEqual(r["disk_baseline_mbps"], r["disk_max_mbps"])
         self.assertIsNone(r["burst_minutes"])
 
-    def test_karpenter_fills_the_baseline_and_a_fact_the_burst(self):
+    def test_karpenter_and_ec2instances_fill_what_the_guide_lacks_and_a_fact_wins(self):
+        # the fixture's figures are made up: they only show which source fills which cell
         r = self.rows[("aws", "m7i.large")]
-        self.assertEqual((r["net_baseline_gbps"], r["net_burst_gbps"]), (0.781, 12.5))
-        self.assertIsNone(r["disk_max_mbps"])  # no source gave it: unknown, not guessed
-        self.assertEqual(r["source"], "karpenter-bandwidth@test+https://example.org/m7i")
+        self.assertEqual(r["net_baseline_gbps"], 0.781)  # Karpenter
+        self.assertEqual((r["disk_baseline_mbps"], r["disk_max_mbps"]), (11.5, 111))  # ec2instances.info
+        self.assertEqual((r["disk_baseline_iops"], r["disk_max_iops"]), (1111, 11111))
+        self.assertEqual(r["net_burst_gbps"], 12.5)  # ec2instances.info's 11, then the fact's 12.5
+        self.assertIsNone(r["burst_minutes"])  # no source gave it: unknown, not guessed
+        self.assertEqual(r["source"], "karpenter-bandwidth@test+ec2instances-info@test+https://example.org/m7i")
+
+    def test_ec2instances_never_overrides_the_guide(self):
+        r = self.rows[("aws", "m5.large")]
+        self.assertEqual((r["net_burst_gbps"], r["disk_max_mbps"]), (10, 593.75))
+        self.assertNotIn("ec2instances", r["source"])
 
     def test_a_figure_no_source_gives_stays_empty(self):
         r = self.rows[("aws", "m6g.large")]  # in the EBS table, not in the network fixture
@@ -109,7 +119,7 @@ class ShippedTable(unittest.TestCase):
             self.assertRegex(r["date_read"], r"^\d{4}-\d\d-\d\d$")
             for part in r["source"].split("+"):
                 self.assertTrue(part.startswith(("aws-ec2-user-guide@", "karpenter-bandwidth@", "azure-docs/",
-                                                 "gcloud-compute@", "https://")),
+                                                 "gcloud-compute@", "ec2instances-info@", "https://")),
                                 f"{r['instance_type']}: source {part!r} is not one docs/cloud.md names")
 
     def test_m5_large(self):
