@@ -137,10 +137,15 @@ static int from_env(struct peak_cloud *c, char *warn, size_t warn_len)
 		  (!strcmp(s, "dmi") || !strcmp(s, "metadata") || !strcmp(s, "--set") ||
 		   !strcmp(s, "unknown"));
 	if (!ok) {
+		/* The value quoted without ';', which would split the warnings list. */
+		char shown[64];
+		set_str(shown, sizeof shown, env);
+		for (char *q = strchr(shown, ';'); q; q = strchr(q, ';'))
+			*q = ',';
 		if (warn && warn_len)
 			(void)peak_fmt(warn, warn_len,
-				       "%s=%.60s: not PROVIDER,TYPE,SOURCE; identified here instead",
-				       PEAK_CLOUD_ENV, env);
+				       "%s=%s: not PROVIDER,TYPE,SOURCE, identified here instead",
+				       PEAK_CLOUD_ENV, shown);
 		return -1;
 	}
 	set_str(c->provider, sizeof c->provider, p);

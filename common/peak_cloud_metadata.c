@@ -130,13 +130,29 @@ static int send_all(struct client *cl, int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* The whole answer (the service closes: Connection: close) into buf, NUL-terminated.
- * Returns its length, or -1 (timed out, reset, or longer than an instance type's answer
- * can be: garbage). */
+/* True when buf (used bytes) holds the headers and the whole body their Content-Length
+ * announces: a service that keeps the connection open past Connection: close costs
+ * nothing then. */
+static bool answer_complete(char *buf, size_t used)
+{
+	buf[used] = '\0';
+	const char *end = strstr(buf, "\r\n\r\n");
+	const char *cl = strcasestr(buf, "\r\nContent-Length:");
+	if (!end || !cl || cl > end)
+		return false;
+	char *after;
+	unsigned long n = strtoul(cl + strlen("\r\nContent-Length:"), &after, 10);
+	return after != cl + strlen("\r\nContent-Length:") &&
+	       used - (size_t)(end + 4 - buf) >= n;
+}
+
+/* The whole answer (until the service closes, or the body its Content-Length announces)
+ * into buf, NUL-terminated. Returns its length, or -1 (timed out, reset, or longer than
+ * an instance type's answer can be: garbage). */
 static long recv_all(struct client *cl, int fd, char *buf, size_t cap)
 {
 	size_t used = 0;
-	for (;;) {
+	while (used == 0 || !answer_complete(buf, used)) {
 		if (wait_fd(cl, fd, POLLIN, "waiting for the answer") != 0)
 			return -1;
 		ssize_t n = recv(fd, buf + used, cap - 1 - used, 0);
@@ -204,6 +220,12 @@ static char *answer_body(struct client *cl, char *resp, long len, const char *wh
 	if (status != 200) {
 		(void)peak_fmt(cl->why, sizeof cl->why, "%s: HTTP %d", what, status);
 		return NULL;
+	}
+	const char *length = strcasestr(resp, "\r\nContent-Length:");
+	if (length) { /* nothing past the length announced */
+		unsigned long n = strtoul(length + strlen("\r\nContent-Length:"), NULL, 10);
+		if (n < strlen(body))
+			body[n] = '\0';
 	}
 	if (strcasestr(resp, "\r\nTransfer-Encoding: chunked") && !unchunk(body)) {
 		(void)peak_fmt(cl->why, sizeof cl->why, "garbage: %s's chunks do not parse", what);
@@ -289,7 +311,7 @@ int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len)
 		type = NULL;
 	}
 	if (!type) {
-		(void)peak_fmt(why, why_len, "%s %s: %s; the instance type stays unknown",
+		(void)peak_fmt(why, why_len, "%s %s: %s, the instance type stays unknown",
 			       c->provider, PEAK_CLOUD_METADATA_ADDR, cl.why);
 		return -1;
 	}

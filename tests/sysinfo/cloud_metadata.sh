@@ -118,6 +118,15 @@ for spec in "gce gce n2-standard-4 Metadata-Flavor Google" \
 	ok
 done
 
+# A service that keeps the connection open after a whole answer (its Content-Length read):
+# the answer is taken, not lost to the budget.
+CASE="keep-open after a whole answer"
+serve keep-open
+client --dmi-of "$FIX/azure"
+expect cloud.instance_type Standard_D2s_v5
+expect cloud.source metadata
+ok
+
 # 2. The server refuses a request without its provider's headers: the client asking as
 # another provider gets the refusal (so the header checks above can fail), one warning.
 CASE="gce service refuses azure's request"
@@ -202,6 +211,20 @@ else
 	grep -q '"cloud.instance_type":[[:space:]]*"m5.large"' "$tmp/pi.json" || fail "$CASE: no m5.large in $(grep cloud "$tmp/pi.json")"
 	grep -q '"cloud.source":[[:space:]]*"metadata"' "$tmp/pi.json" || fail "$CASE: source"
 	expect_requests 2
+	ok
+	CASE="peakinfo: a 404 is one item of the context's warnings"
+	serve 404
+	ip netns exec "$ns" "$PEAKINFO" --caches --set cloud.provider=azure --format json \
+		--output "$tmp/pi.json" --quiet 2>"$tmp/out" || fail "peakinfo --set failed"
+	python3 - "$tmp/pi.json" <<'PY' || fail "$CASE"
+import json, sys
+c = json.load(open(sys.argv[1]))["context"]
+items = [w for w in c.get("warnings", "").split(";") if "metadata" in w or "instance type" in w]
+assert len(items) == 1 and "HTTP 404" in items[0], items
+assert c["cloud.provider"] == "azure" and c["cloud.instance_type"] == "unknown", c
+assert c["cloud.source"] == "--set", c["cloud.source"]
+PY
+	expect_requests 1
 	ok
 fi
 echo "all metadata client cases passed"

@@ -74,6 +74,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if mode == "hang":
             time.sleep(30)  # past the client's budget; the test ends the server first
             return
+        if mode == "keep-open":  # Azure's answer, whole, then the connection left open
+            data = b"Standard_D2s_v5"
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                             b"Content-Length: %d\r\nConnection: keep-alive\r\n\r\n%s"
+                             % (len(data), data))
+            self.wfile.flush()
+            time.sleep(30)
+            return
         if mode == "garbage-raw":
             self.wfile.write(b"\x00\xff\xfeNOT HTTP AT ALL\r\n\r\n\x01\x02")
             self.close_connection = True
@@ -130,7 +138,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--mode", required=True,
-                    choices=["aws", "404", "hang", "garbage-raw", "garbage-body", *ANSWERS])
+                    choices=["aws", "404", "hang", "keep-open", "garbage-raw", "garbage-body",
+                             *ANSWERS])
     ap.add_argument("--log", required=True)
     ap.add_argument("--ready", required=True, help="file written once listening")
     ap.add_argument("--bind", default="169.254.169.254")
