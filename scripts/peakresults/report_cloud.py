@@ -44,10 +44,14 @@ def peak_words(r: dict, ctx: dict) -> str:
 
 
 def efficiency_words(r: dict, ctx: dict) -> str:
-    """Both efficiencies: of the published burst and of the baseline (when published)."""
+    """Both efficiencies: of the published burst and of the baseline (when published); one,
+    where the limit has no burst (the baseline is the limit)."""
     keys = LIMIT_KEYS[(r["suite"], r["metric"])]
     base = ctx.get(keys[1])
     out = []
+    if isnum(base) and base >= r["theoretical"]:
+        eff = f"{r['efficiency'] * 100:.1f}%" if isnum(r.get("efficiency")) else "–"
+        return f"{eff} of the published limit (its baseline: no burst)"
     if isnum(r.get("efficiency")):
         out.append(f"{r['efficiency'] * 100:.1f}% of the published burst")
     of_base = flag_value(r.get("flags"), "of_baseline")

@@ -179,6 +179,7 @@ class SummaryWords(unittest.TestCase):
              "efficiency": 0.8, "flags": "theoretical=published;of_baseline=0.800"}
         self.assertTrue(report_cloud.is_published(r, self.CTX))
         self.assertIn("published limit, no burst", report_cloud.peak_words(r, self.CTX))
+        self.assertEqual(report_cloud.efficiency_words(r, self.CTX), "80.0% of the published limit (its baseline: no burst)")
 
     def test_not_published(self):
         r = {"suite": "network", "metric": "throughput", "unit": "Gbit/s", "theoretical": 40,
