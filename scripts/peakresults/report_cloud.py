@@ -38,9 +38,10 @@ def peak_words(r: dict, ctx: dict) -> str:
     """The peak cell of a published limit: the figure and which limit it is."""
     keys = LIMIT_KEYS[(r["suite"], r["metric"])]
     base = ctx.get(keys[1])
-    kind = "published limit, no burst" if isnum(base) and base >= r["theoretical"] else "published burst"
     typ = ctx.get("cloud.instance_type") or "the instance type"
-    return f"{fmt(r['theoretical'])} {r['unit']} ({kind} of {typ})"
+    if isnum(base) and base >= r["theoretical"]:
+        return f"{fmt(r['theoretical'])} {r['unit']} (published limit of {typ}, no burst)"
+    return f"{fmt(r['theoretical'])} {r['unit']} (published burst of {typ})"
 
 
 def efficiency_words(r: dict, ctx: dict) -> str:

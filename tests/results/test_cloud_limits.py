@@ -178,7 +178,7 @@ class SummaryWords(unittest.TestCase):
         r = {"suite": "network", "metric": "throughput", "unit": "Gbit/s", "theoretical": 12.5,
              "efficiency": 0.8, "flags": "theoretical=published;of_baseline=0.800"}
         self.assertTrue(report_cloud.is_published(r, self.CTX))
-        self.assertIn("published limit, no burst", report_cloud.peak_words(r, self.CTX))
+        self.assertEqual(report_cloud.peak_words(r, self.CTX), "12.50 Gbit/s (published limit of m5.large, no burst)")
         self.assertEqual(report_cloud.efficiency_words(r, self.CTX), "80.0% of the published limit (its baseline: no burst)")
 
     def test_not_published(self):
