@@ -67,5 +67,5 @@ def source_line(ctx: dict) -> list[str]:
     if not src:
         return []
     mins = ctx.get("cloud.limit.burst_minutes")
-    burst = f" The block storage maximum holds {mins:g} minutes a day, then the baseline." if isnum(mins) else ""
+    burst = f" The block storage maximum holds up to {mins:g} minutes, then the baseline." if isnum(mins) else ""
     return ["", f"Published limits of {ctx.get('cloud.instance_type')}: {src}.{burst}"]

@@ -172,7 +172,7 @@ class SummaryWords(unittest.TestCase):
         self.assertEqual(report_cloud.peak_words(r, self.CTX), "593.8 MB/s (published burst of m5.large)")
         self.assertEqual(report_cloud.efficiency_words(r, self.CTX),
                          "50.0% of the published burst; 365.4% of the baseline (81.25 MB/s)")
-        self.assertIn("30 minutes a day", report_cloud.source_line(self.CTX)[1])
+        self.assertIn("holds up to 30 minutes", report_cloud.source_line(self.CTX)[1])
 
     def test_a_limit_with_no_burst(self):
         r = {"suite": "network", "metric": "throughput", "unit": "Gbit/s", "theoretical": 12.5,
