@@ -21,6 +21,8 @@ const char *peak_source_name(enum peak_source src)
 		return "table";
 	case PEAK_SRC_CONFIG:
 		return "config";
+	case PEAK_SRC_PUBLISHED:
+		return "published";
 	case PEAK_SRC_UNKNOWN:
 	default:
 		return "unknown";
@@ -459,6 +461,7 @@ static void machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
 		set_value(&m->disk_iops, 0, PEAK_SRC_UNKNOWN, "no rated figure: set disk.iops");
 	if (!config_value(cfg, "net.gbps", &m->net_gbps))
 		machine_network(m, r);
+	peak_machine_cloud_limits(m, &si->cloud, si->logical_cpus, cfg);
 }
 
 void peak_machine_init(struct peak_machine *m, const struct peak_sysinfo *si,
@@ -532,4 +535,5 @@ void peak_machine_to_context(const struct peak_machine *m, struct peak_context *
 	value_to_context(ctx, "peak.disk_iops", &m->disk_iops);
 	value_to_context(ctx, "peak.net_gbps", &m->net_gbps);
 	peak_context_set_str(ctx, "peak.net_iface", m->net_iface[0] ? m->net_iface : "none");
+	peak_machine_cloud_to_context(m, ctx);
 }

@@ -7,9 +7,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "peak_cloud.h"
+#include "peak_cloud_limits.h"
 #include "peak_context.h"
 #include "peak_isa.h"
 #include "peak_path.h"
+#include "peak_result.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
 #include "peak_uarch_identity.h"
@@ -61,6 +64,18 @@ bool peak_config_get(const struct peak_config *cfg, const char *key, double *val
 /* Default search: $PEAKBENCH_CONF, else ./peaks.conf. Loads it when present. */
 int peak_config_load_default(struct peak_config *cfg, char *err, size_t err_len);
 
+/* The instance type's published limits as this run's peaks (peak_peak_cloud.c). */
+struct peak_machine_cloud {
+	char instance_type[64];          /* the type looked up; "" none known */
+	bool listed;                     /* its row (or its family's rule) is in the table */
+	struct peak_cloud_limits limits; /* when listed (instance_type points above) */
+	/* The baselines beside the published peaks (the burst, the maximum): known only
+	 * where the peak itself is the published one (not when peaks.conf set it). */
+	struct peak_value disk_baseline_mbps;
+	struct peak_value disk_baseline_iops;
+	struct peak_value net_baseline_gbps;
+};
+
 /* All peak inputs of this machine. */
 struct peak_machine {
 	struct peak_uarch uarch;
@@ -75,6 +90,8 @@ struct peak_machine {
 	struct peak_value disk_iops;
 	struct peak_value net_gbps;     /* link speed of the first up interface with a speed */
 	char net_iface[32];
+	/* The instance type's published limits: disk_* and net_gbps take them when listed. */
+	struct peak_machine_cloud cloud;
 	/* The two frequency witnesses behind ghz (unknown when cpu.ghz is configured). */
 	struct peak_value ghz_imul;     /* imul r64,r64 chain */
 	struct peak_value ghz_addsd;    /* addsd chain (unknown when the FP add latency is) */
@@ -117,5 +134,17 @@ double peak_cpu_gflops(const struct peak_uarch *u, enum peak_isa isa, enum peak_
 
 /* Add the peak inputs (value and source of each) to the context block. */
 void peak_machine_to_context(const struct peak_machine *m, struct peak_context *ctx);
+
+/* The published limits of the cloud's instance type (peak_cloud_limits_find; vcpus for a
+ * per-vCPU rule) become disk_mbps, disk_iops (the maximum) and net_gbps (the burst), source
+ * published, where peaks.conf / --set did not set them. peak_machine_init calls it. */
+void peak_machine_cloud_limits(struct peak_machine *m, const struct peak_cloud *cloud,
+			       unsigned vcpus, const struct peak_config *cfg);
+/* cloud.limit.* context keys when the type is listed; a warning when it is known but not
+ * listed (its disk and network peaks stay unknown). */
+void peak_machine_cloud_to_context(const struct peak_machine *m, struct peak_context *ctx);
+/* The flag item of_baseline=R on a row whose peak is a published burst or maximum: R its
+ * mean over the published baseline (3 decimals); nothing when either is unknown. */
+void peak_machine_flag_of_baseline(struct peak_result *r, const struct peak_value *baseline);
 
 #endif

@@ -15,6 +15,7 @@ enum peak_source {
 	PEAK_SRC_MEASURED,
 	PEAK_SRC_TABLE,   /* micro-architecture table, cpuid, SMBIOS, sysfs */
 	PEAK_SRC_CONFIG,  /* peaks.conf or --set */
+	PEAK_SRC_PUBLISHED, /* the instance type's published limit (peak_cloud_limits.h) */
 };
 
 /* Micro-architecture facts the CPU peak needs (from a table keyed by vendor/family/model). */

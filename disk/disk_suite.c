@@ -253,11 +253,13 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 	res->flags[0] = '\0';
 	disk_flags(s, st, d, r->team, res);
 	add_standard_flags(res, standard);
+	peak_machine_flag_of_baseline(res, &s->m->cloud.disk_baseline_mbps);
 	if (peak_output_record(out, res) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	if (st->pt.block_bytes <= DISK_IOPS_MAX_BLOCK) {
 		extra_row(r, res, standard, "iops", "IOPS", d->iops,
 			  iops_peak->source != PEAK_SRC_UNKNOWN ? iops_peak->value : NAN, &x);
+		peak_machine_flag_of_baseline(&x, &s->m->cloud.disk_baseline_iops);
 		if (peak_output_record(out, &x) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	}
@@ -283,7 +285,8 @@ void disk_suite_init(struct disk_suite *s)
 		    .setup = setup,
 		    .verify = verify,
 		    .teardown = teardown,
-		    /* A disk has a peak only when peaks.conf rates it; unknown is not flagged. */
+		    /* A disk has a peak only when peaks.conf rates it or the instance type's
+		     * published limits give it; unknown is not flagged. */
 		    .peak = s->m->disk_mbps.source != PEAK_SRC_UNKNOWN ? peak_mbps : NULL,
 		    .row = row,
 		    .data = &s->engines[i],

@@ -162,6 +162,7 @@ static void main_throughput(const struct net_point *pt, const struct net_theory 
 		peak_result_flag(main, "udp_gso");
 	peak_result_set_samples(main, pt->gbps, pt->done);
 	peak_result_finish(main);
+	peak_machine_flag_of_baseline(main, &th->baseline);
 }
 
 static void main_latency(const struct net_point *pt, const char *proto, struct peak_result *main)

@@ -9,6 +9,7 @@
 #include "net_client.h"
 #include "net_proto.h"
 #include "peak_hist.h"
+#include "peak_peak.h"
 #include "peak_report.h"
 #include "peak_sysinfo.h"
 
@@ -33,7 +34,10 @@ struct net_point {
 /* The theoretical throughput every throughput row is held against. */
 struct net_theory {
 	double gbps;        /* NAN when unknown */
-	const char *source; /* "memcpy", "link", "config", "unknown" */
+	const char *source; /* "memcpy", "link", "config", "published", "unknown" */
+	/* The instance type's published baseline when gbps is its published burst (another
+	 * host only): the rows' of_baseline=R. source unknown otherwise. */
+	struct peak_value baseline;
 };
 
 struct peak_config;

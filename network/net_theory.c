@@ -20,6 +20,7 @@ void net_theory_measure(struct net_theory *th, bool loopback, const struct peak_
 {
 	th->gbps = NAN;
 	th->source = "unknown";
+	memset(&th->baseline, 0, sizeof th->baseline);
 	if (loopback) {
 		/* One figure per run: peakinfo's, handed over by run_all.sh, else measured
 		 * here by the same function (peak_loopback.c). */
@@ -41,7 +42,10 @@ void net_theory_measure(struct net_theory *th, bool loopback, const struct peak_
 		peak_machine_init(&m, si, cfg, "");
 		if (m.net_gbps.source != PEAK_SRC_UNKNOWN) {
 			th->gbps = m.net_gbps.value;
-			th->source = m.net_gbps.source == PEAK_SRC_CONFIG ? "config" : "link";
+			th->source = peak_source_name(m.net_gbps.source);
+			if (m.net_gbps.source == PEAK_SRC_TABLE)
+				th->source = "link";
+			th->baseline = m.cloud.net_baseline_gbps;
 		}
 		peak_context_set_str(ctx, "netbench.link_interface", m.net_iface);
 	}

@@ -2,7 +2,7 @@
 subsystem), how close to its peak, whether the reference tools agree (one verdict per
 job), the warnings that change a conclusion, and what a --quick or --tiny run shortened.
 At most about 60 lines: the rest of the report and the appendix hold the detail."""
-from . import physics, pick, report_clock, report_cluster, report_mode, report_refs
+from . import physics, pick, report_clock, report_cloud, report_cluster, report_mode, report_refs
 from .report_fmt import FLAG_MEANING, cell, fmt, human, isnum, warnings
 from .report_machine import core_lines, status_problems
 
@@ -72,8 +72,10 @@ def _peak_cell(h: Headline, r: dict, c: dict) -> str:
     return "unknown" + (f": {note.rsplit(': ', 1)[-1]}" if note else "")
 
 
-def headlines(rows: list[dict], c: dict, out_dir: str) -> tuple[list[str], list[tuple]]:
-    """(table lines, [(flag, figure label)] of the conclusion flags the figures carry)."""
+def headlines(rows: list[dict], c: dict, out_dir: str, suites: dict | None = None) -> tuple[list[str], list[tuple]]:
+    """(table lines, [(flag, figure label)] of the conclusion flags the figures carry).
+    suites: the merged suites (their contexts say when a peak is a published cloud limit)."""
+    cloud_used = {}
     out = ["| Subsystem | Figure | Measured | Peak | Efficiency | Where | Notes |",
            "| --- | --- | ---: | ---: | ---: | --- | --- |"]
     flagged = []
@@ -90,10 +92,17 @@ def headlines(rows: list[dict], c: dict, out_dir: str) -> tuple[list[str], list[
         flagged += [(w, f"{h.suite} {h.label}") for w in flags]
         notes = ([pick.fallback_note(why)] if why else []) + [w for w in flags if w not in why]
         eff = f"{r['efficiency'] * 100:.1f}%" if isnum(r.get("efficiency")) and not h.lower else "–"
-        out.append(f"| {h.suite} | {h.label} | {fmt(r['mean'])} {r['unit']} | {cell(_peak_cell(h, r, c))} | {eff} | "
+        peak = _peak_cell(h, r, c)
+        ctx = {**c, **((suites or {}).get(h.suite, {}).get("context") or {})}
+        if report_cloud.is_published(r, ctx):  # against the instance type's published limits
+            peak, eff = report_cloud.peak_words(r, ctx), report_cloud.efficiency_words(r, ctx)
+            cloud_used = ctx
+        out.append(f"| {h.suite} | {h.label} | {fmt(r['mean'])} {r['unit']} | {cell(peak)} | {cell(eff)} | "
                    f"{cell(where)} | {cell(', '.join(notes))} |")
     for label, value, note in report_cluster.headlines(out_dir):
         out.append(f"| cluster | {label} | {value} | – | – | {cell(note)} |  |")
+    if len(out) > 2:
+        out += report_cloud.source_line(cloud_used)
     return (out if len(out) > 2 else ["No headline figure was measured."]), flagged
 
 
@@ -160,7 +169,7 @@ def run_state_lines(status: list, out_dir: str) -> list[str]:
 def summary(out_dir: str, res, verdicts: list[dict], unexplained: list[str]) -> list[str]:
     """res: finish.Results; verdicts: report_refs' (pairs or joined rows); unexplained: the
     references outside the band without a cause (report_refs fills it)."""
-    table, flagged = headlines(res.merged.rows(), res.merged.context, out_dir)
+    table, flagged = headlines(res.merged.rows(), res.merged.context, out_dir, res.merged.suites)
     return (["## Summary", ""] + run_state_lines(res.status, out_dir) + mode_lines(out_dir)
             + machine_line(res.merged.context)
             + report_clock.clock_lines(res.merged.suites.get("cpu", {}).get("context") or {})
