@@ -23,7 +23,12 @@ devno=$(stat -c '%Hd:%Ld' "$dir") || fail "stat $dir"
 
 CG=""
 cleanup() {
-	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
+	# a task that just exited may hold the group a moment longer (rmdir: EBUSY)
+	i=0
+	while [ -n "$CG" ] && [ -d "$CG" ] && ! rmdir "$CG" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
