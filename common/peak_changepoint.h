@@ -14,7 +14,7 @@
 /* The confidence a knee needs (1 - the permutation test's p-value). */
 #define PEAK_CHANGEPOINT_MIN_CONFIDENCE 0.99
 /* The permutations of the test: the highest confidence it can give is 1 - 1/(this + 1). */
-#define PEAK_CHANGEPOINT_PERMUTATIONS 199
+#define PEAK_CHANGEPOINT_PERMUTATIONS 999
 
 struct peak_changepoint {
 	bool found;        /* a knee: the fields below describe two levels */
