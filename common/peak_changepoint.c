@@ -140,7 +140,7 @@ void peak_changepoint_find(const double *x, size_t n, struct peak_changepoint *o
 	double before = median(x, k, tmp), after = median(x + k, n - k, tmp);
 	double high = fmax(fabs(before), fabs(after));
 	if (out->confidence < PEAK_CHANGEPOINT_MIN_CONFIDENCE)
-		no_knee(out, "flat");
+		no_knee(out, "not sure: chance splits as well");
 	else if (fabs(before - after) < PEAK_CHANGEPOINT_MIN_JUMP * high)
 		no_knee(out, "change below 10%");
 	else if (sse_step > 0.5 * sse_line) /* a line explains it as well: a ramp */

@@ -26,8 +26,9 @@ struct peak_changepoint {
 	double after;      /* the level after (NAN when no knee) */
 	double confidence; /* 1 - p of the permutation test, 0 when no split was tried */
 	double noise;      /* the within-segment standard deviation (pooled) */
-	const char *why;   /* no knee: the reason in a few words ("flat", "a ramp, not a
-			    * step", "too short", "change below 10%"); NULL when found */
+	const char *why;   /* no knee: the reason in a few words ("flat", "not sure: chance
+			    * splits as well", "a ramp, not a step", "too short", "change below
+			    * 10%"); NULL when found */
 };
 
 /* Find the best single change point of x (n samples) by least squares, and decide whether
