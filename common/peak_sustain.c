@@ -10,7 +10,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "peak_time.h"
+/* The sampler sleeps to absolute CLOCK_MONOTONIC deadlines (clock_nanosleep has no
+ * CLOCK_MONOTONIC_RAW, peak_time's clock, and the two differ by an offset that grows with
+ * uptime): every time of this module is read from that one clock. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 int peak_sustain_parse(const char *arg, void *dest, char *err, size_t err_len)
 {
@@ -45,7 +53,7 @@ static void *sampler(void *arg)
 			;
 		if (atomic_load(&s->stop))
 			break;
-		uint64_t now = peak_time_now_ns();
+		uint64_t now = mono_ns();
 		uint64_t b = atomic_load_explicit(&s->bytes, memory_order_relaxed);
 		/* a late wake-up stretches its second: divide by the time it really took */
 		s->bytes_per_s[s->n++] = (double)(b - prev_bytes) * 1e9 / (double)(now - prev_ns);
@@ -64,8 +72,7 @@ int peak_sustain_start(struct peak_sustain *s, double duration_s)
 	s->bytes_per_s = calloc(s->cap ? s->cap : 1, sizeof *s->bytes_per_s);
 	if (s->bytes_per_s == NULL)
 		return -1;
-	/* peak_time_now_ns is CLOCK_MONOTONIC: the sampler's deadlines count from it */
-	s->start_ns = peak_time_now_ns();
+	s->start_ns = mono_ns();
 	int rc = pthread_create(&s->thread, NULL, sampler, s);
 	if (rc != 0) {
 		free(s->bytes_per_s);
@@ -79,7 +86,7 @@ int peak_sustain_start(struct peak_sustain *s, double duration_s)
 
 bool peak_sustain_over(const struct peak_sustain *s, double duration_s)
 {
-	return (double)(peak_time_now_ns() - s->start_ns) >= (duration_s + PEAK_SUSTAIN_TAIL_S) * 1e9;
+	return (double)(mono_ns() - s->start_ns) >= (duration_s + PEAK_SUSTAIN_TAIL_S) * 1e9;
 }
 
 void peak_sustain_stop(struct peak_sustain *s)
@@ -87,7 +94,7 @@ void peak_sustain_stop(struct peak_sustain *s)
 	if (!s->running)
 		return;
 	/* past the end the sampler has returned; before it (the job failed), end it at once */
-	if ((double)(peak_time_now_ns() - s->start_ns) < (double)s->cap * 1e9) {
+	if ((double)(mono_ns() - s->start_ns) < (double)s->cap * 1e9) {
 		atomic_store(&s->stop, 1);
 		(void)pthread_cancel(s->thread); /* clock_nanosleep is a cancellation point */
 	}
