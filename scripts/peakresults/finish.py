@@ -57,7 +57,7 @@ def write_charts(out: str, res: Results, draw: bool) -> charts_mod.Charts:
     charts_special.efficiency_fig(c, s)
     charts_special.baseline_fig(c, res.matches)
     charts_special.roofline_fig(c, s.get("cpu", []), res.merged.levels, s.get("memory", []))
-    sustain.figs(c, res.merged.suites)
+    sustain.figs(c, res.merged.suites, res.merged.context)
     return c
 
 

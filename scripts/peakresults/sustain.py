@@ -88,13 +88,15 @@ def fig(c: Charts, suite: str, run: dict, context: dict) -> str:
     return name
 
 
-def figs(c: Charts, suites: dict) -> dict:
-    """Every sustained run's chart: {suite: [figure names]}. suites: merged.suites."""
+def figs(c: Charts, suites: dict, context: dict | None = None) -> dict:
+    """Every sustained run's chart: {suite: [figure names]}. suites: merged.suites; the
+    published limits are read from the suite's context, else from context (peakinfo's)."""
     out = {}
     for suite in ("disk", "network"):
         s = suites.get(suite) or {}
+        ctx = {**(context or {}), **(s.get("context") or {})}
         for run in runs(s.get("results", [])):
-            out.setdefault(suite, []).append(fig(c, suite, run, s.get("context") or {}))
+            out.setdefault(suite, []).append(fig(c, suite, run, ctx))
     return out
 
 

@@ -79,6 +79,12 @@ class Sustain(unittest.TestCase):
         _, text, _ = self.gp("network", NET, {"cloud.limit.net_baseline_gbps": None})
         self.assertNotIn("published", text)
 
+    def test_limits_from_peakinfo_context(self):
+        c = Charts(self.tmp, False)
+        (name,) = sustain.figs(c, {"network": {"results": NET}}, LIMITS)["network"]
+        with open(os.path.join(c.data, name + ".gp"), encoding="utf-8") as f:
+            self.assertIn("published burst 0.8 Gbit/s", f.read())
+
     def test_summary(self):
         lines = sustain.summary_lines({"network": {"results": NET}, "disk": {"results": DISK}})
         self.assertEqual(lines[1], "### Sustained: burst and baseline")
