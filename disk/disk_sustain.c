@@ -25,8 +25,8 @@ int disk_sustain_check(struct disk_opts *o, struct peak_bench_err *e)
 		o->tests.v[0] = "seq_read";
 		o->tests.n = 1;
 	}
-	if (o->tests.n != 1 || (strcmp(o->tests.v[0], "seq_read") != 0 &&
-				strcmp(o->tests.v[0], "seq_write") != 0))
+	if (o->tests.n != 1 ||
+	    (strcmp(o->tests.v[0], "seq_read") != 0 && strcmp(o->tests.v[0], "seq_write") != 0))
 		return peak_bench_fail(e, PEAK_EXIT_USAGE,
 				       "--sustain runs one job: --test seq_read or seq_write");
 	if (o->blocks.n == 0)
@@ -123,8 +123,8 @@ static int emit(const struct disk_opts *o, const struct disk_engine_ops *eng, bo
 	size_t n = peak_sustain_rows(s, 1e-6, values, &tmpl, &cp, rows);
 	peak_context_set_num(ctx, "disk.sustain_s", o->sustain_s);
 	peak_context_set_str(ctx, "disk.sustain_knee", cp.found ? "found" : cp.why);
-	int rc = n == 0 ? peak_bench_fail(e, PEAK_EXIT_FAIL, "--sustain: no whole second measured")
-			: 0;
+	int rc =
+	    n == 0 ? peak_bench_fail(e, PEAK_EXIT_FAIL, "--sustain: no whole second measured") : 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		peak_result_finish(&rows[i]);
 		if (peak_output_record(out, &rows[i]) != 0)
@@ -134,10 +134,9 @@ static int emit(const struct disk_opts *o, const struct disk_engine_ops *eng, bo
 	return rc;
 }
 
-int disk_sustain_run(const struct disk_opts *o, struct disk_file *f,
-		     const struct disk_pattern *pat, const struct disk_engine_ops *eng,
-		     double peak_mbps, struct peak_output *out, struct peak_context *ctx,
-		     struct peak_bench_err *e)
+int disk_sustain_run(const struct disk_opts *o, struct disk_file *f, const struct disk_pattern *pat,
+		     const struct disk_engine_ops *eng, double peak_mbps, struct peak_output *out,
+		     struct peak_context *ctx, struct peak_bench_err *e)
 {
 	uint64_t block = o->blocks.v[0];
 	unsigned depth = (unsigned)o->iodepth;
@@ -153,7 +152,10 @@ int disk_sustain_run(const struct disk_opts *o, struct disk_file *f,
 		return peak_bench_fail(e, PEAK_EXIT_UNSUPPORTED,
 				       "--direct on: --block %llu cannot go through O_DIRECT here",
 				       (unsigned long long)block);
-	struct loop l = {.eng = eng, .pat = pat, .block = block, .file_bytes = f->size_bytes,
+	struct loop l = {.eng = eng,
+			 .pat = pat,
+			 .block = block,
+			 .file_bytes = f->size_bytes,
 			 .dir = strcmp(o->tests.v[0], "seq_write") == 0 ? DISK_WRITE : DISK_READ,
 			 .duration_s = o->sustain_s};
 	if (posix_memalign((void **)&l.bufs, 4096, (size_t)(block * depth)) != 0)

@@ -21,9 +21,8 @@ int disk_sustain_check(struct disk_opts *o, struct peak_bench_err *e);
 /* Run it on f (created and laid out; pat is the data written) with eng; the rows' peak is
  * peak_mbps (NAN: unknown). Rows to out, context keys disk.sustain_* to ctx. 0, or -1
  * with e set. */
-int disk_sustain_run(const struct disk_opts *o, struct disk_file *f,
-		     const struct disk_pattern *pat, const struct disk_engine_ops *eng,
-		     double peak_mbps, struct peak_output *out, struct peak_context *ctx,
-		     struct peak_bench_err *e);
+int disk_sustain_run(const struct disk_opts *o, struct disk_file *f, const struct disk_pattern *pat,
+		     const struct disk_engine_ops *eng, double peak_mbps, struct peak_output *out,
+		     struct peak_context *ctx, struct peak_bench_err *e);
 
 #endif

@@ -4,17 +4,17 @@
 #ifndef NET_ENA_H
 #define NET_ENA_H
 
+#include <net/if.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <net/if.h>
 #include <sys/socket.h>
 
 #define NET_ENA_NCOUNTERS 3 /* bw_in, bw_out, pps allowance exceeded */
 
 struct net_ena {
-	char ifname[IF_NAMESIZE];       /* the interface the run's traffic leaves by */
-	bool have;                      /* the driver has the counters */
+	char ifname[IF_NAMESIZE]; /* the interface the run's traffic leaves by */
+	bool have;                /* the driver has the counters */
 	uint64_t v[NET_ENA_NCOUNTERS];
 };
 

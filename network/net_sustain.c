@@ -21,8 +21,9 @@ int net_sustain_check(const struct peak_list *threads, const struct peak_list *b
 		      const struct peak_str_list *tests, struct peak_bench_err *e)
 {
 	if (threads->n > 1 || buffer->n > 1)
-		return peak_bench_fail(e, PEAK_EXIT_USAGE,
-				       "--sustain runs one point: give one --threads and one --buffer");
+		return peak_bench_fail(
+		    e, PEAK_EXIT_USAGE,
+		    "--sustain runs one point: give one --threads and one --buffer");
 	for (size_t i = 0; i < tests->n; i++)
 		if (strcmp(tests->v[i], "tcp_throughput") != 0)
 			return peak_bench_fail(e, PEAK_EXIT_USAGE,
@@ -82,8 +83,8 @@ static int emit(const struct peak_sustain *s, const struct net_theory *th,
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	size_t n = peak_sustain_rows(s, 8e-9, values, &tmpl, &cp, rows);
 	peak_context_set_str(ctx, "netbench.sustain_knee", cp.found ? "found" : cp.why);
-	int rc = n == 0 ? peak_bench_fail(e, PEAK_EXIT_FAIL, "--sustain: no whole second measured")
-			: 0;
+	int rc =
+	    n == 0 ? peak_bench_fail(e, PEAK_EXIT_FAIL, "--sustain: no whole second measured") : 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		peak_result_finish(&rows[i]);
 		if (peak_output_record(out, &rows[i]) != 0)

@@ -16,7 +16,8 @@ int main(int argc, char **argv)
 {
 	if (argc > 1) {
 		if (strcmp(argv[1], "--help") == 0) {
-			printf("Usage: peakknee < SERIES\nThe knee of a per-second series (one number a "
+			printf("Usage: peakknee < SERIES\nThe knee of a per-second series (one "
+			       "number a "
 			       "line): level before, after, when, how sure.\n");
 			return PEAK_EXIT_OK;
 		}
@@ -34,7 +35,8 @@ int main(int argc, char **argv)
 		while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
 			end++;
 		if (end == line || *end != '\0' || !isfinite(v) || n == MAX_SAMPLES) {
-			fprintf(stderr, "peakknee: line %zu is not a number (or more than %u lines)\n",
+			fprintf(stderr,
+				"peakknee: line %zu is not a number (or more than %u lines)\n",
 				n + 1, MAX_SAMPLES);
 			free(x);
 			return PEAK_EXIT_USAGE;

@@ -145,10 +145,14 @@ static void test_too_short(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_clean_step),         cmocka_unit_test(test_flat_has_no_knee),
-	    cmocka_unit_test(test_noisy_step),         cmocka_unit_test(test_step_near_the_ends),
-	    cmocka_unit_test(test_ramp_is_no_knee),    cmocka_unit_test(test_small_change_is_no_knee),
-	    cmocka_unit_test(test_knee_inside_a_second), cmocka_unit_test(test_too_short),
+	    cmocka_unit_test(test_clean_step),
+	    cmocka_unit_test(test_flat_has_no_knee),
+	    cmocka_unit_test(test_noisy_step),
+	    cmocka_unit_test(test_step_near_the_ends),
+	    cmocka_unit_test(test_ramp_is_no_knee),
+	    cmocka_unit_test(test_small_change_is_no_knee),
+	    cmocka_unit_test(test_knee_inside_a_second),
+	    cmocka_unit_test(test_too_short),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,16 +14,16 @@ static void test_parse(void **state)
 	static const struct {
 		const char *arg;
 		double s;
-	} good[] = {{"90", 90}, {"90s", 90}, {"30m", 1800}, {"1h", 3600}, {"1.5h", 5400},
-		    {"4", 4}, {"24h", 86400}};
+	} good[] = {{"90", 90},     {"90s", 90}, {"30m", 1800}, {"1h", 3600},
+		    {"1.5h", 5400}, {"4", 4},    {"24h", 86400}};
 	char err[128];
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 		double v = 0;
 		assert_int_equal(peak_sustain_parse(good[i].arg, &v, err, sizeof err), 0);
 		assert_double_equal(v, good[i].s, 1e-9);
 	}
-	static const char *const bad[] = {"", "3s", "5x", "25h", "1m5", "-10s", "nan", "inf",
-					  "10ss", "s", "1e99"};
+	static const char *const bad[] = {"",    "3s",  "5x",   "25h", "1m5", "-10s",
+					  "nan", "inf", "10ss", "s",   "1e99"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		double v = -1;
 		assert_int_equal(peak_sustain_parse(bad[i], &v, err, sizeof err), -1);
