@@ -118,3 +118,19 @@ int net_ena_read(const struct sockaddr *local, struct net_ena *e, char *why, siz
 	close(fd);
 	return 0;
 }
+
+bool net_ena_rise(const struct net_ena *before, const struct net_ena *after, char *text, size_t len)
+{
+	bool rose = false;
+	size_t at = 0;
+	text[0] = '\0';
+	for (int k = 0; k < NET_ENA_NCOUNTERS && at < len; k++) {
+		/* a counter that went down (the driver reset) is no rise */
+		uint64_t d = after->v[k] >= before->v[k] ? after->v[k] - before->v[k] : 0;
+		rose |= d > 0;
+		int w = snprintf(text + at, len - at, "%s%s=+%llu", k ? "," : "", net_ena_names[k],
+				 (unsigned long long)d);
+		at += w > 0 ? (size_t)w : 0;
+	}
+	return rose;
+}

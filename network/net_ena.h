@@ -26,4 +26,9 @@ extern const char *const net_ena_names[NET_ENA_NCOUNTERS];
  * note in why, why_len). */
 int net_ena_read(const struct sockaddr *local, struct net_ena *e, char *why, size_t why_len);
 
+/* The counters' rise from before to after as text ("bw_in_allowance_exceeded=+0,...",
+ * len bytes); true when any rose. */
+bool net_ena_rise(const struct net_ena *before, const struct net_ena *after, char *text,
+		  size_t len);
+
 #endif

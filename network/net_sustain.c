@@ -46,22 +46,6 @@ static void ena_read(const struct net_client *cli, struct net_ena *ena, char *no
 	(void)net_ena_read((struct sockaddr *)&local, ena, note, len);
 }
 
-/* The counters' rise as context text ("bw_in_allowance_exceeded=+0,..."); true when any rose. */
-static bool ena_rise(const struct net_ena *a, const struct net_ena *b, char *text, size_t len)
-{
-	bool rose = false;
-	size_t at = 0;
-	text[0] = '\0';
-	for (int k = 0; k < NET_ENA_NCOUNTERS && at < len; k++) {
-		uint64_t d = b->v[k] >= a->v[k] ? b->v[k] - a->v[k] : 0;
-		rose |= d > 0;
-		int w = snprintf(text + at, len - at, "%s%s=+%llu", k ? "," : "", net_ena_names[k],
-				 (unsigned long long)d);
-		at += w > 0 ? (size_t)w : 0;
-	}
-	return rose;
-}
-
 static int emit(const struct peak_sustain *s, const struct net_theory *th,
 		const struct net_sustain_cfg *cfg, bool shaped, struct peak_output *out,
 		struct peak_context *ctx, struct peak_bench_err *e)
@@ -128,7 +112,7 @@ int net_sustain_run(struct net_client *cli, const struct net_params *base,
 	peak_context_set_num(ctx, "netbench.sustain_s", cfg->duration_s);
 	if (before.have) {
 		ena_read(cli, &after, note, sizeof note);
-		shaped = after.have && ena_rise(&before, &after, rise, sizeof rise);
+		shaped = after.have && net_ena_rise(&before, &after, rise, sizeof rise);
 		peak_context_set_str(ctx, "netbench.ena_allowance", after.have ? rise : note);
 	} else {
 		peak_context_set_str(ctx, "netbench.ena_allowance", note);
