@@ -2,9 +2,9 @@
 # diskbench --sustain under the kernel's block throttle, in a cgroup this test creates (and
 # removes): cgroup v2 io.max where the io controller is enabled, else v1's
 # blkio.throttle.read_bps_device. Cases:
-#   knee  a read throttle of 160 MB/s, lowered to 40 MB/s 5 s after the sustained job
-#         starts: burst 160 and baseline 40 within 10%, the knee within 2 s of 5 s
-#   flat  40 MB/s all along: one baseline row within 10% of it, no knee
+#   knee  a read throttle of 100 MB/s, lowered to 25 MB/s 5 s after the sustained job
+#         starts: burst 100 and baseline 25 within 10%, the knee within 2 s of 5 s
+#   flat  25 MB/s all along: one baseline row within 10% of it, no knee
 # The test file's device must be a block device the throttle takes (else skip: overlay,
 # tmpfs). Usage: disk_sustain.sh CASE DISKBENCH WORKDIR
 TEST_NAME=sustain_$1
@@ -13,7 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/disk/lib_case.sh
 . "$HERE/lib_case.sh"
 new_work "$3/sustain_$CASE"
-HIGH=160000000 LOW=40000000 SUSTAIN_S=12 CHANGE_S=5
+HIGH=100000000 LOW=25000000 SUSTAIN_S=12 CHANGE_S=5
 [ "$CASE" = flat ] && SUSTAIN_S=6 HIGH=$LOW
 
 # The whole disk under the work directory (a partition's rule goes on its disk).
