@@ -38,10 +38,13 @@ def check(a) -> str:
     if a.no_knee:
         if "no_knee" not in rows[0]["flags"].split(";"):
             return f"a flat run without the no_knee flag: {rows[0]['flags']}"
+        print(f"measured: baseline {rows[0]['median']:.4g} {rows[0]['unit']}")
         return ""
     knee = flag(rows[0]["flags"], "knee_s")
     if knee is None or abs(knee - a.knee) > a.knee_tol:
         return f"knee at {knee} s, expected {a.knee:.2f} +- {a.knee_tol} s; series {series}"
+    print(f"measured: burst {rows[0]['median']:.4g}, baseline {rows[1]['median']:.4g} {rows[0]['unit']}, "
+          f"knee at {knee} s")
     return ""
 
 
