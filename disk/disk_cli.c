@@ -1,5 +1,7 @@
 /* diskbench's command line (see disk_cli.h). */
 #include "disk_cli.h"
+#include "disk_sustain.h"
+#include "peak_sustain.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +89,10 @@ size_t disk_opts_table(struct disk_opts *o, struct peak_opt *t, size_t max)
 	     "run only on these CPUs, e.g. 0 or 0,2 (fio's --cpus_allowed; default: wherever "
 	     "the scheduler puts the I/O threads)",
 	     PEAK_OPT_UINT_LIST, &o->cpus, 0, 4095, NULL, NULL},
+	    {"sustain", "DURATION",
+	     "one sequential job (seq_read, or --test seq_write) this long, e.g. 90s, 30m, 1h: "
+	     "its throughput every second, burst and baseline",
+	     PEAK_OPT_CALLBACK, &o->sustain_s, 0, 0, NULL, peak_sustain_parse},
 	    {"keep", NULL, "leave the test file in place at the end", PEAK_OPT_FLAG, &o->keep, 0, 0,
 	     NULL, NULL},
 	    {"verify", NULL, "check every byte written and read against the pattern (slower)",
@@ -98,6 +104,8 @@ size_t disk_opts_table(struct disk_opts *o, struct peak_opt *t, size_t max)
 
 int disk_opts_check(struct disk_opts *o, struct peak_bench_err *e)
 {
+	if (o->sustain_s != 0 && disk_sustain_check(o, e) != 0)
+		return -1;
 	if (o->file_size % 4096)
 		return peak_bench_fail(e, PEAK_EXIT_USAGE,
 				       "--file-size: %llu is not a multiple of 4KiB",

@@ -28,6 +28,7 @@ struct disk_opts {
 	bool keep;
 	bool verify;
 	struct peak_list cpus; /* --cpus: where the process may run (n 0: anywhere allowed) */
+	double sustain_s;      /* --sustain: one sequential job this long, per second (0: off) */
 };
 
 /* Defaults after the common ones: every test, the PA1 block sizes (chosen in

@@ -2,6 +2,7 @@
  * with O_DIRECT (or dropped page cache) and fdatasync-inclusive write timings. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "disk_layout.h"
 #include "disk_pattern.h"
 #include "disk_suite.h"
+#include "disk_sustain.h"
 #include "peak_bench.h"
 #include "peak_bench_main.h"
 #include "peak_exit.h"
@@ -208,6 +210,16 @@ static int sweep(struct bench *b, struct peak_output *out, struct peak_bench_err
 {
 	struct disk_suite *s = &b->suite;
 	bool layout_lost = false;
+	if (b->o.sustain_s != 0) { /* the last engine: uring when it runs here, as fio users would */
+		if (!b->o.common.quiet)
+			note("--sustain: %s for %.0f s (one value a second)", b->o.tests.v[0],
+			     b->o.sustain_s);
+		return disk_sustain_run(&b->o, &b->file, &b->pat, s->engines[s->nengines - 1],
+					s->m->disk_mbps.source != PEAK_SRC_UNKNOWN
+					    ? s->m->disk_mbps.value
+					    : NAN,
+					out, b->ctx, e);
+	}
 	if (getrandom(&s->seed, sizeof(s->seed), 0) != (ssize_t)sizeof(s->seed))
 		s->seed = 0x5eed;
 	for (size_t ti = 0; ti < b->o.tests.n && !disk_stop_signal(); ti++) {

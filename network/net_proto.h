@@ -17,7 +17,7 @@
 #define NET_MAX_UDP_DGRAM   65507u
 #define NET_UDP_HEADER      16u          /* seq (8) + send timestamp (8), big-endian */
 #define NET_MAX_BYTES       (1ull << 40) /* 1 TiB per test */
-#define NET_MAX_DURATION_NS (3600ull * 1000000000ull)
+#define NET_MAX_DURATION_NS (25ull * 3600ull * 1000000000ull) /* --sustain 24h */
 #define NET_MAX_WARMUP      1000000u
 #define NET_MAX_TIMEOUT_MS  600000u
 
@@ -47,6 +47,8 @@ struct net_params {
 	uint32_t send_batch;  /* client only: unpaced UDP datagrams per send call; 0 = 32 */
 	uint32_t poll_recv;   /* receiver: poll() before every receive call, one datagram a
 			       * call (iperf3's select loop); 0 = block in recv, recvmmsg batches */
+	atomic_uint_fast64_t *progress; /* client only: tcp senders add the bytes they send
+					 * (--sustain's per-second series); NULL: not counted */
 };
 
 /* Check a peer's (or the user's) parameters against the caps; reason names the field. */

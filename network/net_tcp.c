@@ -250,6 +250,8 @@ static int tcp_send(struct net_cli_conn *c)
 		}
 		c->st.bytes += (uint64_t)r;
 		c->st.packets++;
+		if (p->progress != NULL)
+			atomic_fetch_add_explicit(p->progress, (uint64_t)r, memory_order_relaxed);
 		if (p->total_bytes != 0)
 			remaining -= (uint64_t)r;
 		else if (peak_time_now_ns() >= end)

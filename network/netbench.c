@@ -20,6 +20,7 @@
 #include "net_proto.h"
 #include "net_report.h"
 #include "net_server.h"
+#include "net_sustain.h"
 #include "net_wire.h"
 #include "peak_context.h"
 #include "peak_exit.h"
@@ -28,6 +29,7 @@
 #include "peak_bench.h"
 #include "peak_bench_main.h"
 #include "peak_peak.h"
+#include "peak_sustain.h"
 #include "peak_sysinfo.h"
 #include "peak_team.h"
 
@@ -58,6 +60,7 @@ struct nb_opts {
 	struct peak_list cpus;        /* --cpus: the client's threads (n 0: anywhere) */
 	struct peak_list server_cpus; /* loopback --server-cpus: its server's threads */
 	bool server_process;          /* loopback --server-process: the server in a child process */
+	double sustain_s;             /* --sustain: one TCP test this long, per second (0: off) */
 };
 
 /* --rate: bits per second with an optional decimal k/M/G/T suffix (iperf3 style). */
@@ -181,7 +184,9 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 	 "the receiver polls before every receive call, one datagram a call (iperf3's loop)",      \
 	 PEAK_OPT_FLAG, &(o)->poll_recv, 0, 0, NULL, NULL},                                        \
 	{"cpus", "LIST", "the client's threads only on these CPUs (iperf3 -A; default: anywhere)", \
-	 PEAK_OPT_UINT_LIST, &(o)->cpus, 0, 4095, NULL, NULL}
+	 PEAK_OPT_UINT_LIST, &(o)->cpus, 0, 4095, NULL, NULL},                                     \
+	{"sustain", "DURATION", "one TCP throughput test this long (90s, 30m, 1h): burst, baseline", \
+	 PEAK_OPT_CALLBACK, &(o)->sustain_s, 0, 0, NULL, peak_sustain_parse}
 
 /* The program's state for client and loopback (peak_bench_main owns it). */
 struct netbench {
@@ -231,6 +236,9 @@ static void general_usage(void)
 /* check: fill the lists the user left empty and check what the table cannot (exit 2). */
 static int finish_client_opts(struct nb_opts *o, struct peak_bench_err *e)
 {
+	if (o->sustain_s != 0 &&
+	    net_sustain_check(&o->common.threads, &o->buffer, &o->tests, e) != 0)
+		return -1;
 	if (o->tests.n == 0) {
 		for (size_t i = 0; test_choices[i]; i++)
 			o->tests.v[o->tests.n++] = test_choices[i];
@@ -450,6 +458,13 @@ static int client_sweep(struct peak_bench_env *env)
 					       .point = net_bench_point,
 					       .data = &b->nb,
 					       .progress = net_bench_progress};
+	if (b->o.sustain_s != 0) {
+		const struct net_sustain_cfg cfg = {.duration_s = b->o.sustain_s,
+						    .nconns = (uint32_t)env->common->threads.v[0],
+						    .block_bytes = (uint32_t)b->o.buffer.v[0]};
+		return net_sustain_run(&b->cli, &b->nb.base, &b->nb.th, &cfg, &env->out, &env->ctx,
+				       &env->err);
+	}
 	return net_bench_sweep(&suite, env->common, &env->out, &env->err);
 }
 

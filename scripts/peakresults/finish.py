@@ -5,7 +5,7 @@ import json
 import os
 
 from . import charts as charts_mod
-from . import charts_special, csvout, join, merge, pairs, report, report_machine, report_refs, schema
+from . import charts_special, csvout, join, merge, pairs, report, report_machine, report_refs, schema, sustain
 from .load import SUITES
 
 LEVEL_COLUMNS = ("level",) + schema.COLUMNS
@@ -57,6 +57,7 @@ def write_charts(out: str, res: Results, draw: bool) -> charts_mod.Charts:
     charts_special.efficiency_fig(c, s)
     charts_special.baseline_fig(c, res.matches)
     charts_special.roofline_fig(c, s.get("cpu", []), res.merged.levels, s.get("memory", []))
+    sustain.figs(c, res.merged.suites, res.merged.context)
     return c
 
 

@@ -199,6 +199,9 @@ def build_plan(o) -> list:
             "diskbench", "disk-diskbench-uring", base + ["--test", "seq_read,rand_read", "--block", ublocks,
                                                          "--engine", "uring", "--runtime", runtime]
             + common + fixed("disk", runtime))
+        if o.sustain_s:  # one sequential read held: burst and baseline (docs/disk.md)
+            add("disk", "diskbench --sustain", o.sustain_s + 10, "bench", "diskbench", "disk-sustain",
+                base + ["--sustain", f"{o.sustain_s}s", "--quiet"])
     if "network" in want:
         nbytes = "1MiB" if o.tiny else "128MiB" if o.quick else "1GiB"
         add("network", "netbench", est(4 * nthreads, 1), "bench", "netbench", "network-netbench",
@@ -210,6 +213,10 @@ def build_plan(o) -> list:
                 "network-remote", ["netbench", "client", "--host", o.peer, "--test", "all",
                                    "--buffer", "64KiB", "--bytes", nbytes] + common + fixed("network"))
             sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
+        if o.sustain_s:  # to the peer when there is one: a provider shapes what leaves the VM
+            where = ["client", "--host", o.peer] if o.peer else ["loopback"]
+            add("network", "netbench --sustain", o.sustain_s + 5, "bench", "netbench", "network-sustain",
+                ["netbench"] + where + ["--sustain", f"{o.sustain_s}s", "--quiet"])
     if "dpdk" in want:
         # a repetition of 0.5 s is millions of packets even at 9000 B (issue 26: 1 s cost
         # the full protocol about 80 s more)

@@ -27,6 +27,10 @@ Options:
   --min-time S       shortest repetition, passed to every benchmark
   --out DIR          results folder (default results/<timestamp>)
   --disk-dir DIR     directory for diskbench's and fio's test files (default: under --out)
+  --sustain DURATION each sustained job's length: diskbench --sustain (a sequential read)
+                     and netbench --sustain (TCP, to --peer when given, else loopback),
+                     their throughput every second, burst and baseline (e.g. 30m, 1h;
+                     0: none; default 30s in the full protocol, none in --quick)
   --peer HOST        also run netbench against a `netbench server` on HOST (two-node part)
   --hostfile FILE    also run the cluster part on the hosts of FILE (scripts/cluster_run.sh)
   --mpirun "ARGS"    extra arguments for mpirun in the cluster part
@@ -140,7 +144,7 @@ def parse_options(argv: list) -> argparse.Namespace:
     for flag in ("--quick", "--tiny", "--dry-run", "--no-build", "--no-baselines",
                  "--no-charts", "-h", "--help", "--nul", "--write-pairs"):
         p.add_argument(flag, action="store_true")
-    for opt in ("--only", "--reps", "--threads", "--min-time", "--out", "--disk-dir",
+    for opt in ("--only", "--reps", "--threads", "--min-time", "--out", "--disk-dir", "--sustain",
                 "--peer", "--build-dir", "--hostfile", "--mpirun",
                 # for tests: the CPUs, the tools taken as installed, where /sys is
                 "--ncpu", "--have", "--sysroot", "--root"):
@@ -181,6 +185,7 @@ def parse_options(argv: list) -> argparse.Namespace:
         ok = re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)", o.min_time)
         if not ok or not 0 < float(o.min_time) <= 3600:
             raise UsageError(f"--min-time: '{o.min_time}' is not a number of seconds in (0, 3600]")
+    o.sustain_s = sustain_seconds(o.sustain, o.quick)
     if o.peer and not re.fullmatch(r"[A-Za-z0-9.:_-]+", o.peer):
         raise UsageError(f"--peer: '{o.peer}' is not a host name or address")
     if o.mpirun is not None and not o.hostfile:
@@ -204,8 +209,27 @@ def parse_options(argv: list) -> argparse.Namespace:
     return o
 
 
-_VALUED = {"only", "reps", "threads", "min_time", "out", "disk_dir", "peer", "build_dir",
+_VALUED = {"sustain", "only", "reps", "threads", "min_time", "out", "disk_dir", "peer", "build_dir",
            "hostfile", "mpirun", "ncpu", "have", "sysroot", "root"}
+
+
+# The full protocol's sustained jobs: 30 s each (disk, network), a minute in all, enough
+# for a bucket that lasts seconds; a cloud's burst lasts minutes (give --sustain 30m).
+FULL_SUSTAIN_S = 30
+
+
+def sustain_seconds(value, quick: bool) -> int:
+    """--sustain as whole seconds (0: no sustained job), as the binaries take it: 90, 90s,
+    30m, 1h; 4 s to 24 h."""
+    if value is None:
+        return 0 if quick else FULL_SUSTAIN_S
+    m = re.fullmatch(r"([0-9]+)([smh]?)", value)
+    if not m:
+        raise UsageError(f"--sustain: '{value}' is not a duration like 90s, 30m or 1h")
+    secs = int(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2)]
+    if secs != 0 and not 4 <= secs <= 86400:
+        raise UsageError(f"--sustain: '{value}' is not 0 nor a duration of 4 s to 24 h")
+    return secs
 
 
 def have_tool(o, name: str) -> bool:

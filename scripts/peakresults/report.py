@@ -5,7 +5,7 @@ same, self-contained: report_html)."""
 import os
 
 from . import (pick, report_appendix, report_cluster, report_dpdk, report_html, report_pa1, report_refs,
-               report_summary, schema)
+               report_summary, schema, sustain)
 from .load import SUITES
 from .report_fmt import FLAG_MEANING, fmt, human, warnings
 from .report_machine import machine, status_notes
@@ -110,7 +110,7 @@ def suites_part(out_dir: str, res, charts) -> list[str]:
             continue
         md += status_notes(res.status, s)
         md += report_pa1.section(rs)
-        md += [""] + chart_lines(charts, CHARTS[s])
+        md += [""] + chart_lines(charts, CHARTS[s] + [f"sustain_{r['test']}" for r in sustain.runs(rs)])
         if s == "dpdk":
             md += report_dpdk.section(out_dir, rs, res.merged.suites.get("network", {}).get("results", []))
     return md

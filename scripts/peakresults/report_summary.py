@@ -2,7 +2,8 @@
 subsystem), how close to its peak, whether the reference tools agree (one verdict per
 job), the warnings that change a conclusion, and what a --quick or --tiny run shortened.
 At most about 60 lines: the rest of the report and the appendix hold the detail."""
-from . import physics, pick, report_clock, report_cloud, report_cluster, report_mode, report_refs
+from . import (physics, pick, report_clock, report_cloud, report_cluster, report_mode, report_refs,
+               sustain)
 from .report_fmt import FLAG_MEANING, cell, fmt, human, isnum, warnings
 from .report_machine import core_lines, status_problems
 
@@ -174,6 +175,7 @@ def summary(out_dir: str, res, verdicts: list[dict], unexplained: list[str]) -> 
             + machine_line(res.merged.context)
             + report_clock.clock_lines(res.merged.suites.get("cpu", {}).get("context") or {})
             + ["", "### Figures against their peaks", ""] + table
+            + sustain.summary_lines(res.merged.suites)
             + ["", "### Reference tools (ratio = ours / tool)", ""] + report_refs.summary_lines(verdicts)
             + ["", "### Warnings that change a conclusion", ""]
             + conclusion_warnings(res, flagged, unexplained, len(verdicts)))

@@ -36,7 +36,8 @@ class PlanSteps(unittest.TestCase):
         o, st = steps_of()
         self.assertEqual(names(st), [
             "peakinfo", "cpubench", "linpack", "membench", "bandwidth L1", "bandwidth L2",
-            "bandwidth L3", "bandwidth DRAM", "diskbench", "diskbench io_uring", "netbench", "dpdkbench", "memif pair",
+            "bandwidth L3", "bandwidth DRAM", "diskbench", "diskbench io_uring", "diskbench --sustain",
+            "netbench", "netbench --sustain", "dpdkbench", "memif pair",
             "memif latency", "kernel udp", "cpubench pass 2", "linpack pass 2", "membench pass 2", "diskbench pass 2",
             "netbench pass 2", "placement", "finish"])
         by = {s.name: s for s in st}
@@ -137,11 +138,30 @@ class PlanSteps(unittest.TestCase):
                 self.assertEqual(size, {"bandwidth L1": "32KiB", "bandwidth L2": "1024KiB",
                                         "bandwidth L3": l3, "bandwidth DRAM": "1GiB"})
 
+    def test_sustain(self):
+        # the full protocol's default: 30 s each; --quick none unless asked; to the peer
+        _, st = steps_of("--only", "disk,network")
+        by = {s.name: s.argv for s in st}
+        self.assertEqual(by["diskbench --sustain"][-3:], ["--sustain", "30s", "--quiet"])
+        self.assertEqual(by["netbench --sustain"], ["netbench", "loopback", "--sustain", "30s", "--quiet"])
+        _, st = steps_of("--only", "disk,network", "--quick")
+        self.assertFalse([n for n in names(st) if "sustain" in n])
+        _, st = steps_of("--only", "network", "--quick", "--sustain", "30m", "--peer", "192.0.2.7")
+        by = {s.name: s.argv for s in st}
+        self.assertEqual(by["netbench --sustain"],
+                         ["netbench", "client", "--host", "192.0.2.7", "--sustain", "1800s", "--quiet"])
+        _, st = steps_of("--only", "disk,network", "--sustain", "0")
+        self.assertFalse([n for n in names(st) if "sustain" in n])
+        for bad in ("5x", "3s", "25h", "-1", "1.5m"):
+            with self.assertRaises(plan.UsageError, msg=bad):
+                steps_of("--sustain", bad)
+
     def test_only(self):
         _, st = steps_of("--only", "disk")
         # no unpaired sweep of the tools (the paired rounds compare): --tiny only
         self.assertEqual([n for n in names(st) if "pass 2" not in n],
-                         ["peakinfo", "diskbench", "diskbench io_uring", "placement", "finish"])
+                         ["peakinfo", "diskbench", "diskbench io_uring", "diskbench --sustain",
+                          "placement", "finish"])
         _, st = steps_of("--only", "disk", "--tiny")
         self.assertEqual(names(st), ["peakinfo", "diskbench", "diskbench io_uring", "fio", "iozone",
                                      "placement", "finish"])
