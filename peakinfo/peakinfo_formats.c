@@ -10,14 +10,15 @@
 static void flag_clean(struct peak_result *r, const char *fmt_name, const char *text)
 {
 	char item[PEAK_FMT_NOTE_LEN + 32];
-	(void)snprintf(item, sizeof item, "%s%s", fmt_name, text);
+	(void)snprintf(item, sizeof item, "%.24s%.200s", fmt_name, text);
 	for (char *p = item; *p; p++)
 		if (*p == ';')
 			*p = ',';
 	peak_result_flag(r, item);
 }
 
-static int format_row(struct peak_output *out, const struct peak_format_entry *e)
+static int format_row(struct peak_output *out, const struct peak_format_entry *e,
+		      const char *clock_refused)
 {
 	struct peak_result r;
 	bool int8 = e->format == PEAK_FMT_INT8;
@@ -45,16 +46,47 @@ static int format_row(struct peak_output *out, const struct peak_format_entry *e
 	peak_result_flag(&r, flag);
 	(void)snprintf(flag, sizeof flag, "ghz=%.3f(%s)", e->ghz, e->clock_key);
 	peak_result_flag(&r, flag);
+	if (clock_refused[0])
+		flag_clean(&r, "clock_refused=", clock_refused);
 	flag_clean(&r, "rate_source=", e->rate_note);
 	return peak_output_record(out, &r);
+}
+
+/* Each supported form with a loaded chain gets the clock read under it (about 45 ms a
+ * load, each load once), as cpubench's rows do: the peak at the clock the form runs at.
+ * A reading its checks refuse leaves cpu.ghz, and the row says why. */
+static void format_clocks(struct peak_format_list *l, char refused[][96])
+{
+	struct peak_freq_load_clock c[PEAK_FREQ_LOAD_COUNT];
+	bool read[PEAK_FREQ_LOAD_COUNT] = {false};
+	for (size_t i = 0; i < l->n; i++) {
+		struct peak_format_entry *e = &l->e[i];
+		refused[i][0] = '\0';
+		if (!e->supported || e->load == PEAK_FREQ_LOAD_NONE ||
+		    (unsigned)e->load >= PEAK_FREQ_LOAD_COUNT)
+			continue;
+		if (!read[e->load]) {
+			peak_freq_load_clock(e->load, 0.002, 5, &c[e->load]);
+			read[e->load] = true;
+		}
+		char key[PEAK_FMT_NAME_LEN];
+		(void)snprintf(key, sizeof key, "cpu.clock_ghz.%s", peak_freq_load_name(e->load));
+		if (c[e->load].ok)
+			peak_format_set_clock(e, c[e->load].ghz, key);
+		else
+			(void)snprintf(refused[i], sizeof refused[i], "%s: %s", key,
+				       c[e->load].why);
+	}
 }
 
 int peakinfo_format_rows(struct peak_output *out, const struct peak_machine *m)
 {
 	struct peak_format_list l;
+	char refused[PEAK_FMT_MAX][96];
 	peak_formats_list(m, 0, &l);
+	format_clocks(&l, refused);
 	for (size_t i = 0; i < l.n; i++)
-		if (format_row(out, &l.e[i]) != 0)
+		if (format_row(out, &l.e[i], refused[i]) != 0)
 			return -1;
 	return 0;
 }
