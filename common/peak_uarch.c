@@ -5,6 +5,7 @@
 
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
+#include "peak_uarch_formats.h"
 
 /* The micro-architecture table. Figures are per core, from the vendors' optimization
  * manuals and published instruction tables (Agner Fog, uops.info); widths per cycle are
@@ -137,6 +138,7 @@ static void uarch_from_entry(const struct uarch_entry *e, struct peak_uarch *u)
 	u->pipe_bits = e->pipe;
 	u->addmul_ops = e->ops;
 	u->addmul512_ops = e->ops512;
+	peak_uarch_formats_fill(u);
 }
 
 /* aarch64: the MIDR pair (peak_uarch_arm.c); unknown cores measured. */

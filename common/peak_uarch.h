@@ -45,6 +45,19 @@ struct peak_uarch {
 				   * SVE counts above are instructions per cycle at a vector length
 				   * up to this width (a wider vector takes more passes); measured:
 				   * the vector length the probe ran at */
+	/* Number formats (peak_uarch_formats.c, each with its source; docs/cpu.md): operations
+	 * per cycle per core, counted as the instruction defines (a multiply-add is 2; a
+	 * vpdpbusd byte product and its add are 2). 0 unknown or absent. */
+	unsigned fp16_fma512_ops; /* vfmadd231ph zmm (AVX512-FP16) */
+	unsigned bf16_dot512_ops; /* vdpbf16ps zmm (AVX512_BF16) */
+	unsigned bf16_dot256_ops; /* vdpbf16ps ymm (AVX512_BF16 + VL) */
+	unsigned vnni512_ops;     /* vpdpbusd zmm (AVX512_VNNI) */
+	unsigned vnni256_ops;     /* vpdpbusd ymm (AVX512_VNNI + VL) */
+	unsigned avxvnni_ops;     /* {vex} vpdpbusd ymm (AVX-VNNI) */
+	unsigned amx_bf16_ops;    /* tdpbf16ps (AMX-BF16) */
+	unsigned amx_int8_ops;    /* tdpbssd and its sign forms (AMX-INT8) */
+	unsigned amx_fp16_ops;    /* tdpfp16ps (AMX-FP16) */
+	const char *formats_source; /* where those counts come from; NULL when none is known */
 	char note[PEAK_MSG_MAX];  /* measured: the per-cycle figures behind the units; or
 				   * "cpu.uarch from" a whole peaks.conf path */
 	char corrected[320];      /* counts the probe proved wrong and replaced, both numbers
