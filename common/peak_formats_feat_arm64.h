@@ -19,4 +19,12 @@ bool peak_arm64_fmt_has(enum peak_arm64_fmt_feat f, char *reason, size_t reason_
 /* "dotprod", "bf16", "i8mm". */
 const char *peak_arm64_fmt_feat_name(enum peak_arm64_fmt_feat f);
 
+/* The cpubench format variants of aarch64 (peak_formats_arm64.c): whether that variant
+ * ("neon_bf16_dot", "neon_bf16_mmla", "neon_int8_dot", "neon_int8_mmla") runs here (else
+ * reason), the operations one of its instructions performs, and its operations per cycle
+ * per core on the Arm table's core of that name (0: unknown or absent). */
+bool peak_formats_arm64_form_runs(const char *variant, char *reason, size_t reason_len);
+double peak_formats_arm64_ops_per_instr(const char *variant);
+double peak_formats_arm64_ops_per_cycle(const char *core, const char *variant);
+
 #endif

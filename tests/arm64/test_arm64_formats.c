@@ -5,14 +5,18 @@
  * products per int32 lane; SMMLA: 2x8 by 8x2). The values are small integers, exact in
  * bf16 and fp32, so the result does not depend on BFDOT's rounding mode. A loop whose
  * feature this CPU lacks is skipped with the reason; with none of them the test exits 77
- * (under qemu-aarch64 -cpu max all three are emulated; -cpu neoverse-n1 has dotprod only). */
+ * (under qemu-aarch64 -cpu max all three are emulated; -cpu neoverse-n1 has dotprod only).
+ * Also the format-peak list of an N2 and of a core the table lacks (peak_formats_arm64.c). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "peak_cmocka.h"
+#include "peak_formats.h"
 #include "peak_formats_feat_arm64.h"
 #include "peak_loops.h"
+#include "peak_uarch.h"
 
 #define CHAINS PEAK_LOOP_VCHAINS
 
@@ -141,6 +145,91 @@ static void test_bfmmla(void **s) { (void)s; run(PEAK_ARM64_BF16, peak_loop_neon
 static void test_sdot(void **s) { (void)s; run(PEAK_ARM64_DOTPROD, peak_loop_neon_int8_dot, false, false); }
 static void test_smmla(void **s) { (void)s; run(PEAK_ARM64_I8MM, peak_loop_neon_int8_mmla, false, true); }
 
+static struct peak_machine machine(const char *core)
+{
+	struct peak_machine m;
+	memset(&m, 0, sizeof m);
+	const struct peak_uarch_arm *a = peak_uarch_arm_by_name(core);
+	if (a)
+		peak_uarch_arm_fill(a, &m.uarch);
+	else
+		(void)snprintf(m.uarch.name, sizeof m.uarch.name, "%s", core);
+	m.cores = (struct peak_value){.value = 2, .source = PEAK_SRC_MEASURED};
+	m.ghz = (struct peak_value){.value = 3.0, .source = PEAK_SRC_MEASURED};
+	return m;
+}
+
+/* An N2 at 3 GHz on 2 cores: BFDOT 32, BFMMLA 64, SDOT 64, SMMLA 128 per cycle, the peak
+ * rate x 3 x 2 where this CPU runs the form, else the reason and no peak. FP16 is listed,
+ * unsupported with its reason. */
+static void test_list_n2(void **s)
+{
+	(void)s;
+	static const struct {
+		const char *variant;
+		enum peak_format f;
+		enum peak_format_unit u;
+		enum peak_arm64_fmt_feat need;
+		double per_cycle;
+	} want[] = {
+	    {"neon_bf16_dot", PEAK_FMT_BF16, PEAK_FMT_VECTOR, PEAK_ARM64_BF16, 32},
+	    {"neon_bf16_mmla", PEAK_FMT_BF16, PEAK_FMT_MATRIX, PEAK_ARM64_BF16, 64},
+	    {"neon_int8_dot", PEAK_FMT_INT8, PEAK_FMT_VECTOR, PEAK_ARM64_DOTPROD, 64},
+	    {"neon_int8_mmla", PEAK_FMT_INT8, PEAK_FMT_MATRIX, PEAK_ARM64_I8MM, 128},
+	};
+	struct peak_machine m = machine("Neoverse-N2");
+	static struct peak_format_list l;
+	peak_formats_list(&m, 0, &l);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct peak_format_entry *e = peak_formats_find(&l, want[i].variant);
+		assert_non_null(e);
+		assert_int_equal(e->format, want[i].f);
+		assert_int_equal(e->unit, want[i].u);
+		assert_string_equal(e->test, want[i].f == PEAK_FMT_INT8 ? "iops" : "flops");
+		assert_double_equal(e->ops_per_cycle, want[i].per_cycle, 0);
+		assert_non_null(strstr(e->rate_note, "AArch64SchedNeoverseN2"));
+		char why[160];
+		if (peak_arm64_fmt_has(want[i].need, why, sizeof why)) {
+			assert_true(e->supported);
+			assert_double_equal(e->peak_g_per_s, want[i].per_cycle * 3.0 * 2, 1e-9);
+		} else {
+			assert_false(e->supported);
+			assert_string_equal(e->reason, why);
+			assert_double_equal(e->peak_g_per_s, 0, 0);
+		}
+	}
+	const struct peak_format_entry *fp16 = peak_formats_find(&l, "neon_fp16_fma");
+	assert_non_null(fp16);
+	assert_false(fp16->supported);
+	assert_true(fp16->reason[0] != 0);
+	/* FP64 first, from NEON or SVE (whichever the CPU model runs) */
+	assert_int_equal(l.e[0].format, PEAK_FMT_FP64);
+	assert_true(strstr(l.e[0].variant, "_dp_fma") != NULL);
+}
+
+/* A core the table lacks (AmpereOne's counts are measured; "measured" is no entry): every
+ * rate unknown with the reason, never a guess; and a pretend-missing feature's reason. */
+static void test_list_unknown_core(void **s)
+{
+	(void)s;
+	static struct peak_format_list l;
+	struct peak_machine m = machine("measured");
+	peak_formats_list(&m, 1, &l);
+	const struct peak_format_entry *e = peak_formats_find(&l, "neon_int8_mmla");
+	assert_non_null(e);
+	assert_double_equal(e->ops_per_cycle, 0, 0);
+	assert_double_equal(e->peak_g_per_s, 0, 0);
+	assert_non_null(strstr(e->rate_note, "no source gives"));
+	assert_int_equal(setenv("PEAKBENCH_TEST_PRETEND_MISSING", "bf16", 1), 0);
+	m = machine("Neoverse-V2");
+	peak_formats_list(&m, 1, &l);
+	e = peak_formats_find(&l, "neon_bf16_mmla");
+	assert_false(e->supported);
+	assert_non_null(strstr(e->reason, "PEAKBENCH_TEST_PRETEND_MISSING"));
+	assert_double_equal(e->ops_per_cycle, 128, 0);
+	assert_int_equal(unsetenv("PEAKBENCH_TEST_PRETEND_MISSING"), 0);
+}
+
 int main(void)
 {
 	char why[160];
@@ -155,6 +244,8 @@ int main(void)
 	    cmocka_unit_test(test_bfmmla),
 	    cmocka_unit_test(test_sdot),
 	    cmocka_unit_test(test_smmla),
+	    cmocka_unit_test(test_list_n2),
+	    cmocka_unit_test(test_list_unknown_core),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
