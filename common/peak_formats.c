@@ -5,7 +5,7 @@
 
 #include "peak_formats.h"
 
-const char *peak_format_name(enum peak_format f)
+const char *peak_format_name(enum peak_number_format f)
 {
 	static const char *const names[PEAK_FMT_COUNT] = {
 	    [PEAK_FMT_FP64] = "fp64", [PEAK_FMT_FP32] = "fp32", [PEAK_FMT_FP16] = "fp16",
@@ -19,7 +19,7 @@ const char *peak_format_unit_name(enum peak_format_unit u)
 	return u == PEAK_FMT_VECTOR ? "vector" : u == PEAK_FMT_MATRIX ? "matrix" : "?";
 }
 
-const char *peak_format_rate_unit(enum peak_format f)
+const char *peak_format_rate_unit(enum peak_number_format f)
 {
 	return f == PEAK_FMT_INT8 ? "GIOPS" : "GFLOPS";
 }
@@ -51,7 +51,7 @@ const struct peak_format_entry *peak_formats_find(const struct peak_format_list 
 
 struct peak_format_entry *peak_formats_add(struct peak_format_list *l,
 					   const struct peak_machine *m, unsigned threads,
-					   enum peak_format f, enum peak_format_unit u,
+					   enum peak_number_format f, enum peak_format_unit u,
 					   const char *isa, const char *variant, double ops_per_cycle,
 					   const char *rate_note, const char *reason)
 {
@@ -105,7 +105,7 @@ void peak_formats_add_fp(struct peak_format_list *l, const struct peak_machine *
 	enum peak_isa isa = (enum peak_isa)widest_isa(why, sizeof why);
 	const char *name = peak_isa_name(isa);
 	bool fma = isa != PEAK_ISA_SCALAR && isa != PEAK_ISA_SSE && isa != PEAK_ISA_AVX;
-	static const enum peak_format fmts[] = {PEAK_FMT_FP64, PEAK_FMT_FP32};
+	static const enum peak_number_format fmts[] = {PEAK_FMT_FP64, PEAK_FMT_FP32};
 	for (size_t i = 0; i < 2; i++) {
 		enum peak_precision prec = fmts[i] == PEAK_FMT_FP64 ? PEAK_PREC_DP : PEAK_PREC_SP;
 		char variant[PEAK_FMT_NAME_LEN], note[PEAK_FMT_NOTE_LEN];

@@ -12,7 +12,7 @@
 
 #include "peak_peak.h"
 
-enum peak_format {
+enum peak_number_format {
 	PEAK_FMT_FP64,
 	PEAK_FMT_FP32,
 	PEAK_FMT_FP16,
@@ -33,7 +33,7 @@ enum peak_format_unit { PEAK_FMT_VECTOR, PEAK_FMT_MATRIX, PEAK_FMT_UNIT_COUNT };
 #define PEAK_FMT_MAX        24
 
 struct peak_format_entry {
-	enum peak_format format;
+	enum peak_number_format format;
 	enum peak_format_unit unit;
 	char isa[PEAK_FMT_NAME_LEN];     /* the ISA extension: "avx512_bf16", "avx_vnni", "amx",
 					  * "avx512" (FP64/FP32), "neon", "sve", "i8mm" */
@@ -65,11 +65,11 @@ struct peak_format_list {
 };
 
 /* "fp64", "fp32", "fp16", "bf16", "int8". */
-const char *peak_format_name(enum peak_format f);
+const char *peak_format_name(enum peak_number_format f);
 /* "vector", "matrix". */
 const char *peak_format_unit_name(enum peak_format_unit u);
 /* "GFLOPS" for the FP formats, "GIOPS" for INT8. */
-const char *peak_format_rate_unit(enum peak_format f);
+const char *peak_format_rate_unit(enum peak_number_format f);
 
 /* This machine's entries for `threads` threads (0: m->cores), every form of the
  * architecture listed, unsupported ones with their reason, each at m->ghz (clock_key
@@ -90,7 +90,7 @@ void peak_format_set_clock(struct peak_format_entry *e, double ghz, const char *
  * NULL. */
 struct peak_format_entry *peak_formats_add(struct peak_format_list *l,
 					   const struct peak_machine *m, unsigned threads,
-					   enum peak_format f, enum peak_format_unit u,
+					   enum peak_number_format f, enum peak_format_unit u,
 					   const char *isa, const char *variant, double ops_per_cycle,
 					   const char *rate_note, const char *reason);
 /* Append the FP64 and FP32 vector entries: the widest ISA this CPU runs (peak_isa.h) and

@@ -9,7 +9,7 @@
 #include "peak_formats_x86.h"
 
 struct form {
-	enum peak_format format;
+	enum peak_number_format format;
 	enum peak_format_unit unit;
 	const char *isa, *variant;
 	unsigned need; /* PEAK_FMTF_* */

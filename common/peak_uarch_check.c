@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "peak_isa.h"
+#if defined(__x86_64__)
+#include "peak_formats_x86.h"
+#endif
 #include "peak_uarch_check.h"
 
 /* Each count, with the probe figure that measures it and what must run here for it. */
@@ -21,11 +24,19 @@ struct count_item {
 	unsigned bits;     /* the class's vector width: a 256-bit class on 128-bit pipes runs
 			    * at half the count (Zen 1); 0: SVE, the length the probe ran at */
 	bool latency;
+	unsigned ops;      /* the count is operations per cycle, this many an instruction
+			    * (the number formats); 0: the count is instructions per cycle */
+	unsigned fmt_need; /* x86 number formats: PEAK_FMTF_* that must run here */
 };
 /* name: the probe note's name for the figure (peak_uarch_probe.c) */
 #define UC(f, name, fig, isa, bits, lat)                                                           \
 	{#f, offsetof(struct peak_uarch, f), name, offsetof(struct peak_uarch_rates, fig), isa,     \
-	 bits, lat}
+	 bits, lat, 0, 0}
+/* A format rate: ops per cycle, `ops` an instruction (peak_uarch.h). bits 512 for every
+ * one: the rates are per instruction of their own width, never scaled by pipe width. */
+#define FC(f, name, fig, isa, bits, ops, need)                                                     \
+	{#f,  offsetof(struct peak_uarch, f), name, offsetof(struct peak_uarch_rates, fig), isa,    \
+	 bits, false, ops, need}
 static const struct count_item counts[] = {
 #if defined(__aarch64__)
     /* aarch64: the NEON classes and the scalar integer ones (peak_uarch_probe.h). */
@@ -54,6 +65,16 @@ static const struct count_item counts[] = {
     UC(fp_add512_latency, "vaddpd512_lat", fadd_lat512, PEAK_ISA_AVX512, 512, true),
     UC(addmul_ops, "addmul128", addmul128, PEAK_ISA_SCALAR, 128, false),
     UC(addmul512_ops, "addmul512", addmul512, PEAK_ISA_AVX512, 512, false),
+    FC(fp16_fma512_ops, "fp16_fma512", fp16_fma512, PEAK_ISA_AVX512, 512, 64,
+       PEAK_FMTF_AVX512_FP16),
+    FC(bf16_dot512_ops, "bf16_dot512", bf16_dot512, PEAK_ISA_AVX512, 512, 64,
+       PEAK_FMTF_AVX512_BF16),
+    FC(bf16_dot256_ops, "bf16_dot256", bf16_dot256, PEAK_ISA_AVX512, 512, 32,
+       PEAK_FMTF_AVX512_BF16 | PEAK_FMTF_AVX512VL),
+    FC(vnni512_ops, "vnni512", vnni512, PEAK_ISA_AVX512, 512, 128, PEAK_FMTF_AVX512_VNNI),
+    FC(vnni256_ops, "vnni256", vnni256, PEAK_ISA_AVX512, 512, 64,
+       PEAK_FMTF_AVX512_VNNI | PEAK_FMTF_AVX512VL),
+    FC(avxvnni_ops, "avxvnni", avxvnni, PEAK_ISA_AVX2, 512, 64, PEAK_FMTF_AVX_VNNI),
 #endif
 };
 #define NCOUNTS (sizeof counts / sizeof counts[0])
@@ -103,7 +124,7 @@ static double scale_of(const struct peak_uarch *u, const struct count_item *c, d
 
 /* True when figure f (per cycle, or cycles for a latency) says the count is wrong: beyond
  * the rounding band on the side noise cannot reach, and nearer another count. */
-static bool beyond(const struct count_item *c, unsigned count, double scale, double f)
+static bool beyond(const struct count_item *c, double count, double scale, double f)
 {
 	if (!isfinite(f) || f <= 0)
 		return false;
@@ -114,7 +135,7 @@ static bool beyond(const struct count_item *c, unsigned count, double scale, dou
 }
 
 /* The best figure sits below the count's band: the probe could not reach the table. */
-static bool short_of(const struct count_item *c, unsigned count, double scale, double best)
+static bool short_of(const struct count_item *c, double count, double scale, double best)
 {
 	if (!isfinite(best) || best <= 0)
 		return false;
@@ -129,6 +150,10 @@ static bool check_one(struct peak_uarch *u, const struct count_item *c, const st
 {
 	unsigned *count = count_at(u, c);
 	double scale = scale_of(u, c, p->best.sve_vl_bits);
+	/* A format rate is checked in instructions per cycle, the figure's unit, so a
+	 * correction is a whole number of them. */
+	unsigned per = c->ops ? c->ops : 1;
+	double instr = (double)*count / per;
 	double wrong[PEAK_PROBE_MAX_PASSES];
 	unsigned nwrong = 0;
 	char figs[96] = "";
@@ -136,7 +161,7 @@ static bool check_one(struct peak_uarch *u, const struct count_item *c, const st
 		double f = figure_of(&p->pass[i], c);
 		if (isfinite(f))
 			append(figs, sizeof figs, "%s%.2f", figs[0] ? ", " : "", f);
-		if (beyond(c, *count, scale, f))
+		if (beyond(c, instr, scale, f))
 			wrong[nwrong++] = f;
 	}
 	if (nwrong >= PEAK_CHECK_MIN_PASSES) {
@@ -149,19 +174,31 @@ static bool check_one(struct peak_uarch *u, const struct count_item *c, const st
 		char *dst = apply ? u->corrected : u->probe_notes;
 		size_t len = apply ? sizeof u->corrected : sizeof u->probe_notes;
 		append(dst, len, "%s%s: table %u, probe %ld (%s %s%s)%s", dst[0] ? "; " : "",
-		       c->name, *count, fixed, c->figure, figs,
+		       c->name, *count, fixed * per, c->figure, figs,
 		       c->latency ? " cycles" : " per cycle",
 		       apply ? "" : ", not applied: cpu.trust=table");
 		if (apply)
-			*count = (unsigned)fixed;
+			*count = (unsigned)fixed * per;
 		return true;
 	}
-	if (short_of(c, *count, scale, figure_of(&p->best, c)))
+	if (short_of(c, instr, scale, figure_of(&p->best, c)))
 		append(u->probe_notes, sizeof u->probe_notes,
 		       "%s%s: probe %s %.2f short of table %u (the table stands)",
-		       u->probe_notes[0] ? "; " : "", c->name, c->figure, figure_of(&p->best, c),
-		       *count);
+		       u->probe_notes[0] ? "; " : "", c->name, c->figure,
+		       figure_of(&p->best, c) * per, *count);
 	return false;
+}
+
+/* The count's class runs here: its ISA, and its format extension where it has one. */
+static bool item_runs(const struct peak_sysinfo *si, const struct count_item *c)
+{
+	if (!peak_isa_supported(si, c->isa, NULL, 0))
+		return false;
+#if defined(__x86_64__)
+	return !c->fmt_need || peak_fmt_can_run(c->fmt_need, NULL, 0);
+#else
+	return true;
+#endif
 }
 
 unsigned peak_uarch_check(struct peak_uarch *u, const struct peak_probe *p,
@@ -170,7 +207,7 @@ unsigned peak_uarch_check(struct peak_uarch *u, const struct peak_probe *p,
 	unsigned wrong = 0;
 	for (size_t i = 0; i < NCOUNTS; i++) {
 		const struct count_item *c = &counts[i];
-		if (!*count_at(u, c) || !peak_isa_supported(si, c->isa, NULL, 0))
+		if (!*count_at(u, c) || !item_runs(si, c))
 			continue; /* unknown counts are filled, not checked */
 		if (check_one(u, c, p, apply))
 			wrong++;
@@ -181,7 +218,7 @@ unsigned peak_uarch_check(struct peak_uarch *u, const struct peak_probe *p,
 bool peak_uarch_has_unknown(const struct peak_uarch *u, const struct peak_sysinfo *si)
 {
 	for (size_t i = 0; i < NCOUNTS; i++)
-		if (*count_at(u, &counts[i]) == 0 && peak_isa_supported(si, counts[i].isa, NULL, 0))
+		if (*count_at(u, &counts[i]) == 0 && item_runs(si, &counts[i]))
 			return true;
 	return false;
 }
@@ -193,7 +230,7 @@ void peak_uarch_fill_unknown(struct peak_uarch *u, const struct peak_uarch *from
 	for (size_t i = 0; i < NCOUNTS; i++) {
 		const struct count_item *c = &counts[i];
 		unsigned *dst = count_at(u, c), v = *count_at(from, c);
-		if (*dst || !v || !peak_isa_supported(si, c->isa, NULL, 0))
+		if (*dst || !v || !item_runs(si, c))
 			continue;
 		*dst = v;
 		append(filled, sizeof filled, "%s%s=%u", filled[0] ? ", " : "", c->name, v);

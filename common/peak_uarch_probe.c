@@ -13,6 +13,9 @@
 #include "peak_loops.h"
 #include "peak_time.h"
 #include "peak_uarch_probe.h"
+#if defined(__x86_64__)
+#include "peak_formats_x86.h"
+#endif
 
 /* The throughput classes run the loops cpubench runs (peak_loops.h), so a kernel and its
  * class are one definition. The registers start at zero: 0 + 0 and 0 * 0 never meet a
@@ -30,6 +33,7 @@ struct probe_class {
 	 * or vfmadd zmm's for addmul512 (vmulpd zmm runs on the FMA units, and Intel's
 	 * manual counts FP multiplies among the instructions that lower the clock). */
 	enum peak_freq_load load;
+	unsigned fmt_need;    /* x86 number formats: PEAK_FMTF_* (peak_formats_x86.h) */
 };
 
 /* Instructions of the class per iteration: a block is 24 (vector) or 20 (GPR). */
@@ -38,41 +42,67 @@ struct probe_class {
 #define LAT   (12.0 * LAT_REPS)
 #define AT(field) offsetof(struct peak_uarch_rates, field)
 static const struct probe_class classes[] = {
-    {peak_loop_avx2_dp_fma, V_ALL, PEAK_ISA_AVX2, 0, AT(fma256), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_avx2_dp_fma, V_ALL, PEAK_ISA_AVX2, 0, AT(fma256), false, PEAK_FREQ_LOAD_NONE, 0},
     {peak_loop_avx512_dp_fma, V_ALL, PEAK_ISA_AVX512, 0, AT(fma512), false,
-     PEAK_FREQ_LOAD_AVX512_FMA},
-    {peak_loop_sse_dp_addmul, V_ALL, PEAK_ISA_SSE, 0, AT(addmul128), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_avx_dp_addmul, V_ALL, PEAK_ISA_AVX, 0, AT(addmul256), false, PEAK_FREQ_LOAD_NONE},
+     PEAK_FREQ_LOAD_AVX512_FMA, 0},
+    {peak_loop_sse_dp_addmul, V_ALL, PEAK_ISA_SSE, 0, AT(addmul128), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_avx_dp_addmul, V_ALL, PEAK_ISA_AVX, 0, AT(addmul256), false, PEAK_FREQ_LOAD_NONE, 0},
     {peak_loop_avx512_dp_addmul, V_ALL, PEAK_ISA_AVX512, 0, AT(addmul512), false,
-     PEAK_FREQ_LOAD_AVX512_FMA},
-    {peak_loop_scalar_i64_mul, G_ALL, PEAK_ISA_SCALAR, 0, AT(imul64), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_scalar_i64_add, G_ALL, PEAK_ISA_SCALAR, 0, AT(int_add), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_sse_i32_add, V_ALL, PEAK_ISA_SSE, 0, AT(vint_add128), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_avx2_i32_add, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_add256), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_avx512_i32_add, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_add512), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_sse_i32_mul, V_ALL, PEAK_ISA_SSE, PEAK_FEAT_SSE41, AT(vint_mul128), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_avx2_i32_mul, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_mul256), false, PEAK_FREQ_LOAD_NONE},
+     PEAK_FREQ_LOAD_AVX512_FMA, 0},
+    {peak_loop_scalar_i64_mul, G_ALL, PEAK_ISA_SCALAR, 0, AT(imul64), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_scalar_i64_add, G_ALL, PEAK_ISA_SCALAR, 0, AT(int_add), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_sse_i32_add, V_ALL, PEAK_ISA_SSE, 0, AT(vint_add128), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_avx2_i32_add, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_add256), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_avx512_i32_add, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_add512), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_sse_i32_mul, V_ALL, PEAK_ISA_SSE, PEAK_FEAT_SSE41, AT(vint_mul128), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_avx2_i32_mul, V_ALL, PEAK_ISA_AVX2, 0, AT(vint_mul256), false, PEAK_FREQ_LOAD_NONE, 0},
     {peak_loop_avx512_i32_mul, V_ALL, PEAK_ISA_AVX512, 0, AT(vint_mul512), false,
-     PEAK_FREQ_LOAD_AVX512_IMUL},
-    {peak_loop_lat_fp64, LAT, PEAK_ISA_SCALAR, 0, AT(fadd_lat64), true, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_lat_fp256, LAT, PEAK_ISA_AVX, 0, AT(fadd_lat256), true, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_lat_fp512, LAT, PEAK_ISA_AVX512, 0, AT(fadd_lat512), true, PEAK_FREQ_LOAD_NONE},
+     PEAK_FREQ_LOAD_AVX512_IMUL, 0},
+    {peak_loop_lat_fp64, LAT, PEAK_ISA_SCALAR, 0, AT(fadd_lat64), true, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_lat_fp256, LAT, PEAK_ISA_AVX, 0, AT(fadd_lat256), true, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_lat_fp512, LAT, PEAK_ISA_AVX512, 0, AT(fadd_lat512), true, PEAK_FREQ_LOAD_NONE, 0},
+#if defined(__x86_64__)
+    /* The number formats: cpubench's format rows run these very loops. */
+    {peak_loop_avx512_fp16_fma, V_ALL, PEAK_ISA_AVX512, 0, AT(fp16_fma512), false,
+     PEAK_FREQ_LOAD_AVX512_FMA, PEAK_FMTF_AVX512_FP16},
+    {peak_loop_avx512_bf16_dot, V_ALL, PEAK_ISA_AVX512, 0, AT(bf16_dot512), false,
+     PEAK_FREQ_LOAD_AVX512_FMA, PEAK_FMTF_AVX512_BF16},
+    {peak_loop_avx512_bf16_dot_ymm, V_ALL, PEAK_ISA_AVX512, 0, AT(bf16_dot256), false,
+     PEAK_FREQ_LOAD_NONE, PEAK_FMTF_AVX512_BF16 | PEAK_FMTF_AVX512VL},
+    {peak_loop_avx512_int8_dot, V_ALL, PEAK_ISA_AVX512, 0, AT(vnni512), false,
+     PEAK_FREQ_LOAD_AVX512_FMA, PEAK_FMTF_AVX512_VNNI},
+    {peak_loop_avx512_int8_dot_ymm, V_ALL, PEAK_ISA_AVX512, 0, AT(vnni256), false,
+     PEAK_FREQ_LOAD_NONE, PEAK_FMTF_AVX512_VNNI | PEAK_FMTF_AVX512VL},
+    {peak_loop_avxvnni_int8_dot, V_ALL, PEAK_ISA_AVX2, 0, AT(avxvnni), false,
+     PEAK_FREQ_LOAD_NONE, PEAK_FMTF_AVX_VNNI},
+#endif
 #if defined(__aarch64__)
-    {peak_loop_neon_dp_fma, V_ALL, PEAK_ISA_NEON, 0, AT(neon_fma), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_neon_dp_addmul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_addmul), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_neon_i32_add, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vadd), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_neon_i32_mul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vmul), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_neon_dp_fma, V_ALL, PEAK_ISA_NEON, 0, AT(neon_fma), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_neon_dp_addmul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_addmul), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_neon_i32_add, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vadd), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_neon_i32_mul, V_ALL, PEAK_ISA_NEON, 0, AT(neon_vmul), false, PEAK_FREQ_LOAD_NONE, 0},
     /* SVE at this process's vector length (peak_loops_sve.c): the loops cpubench's sve_*
      * rows run, one class per pipe kind (fp32 and fp64 share the FP pipes, the 32-bit lane
      * add the 64-bit one; the 64-bit lane multiply is its own: two micro-ops on Neoverse). */
-    {peak_loop_sve_dp_fma, V_ALL, PEAK_ISA_SVE, 0, AT(sve_fma), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_sve_dp_addmul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_addmul), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_sve_i32_add, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vadd), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_sve_i32_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul), false, PEAK_FREQ_LOAD_NONE},
-    {peak_loop_sve_i64_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul64), false, PEAK_FREQ_LOAD_NONE},
+    {peak_loop_sve_dp_fma, V_ALL, PEAK_ISA_SVE, 0, AT(sve_fma), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_sve_dp_addmul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_addmul), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_sve_i32_add, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vadd), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_sve_i32_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul), false, PEAK_FREQ_LOAD_NONE, 0},
+    {peak_loop_sve_i64_mul, V_ALL, PEAK_ISA_SVE, 0, AT(sve_vmul64), false, PEAK_FREQ_LOAD_NONE, 0},
 #endif
 };
 #define NCLASSES (sizeof classes / sizeof classes[0])
+
+/* The class's format extension runs here (always, for a class that needs none). */
+static bool fmt_runs(const struct probe_class *c)
+{
+#if defined(__x86_64__)
+	return !c->fmt_need || peak_fmt_can_run(c->fmt_need, NULL, 0);
+#else
+	(void)c;
+	return true;
+#endif
+}
 
 static double *figure_at(struct peak_uarch_rates *r, size_t offset)
 {
@@ -182,6 +212,8 @@ static void set_all_nan(struct peak_uarch_rates *r)
 	r->neon_fma = r->neon_addmul = r->neon_vadd = r->neon_vmul = NAN;
 	r->sve_fma = r->sve_addmul = r->sve_vadd = r->sve_vmul = r->sve_vmul64 = NAN;
 	r->sve_vl_bits = NAN;
+	r->fp16_fma512 = r->bf16_dot512 = r->bf16_dot256 = NAN;
+	r->vnni512 = r->vnni256 = r->avxvnni = NAN;
 	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
 		r->load_ghz[l] = NAN;
 	for (size_t i = 0; i < NCLASSES; i++)
@@ -247,7 +279,7 @@ int peak_uarch_probe(const struct peak_sysinfo *si, struct peak_probe *p)
 		if (class_is_sve(c) && !sve_bits)
 			continue;
 		if (peak_isa_supported(si, c->isa, NULL, 0) &&
-		    (!c->need || peak_cpu_can_run(c->need, NULL, 0)))
+		    (!c->need || peak_cpu_can_run(c->need, NULL, 0)) && fmt_runs(c))
 			iters[i] = size_loop(c);
 	}
 	measure_loads(iters, &p->best);
@@ -300,6 +332,11 @@ static const struct {
     {"vmul128", AT(vint_mul128)}, {"vmul256", AT(vint_mul256)},   {"vmul512", AT(vint_mul512)},
     {"imul64", AT(imul64)},       {"addsd_lat", AT(fadd_lat64)},  {"vaddpd256_lat", AT(fadd_lat256)},
     {"vaddpd512_lat", AT(fadd_lat512)},
+#if defined(__x86_64__)
+    {"fp16_fma512", AT(fp16_fma512)}, {"bf16_dot512", AT(bf16_dot512)},
+    {"bf16_dot256", AT(bf16_dot256)}, {"vnni512", AT(vnni512)},
+    {"vnni256", AT(vnni256)},         {"avxvnni", AT(avxvnni)},
+#endif
 #if defined(__aarch64__)
     {"neon_fma", AT(neon_fma)},   {"neon_addmul", AT(neon_addmul)},
     {"neon_vadd", AT(neon_vadd)}, {"neon_vmul", AT(neon_vmul)},
@@ -474,6 +511,13 @@ void peak_uarch_from_rates(const struct peak_uarch_rates *r, struct peak_uarch *
 	u->fp_add_latency = units_of(r->fadd_lat64);
 	u->fp_add256_latency = units_of(r->fadd_lat256);
 	u->fp_add512_latency = units_of(r->fadd_lat512);
+	/* The format rates are operations per cycle: instructions x what one does. */
+	u->fp16_fma512_ops = units_of(r->fp16_fma512) * 64;
+	u->bf16_dot512_ops = units_of(r->bf16_dot512) * 64;
+	u->bf16_dot256_ops = units_of(r->bf16_dot256) * 32;
+	u->vnni512_ops = units_of(r->vnni512) * 128;
+	u->vnni256_ops = units_of(r->vnni256) * 64;
+	u->avxvnni_ops = units_of(r->avxvnni) * 64;
 #if defined(__aarch64__)
 	/* NEON: 128-bit pipes, counted as the table counts them (peak_uarch_arm.c). */
 	u->pipe_bits = 128;

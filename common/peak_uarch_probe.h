@@ -35,6 +35,11 @@ struct peak_uarch_rates {
 	 * mul .d, instructions per cycle. */
 	double sve_fma, sve_addmul, sve_vadd, sve_vmul, sve_vmul64;
 	double sve_vl_bits; /* not a figure: the length the SVE figures were measured at */
+	/* x86 number formats (peak_loops_fmt_x86.c; NAN where the CPU lacks the extension),
+	 * instructions per cycle: vfmadd213ph zmm, vdpbf16ps zmm / ymm, vpdpbusd zmm / ymm
+	 * (EVEX), {vex} vpdpbusd ymm. AMX has no class: a tile multiply every 16 cycles is
+	 * no whole count (its rate rests on the table and the row's own figure). */
+	double fp16_fma512, bf16_dot512, bf16_dot256, vnni512, vnni256, avxvnni;
 	/* Not figures: the clock of each load (peak_freq_load.h) its classes (fma512 and
 	 * addmul512, vmul512) were divided by instead of ghz, once that load's checks
 	 * held; NAN when not measured or refused (those classes then divide by ghz). */

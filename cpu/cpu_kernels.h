@@ -26,9 +26,16 @@ enum cpu_kind {
 	CPU_KIND_ADDMUL,  /* half the chains x + 1, x - 1; half x * 2, x * 0.5: 1 flop each */
 	CPU_KIND_IADD,    /* x += c1, x += c2 (wrapping): 1 op each */
 	CPU_KIND_IMUL,    /* x = x * a (wrapping, a odd): 1 op each */
+	/* Number formats (cpu_fmt.c; x86 only): */
+	CPU_KIND_BF16_DOT, /* vdpbf16ps: x += a.b over bf16 pairs, then x += a.(-b): 4 flops
+			    * a fp32 lane */
+	CPU_KIND_INT8_DOT, /* vpdpbusd: x += u8 quads . s8 quads (two operands): 8 ops a lane */
+	CPU_KIND_AMX,      /* a tile multiply C += A x B (cpu_kernel.amx_op): 2 x K ops an
+			    * element of C (K = 32 bf16/fp16, 64 int8) */
 };
 
-enum cpu_elem { CPU_F32, CPU_F64, CPU_I32, CPU_I64 };
+/* CPU_F16: IEEE half-precision lanes (AVX512-FP16), kept as their bits. */
+enum cpu_elem { CPU_F32, CPU_F64, CPU_I32, CPU_I64, CPU_F16 };
 enum cpu_test { CPU_TEST_FLOPS, CPU_TEST_IOPS };
 
 /* Which dependent chain measures the clock under this kernel's load. */
@@ -56,16 +63,25 @@ struct cpu_consts {
 	float f32[3];
 	uint64_t u64[2]; /* iadd: c1, c2; imul: a (PEAK_LOOP_IMUL64_K), unused */
 	uint32_t u32[2];
+	/* The format kinds' operands v12, v13, v14 as 32-bit words broadcast over the
+	 * register (bf16 pairs, int8 quads, fp16 pairs): cpu_fmt.c. */
+	uint32_t fmt[3];
+	/* AMX: the A tiles (two) and B tiles (two), 16 rows of 64 bytes each. */
+	_Alignas(64) unsigned char amx_a[2][1024];
+	_Alignas(64) unsigned char amx_b[2][1024];
 };
 
 /* One thread's accumulators: nacc vectors of `lanes` elements each, vector k lane j at
- * index k * lanes + j. */
+ * index k * lanes + j. The AMX kernels' are 4 tiles of 16 x 16 32-bit elements. */
+#define CPU_ACC_BYTES 4096
+_Static_assert(CPU_ACC_BYTES >= CPU_NACC * CPU_VEC_MAX_BYTES, "vector chains fit");
 struct cpu_acc {
 	_Alignas(64) union {
-		double f64[CPU_NACC * CPU_VEC_MAX_BYTES / 8];
-		float f32[CPU_NACC * CPU_VEC_MAX_BYTES / 4];
-		uint64_t u64[CPU_NACC * CPU_VEC_MAX_BYTES / 8];
-		uint32_t u32[CPU_NACC * CPU_VEC_MAX_BYTES / 4];
+		double f64[CPU_ACC_BYTES / 8];
+		float f32[CPU_ACC_BYTES / 4];
+		uint64_t u64[CPU_ACC_BYTES / 8];
+		uint32_t u32[CPU_ACC_BYTES / 4];
+		uint16_t u16[CPU_ACC_BYTES / 2];
 	} v;
 };
 
@@ -83,6 +99,7 @@ struct cpu_kernel {
 	unsigned need;  /* PEAK_FEAT_* its instructions use beyond its ISA's (peak_cpu_can_run) */
 	peak_loop_fn loop; /* NULL when no instruction exists (then unsupported: no vpmullq) */
 	enum cpu_chain chain;
+	int amx_op; /* CPU_KIND_AMX: enum peak_amx_op (peak_formats_x86.h) */
 };
 
 extern const struct cpu_kernel cpu_kernels[];
@@ -113,7 +130,23 @@ double cpu_kernel_probe_per_cycle(const struct cpu_kernel *k, const struct peak_
 bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reason_len);
 /* True when the ISA itself can run here (its widest feature: fma is not needed for sse). */
 bool cpu_isa_supported(enum peak_isa isa, char *reason, size_t reason_len);
-/* "sp", "dp", "i32", "i64". */
+/* The format kinds (cpu_fmt.c): operands, start values, run and closed form. */
+bool cpu_fmt_kind(const struct cpu_kernel *k);
+void cpu_fmt_consts_init(const struct cpu_kernel *k, struct cpu_consts *c);
+void cpu_fmt_acc_init(const struct cpu_kernel *k, struct cpu_acc *acc);
+void cpu_fmt_run(const struct cpu_kernel *k, struct cpu_acc *acc, const struct cpu_consts *c,
+		 uint64_t iters);
+int cpu_fmt_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
+		   const struct cpu_consts *c, uint64_t iters, char *err, size_t err_len);
+/* Ops per instruction (lanes x 4, lanes x 8, 16 x 16 x 2K) and per cycle per core from the
+ * table's format rates (peak_uarch.h); NAN unknown. */
+double cpu_fmt_ops_per_instr(const struct cpu_kernel *k);
+/* The number format a format kernel computes in (enum peak_number_format: FP16, BF16, INT8). */
+int cpu_fmt_format(const struct cpu_kernel *k);
+/* The probe's figure name of a format kernel's loop; NULL for AMX (no class). */
+const char *cpu_fmt_probe_class(const struct cpu_kernel *k);
+double cpu_fmt_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u);
+/* "sp", "dp", "i32", "i64", "f16". */
 const char *cpu_elem_name(enum cpu_elem e);
 
 /* Closed forms (cpu_verify.c). */

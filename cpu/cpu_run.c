@@ -28,6 +28,8 @@ static void broadcast(unsigned char *reg, const struct cpu_kernel *k, const stru
 	case CPU_I32:
 		src = j < 2 ? (const void *)&c->u32[j] : NULL;
 		break;
+	case CPU_F16: /* cpu_fmt.c */
+		break;
 	}
 	if (!src)
 		return;
@@ -38,6 +40,10 @@ static void broadcast(unsigned char *reg, const struct cpu_kernel *k, const stru
 void cpu_kernel_run(const struct cpu_kernel *k, struct cpu_acc *acc, const struct cpu_consts *c,
 		    uint64_t iters)
 {
+	if (cpu_fmt_kind(k)) {
+		cpu_fmt_run(k, acc, c, iters);
+		return;
+	}
 	struct peak_loop_regs r;
 	memset(&r, 0, sizeof r);
 	size_t vec = cpu_kernel_lanes(k) * elem_bytes(k->elem);

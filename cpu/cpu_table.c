@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "cpu_kernels.h"
+#if defined(__x86_64__)
+#include "peak_formats_x86.h"
+#endif
 
 static bool unsupported(char *reason, size_t reason_len, const char *what)
 {
@@ -36,6 +39,12 @@ static bool unsupported(char *reason, size_t reason_len, const char *what)
 	{                                                                                          \
 		.name = nm, .test = tst, .isa = is, .kind = kd, .elem = el, .lanes = ln,           \
 		.nacc = na, .steps = st, .need = sup, .loop = fn, .chain = ch                  \
+	}
+#define AMX_K(nm, tst, el, op)                                                                     \
+	{                                                                                          \
+		.name = nm, .test = tst, .isa = PEAK_ISA_SCALAR, .kind = CPU_KIND_AMX, .elem = el, \
+		.lanes = 256, .nacc = PEAK_AMX_ACC, .steps = PEAK_AMX_STEPS, .need = F_NONE,       \
+		.loop = NULL, .chain = CPU_CHAIN_SCALAR_INT, .amx_op = op                          \
 	}
 #define FL CPU_TEST_FLOPS
 #define IO CPU_TEST_IOPS
@@ -100,6 +109,30 @@ const struct cpu_kernel cpu_kernels[] = {
       F_512F, peak_loop_avx512_i32_mul, CPU_CHAIN_AVX512_IMUL_LOAD),
     K("avx512_i64_mul", IO, PEAK_ISA_AVX512, CPU_KIND_IMUL, CPU_I64, 8, CPU_NACC, ST,
       F_512DQ, peak_loop_avx512_i64_mul, CPU_CHAIN_AVX512_IMUL_LOAD),
+#if defined(__x86_64__)
+    /* Number formats (cpu_fmt.c; rates peak_uarch_formats.c; support and AMX permission
+     * peak_formats_x86.c). The names are the format API's variants (peak_formats.h). */
+    K("avx512_fp16_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F16, 32, CPU_NACC, ST, F_512F,
+      peak_loop_avx512_fp16_fma, CPU_CHAIN_AVX512_FMA_LOAD),
+    K("avx512_bf16_dot", FL, PEAK_ISA_AVX512, CPU_KIND_BF16_DOT, CPU_F32, 16, CPU_NACC, ST,
+      F_512F, peak_loop_avx512_bf16_dot, CPU_CHAIN_AVX512_FMA_LOAD),
+    K("avx512_bf16_dot_ymm", FL, PEAK_ISA_AVX512, CPU_KIND_BF16_DOT, CPU_F32, 8, CPU_NACC, ST,
+      F_512F, peak_loop_avx512_bf16_dot_ymm, CPU_CHAIN_AVX_FP),
+    K("avx512_int8_dot", IO, PEAK_ISA_AVX512, CPU_KIND_INT8_DOT, CPU_I32, 16, CPU_NACC, ST,
+      F_512F, peak_loop_avx512_int8_dot, CPU_CHAIN_AVX512_FMA_LOAD),
+    K("avx512_int8_dot_ymm", IO, PEAK_ISA_AVX512, CPU_KIND_INT8_DOT, CPU_I32, 8, CPU_NACC, ST,
+      F_512F, peak_loop_avx512_int8_dot_ymm, CPU_CHAIN_AVX2_INT),
+    K("avxvnni_int8_dot", IO, PEAK_ISA_AVX2, CPU_KIND_INT8_DOT, CPU_I32, 8, CPU_NACC, ST,
+      F_AVX2, peak_loop_avxvnni_int8_dot, CPU_CHAIN_AVX2_INT),
+    /* AMX: 4 accumulator tiles of 16 x 16 (lanes 256), PEAK_AMX_STEPS multiplies each an
+     * iteration, clocked by the imul chain (no vector latency enters it). */
+    AMX_K("amx_bf16_tile", FL, CPU_F32, PEAK_AMX_BF16),
+    AMX_K("amx_fp16_tile", FL, CPU_F32, PEAK_AMX_FP16),
+    AMX_K("amx_int8_tile_ss", IO, CPU_I32, PEAK_AMX_SS),
+    AMX_K("amx_int8_tile_su", IO, CPU_I32, PEAK_AMX_SU),
+    AMX_K("amx_int8_tile_us", IO, CPU_I32, PEAK_AMX_US),
+    AMX_K("amx_int8_tile_uu", IO, CPU_I32, PEAK_AMX_UU),
+#endif
 #if defined(__aarch64__)
     /* aarch64 NEON (peak_loops_arm64.c): fmla/fmls pairs, fadd/fsub + fmul, add, mul .4s.
      * NEON has no 64-bit lane multiply: neon_i64_mul stays unsupported. Clocked by the
@@ -159,17 +192,23 @@ unsigned cpu_kernel_lanes(const struct cpu_kernel *k)
 
 double cpu_kernel_ops_per_iter(const struct cpu_kernel *k)
 {
+	if (cpu_fmt_kind(k))
+		return (double)k->nacc * k->steps * cpu_fmt_ops_per_instr(k);
 	unsigned per_step = k->kind == CPU_KIND_FMA ? 2 : 1;
 	return (double)k->nacc * k->steps * cpu_kernel_lanes(k) * per_step;
 }
 
 double cpu_kernel_ops_per_instr(const struct cpu_kernel *k)
 {
+	if (cpu_fmt_kind(k))
+		return cpu_fmt_ops_per_instr(k);
 	return (double)cpu_kernel_lanes(k) * (k->kind == CPU_KIND_FMA ? 2 : 1);
 }
 
 const char *cpu_kernel_probe_class(const struct cpu_kernel *k)
 {
+	if (cpu_fmt_kind(k))
+		return cpu_fmt_probe_class(k);
 #if defined(__aarch64__)
 	/* The aarch64 classes: NEON's, which scalar fmadd and fadd/fmul share (the same FP
 	 * pipes), the scalar integer loops, and SVE's at the process's vector length (fp32
@@ -184,6 +223,10 @@ const char *cpu_kernel_probe_class(const struct cpu_kernel *k)
 			return "sve_vadd";
 		case CPU_KIND_IMUL:
 			return k->elem == CPU_I32 ? "sve_vmul" : "sve_vmul64";
+		case CPU_KIND_BF16_DOT: /* the format kinds: cpu_fmt.c */
+		case CPU_KIND_INT8_DOT:
+		case CPU_KIND_AMX:
+			break;
 		}
 		return NULL;
 	}
@@ -196,6 +239,10 @@ const char *cpu_kernel_probe_class(const struct cpu_kernel *k)
 		return k->isa == PEAK_ISA_SCALAR ? "add64" : "neon_vadd";
 	case CPU_KIND_IMUL:
 		return k->isa == PEAK_ISA_SCALAR ? "imul64" : k->elem == CPU_I32 ? "neon_vmul" : NULL;
+	case CPU_KIND_BF16_DOT: /* the format kinds: cpu_fmt.c */
+	case CPU_KIND_INT8_DOT:
+	case CPU_KIND_AMX:
+		break;
 	}
 	return NULL;
 #endif
@@ -219,6 +266,10 @@ const char *cpu_kernel_probe_class(const struct cpu_kernel *k)
 		return k->isa == PEAK_ISA_AVX2 ? "vmul256"
 		       : k->isa == PEAK_ISA_AVX512 ? "vmul512"
 						   : "vmul128";
+	case CPU_KIND_BF16_DOT: /* the format kinds: cpu_fmt.c */
+	case CPU_KIND_INT8_DOT:
+	case CPU_KIND_AMX:
+		break;
 	}
 	return NULL;
 }
@@ -231,7 +282,7 @@ double cpu_kernel_probe_per_cycle(const struct cpu_kernel *k, const struct peak_
 
 static unsigned lane_bits(const struct cpu_kernel *k)
 {
-	return k->elem == CPU_F32 || k->elem == CPU_I32 ? 32 : 64;
+	return k->elem == CPU_F16 ? 16 : k->elem == CPU_F32 || k->elem == CPU_I32 ? 32 : 64;
 }
 
 /* FMA: libpeak's lanes x 2 x FMA units for avx2/avx512; scalar FMA is one lane per FMA
@@ -241,6 +292,8 @@ static unsigned lane_bits(const struct cpu_kernel *k)
  * multiply rate: vpmullq rows carry no theoretical peak. */
 double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u)
 {
+	if (cpu_fmt_kind(k))
+		return cpu_fmt_ops_per_cycle(k, u);
 	enum peak_precision prec = k->elem == CPU_F32 ? PEAK_PREC_SP : PEAK_PREC_DP;
 	unsigned bits = cpu_kernel_lanes(k) * lane_bits(k);
 	/* Pipes of unknown width: 128-bit ops run at full rate on any, wider ones unknown. */
@@ -297,6 +350,10 @@ double cpu_kernel_ops_per_cycle(const struct cpu_kernel *k, const struct peak_ua
 		else if (k->elem == CPU_I32)
 			v = k->lanes * u->vec_int_mul_units * width;
 		break;
+	case CPU_KIND_BF16_DOT: /* the format kinds: cpu_fmt.c */
+	case CPU_KIND_INT8_DOT:
+	case CPU_KIND_AMX:
+		break;
 	}
 	return isfinite(v) && v > 0 ? v : NAN;
 }
@@ -312,6 +369,8 @@ const char *cpu_elem_name(enum cpu_elem e)
 		return "i32";
 	case CPU_I64:
 		return "i64";
+	case CPU_F16:
+		return "f16";
 	}
 	return "?";
 }
@@ -355,6 +414,10 @@ bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reaso
 	if (!cpu_isa_supported(k->isa, reason, reason_len) ||
 	    !peak_cpu_can_run(k->need, reason, reason_len))
 		return false;
+#if defined(__x86_64__)
+	if (cpu_fmt_kind(k))
+		return peak_formats_x86_form_runs(k->name, reason, reason_len);
+#endif
 #if defined(__aarch64__)
 	if (k->isa == PEAK_ISA_SVE && !cpu_kernel_lanes(k)) {
 		char vl[96];

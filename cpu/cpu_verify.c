@@ -14,6 +14,10 @@
  * x0 + n (steps / 2) (c1 + c2) for the adds, and x0 a^(n steps) for the multiplies. */
 void cpu_consts_init(const struct cpu_kernel *k, struct cpu_consts *c)
 {
+	if (cpu_fmt_kind(k)) {
+		cpu_fmt_consts_init(k, c);
+		return;
+	}
 	if (k->kind == CPU_KIND_ADDMUL) {
 		c->f64[0] = 1.0, c->f64[1] = 2.0, c->f64[2] = 0.5;
 		c->f32[0] = 1.0f, c->f32[1] = 2.0f, c->f32[2] = 0.5f;
@@ -52,6 +56,10 @@ static size_t acc_count(const struct cpu_kernel *k)
  * integer lanes at pseudo-random values. */
 void cpu_acc_init(const struct cpu_kernel *k, struct cpu_acc *acc)
 {
+	if (cpu_fmt_kind(k)) {
+		cpu_fmt_acc_init(k, acc);
+		return;
+	}
 	size_t n = acc_count(k);
 	for (size_t i = 0; i < n; i++) {
 		switch (k->elem) {
@@ -66,6 +74,8 @@ void cpu_acc_init(const struct cpu_kernel *k, struct cpu_acc *acc)
 			break;
 		case CPU_I32:
 			acc->v.u32[i] = (uint32_t)mix64(i);
+			break;
+		case CPU_F16: /* cpu_fmt.c */
 			break;
 		}
 	}
@@ -115,6 +125,8 @@ static uint32_t expected_u32(const struct cpu_kernel *k, const struct cpu_consts
 int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 		   const struct cpu_consts *c, uint64_t iters, char *err, size_t err_len)
 {
+	if (cpu_fmt_kind(k))
+		return cpu_fmt_verify(k, acc, c, iters, err, err_len);
 	struct cpu_acc start;
 	cpu_acc_init(k, &start);
 	size_t n = acc_count(k);
@@ -148,6 +160,8 @@ int cpu_acc_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 			snprintf(want, sizeof want, "0x%08" PRIx32, e);
 			break;
 		}
+		case CPU_F16: /* cpu_fmt.c */
+			break;
 		}
 		if (!ok) {
 			snprintf(err, err_len,

@@ -12,6 +12,7 @@
 #include "peak_bench.h"
 #include "peak_bench_main.h"
 #include "peak_context.h"
+#include "peak_formats.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
 #include "peak_path.h"
@@ -35,6 +36,12 @@ struct cpubench_opts {
 	struct isa_sel isa;
 	unsigned precisions; /* bit per enum cpu_elem (CPU_F32, CPU_F64) */
 	unsigned lanes;      /* bit per enum cpu_elem (CPU_I32, CPU_I64) */
+	/* The number-format kernels (cpu_fmt.c) to run, bit per enum peak_number_format (FP16,
+	 * BF16, INT8); named: --number-formats was given (else they run with --isa all). */
+	struct fmt_sel {
+		unsigned mask;
+		bool named;
+	} formats;
 };
 
 /* The program's state (peak_bench_main owns it): options, the selected kernels as harness
@@ -103,6 +110,19 @@ static int cb_lanes(const char *arg, void *dest, char *err, size_t err_len)
 	return parse_names(arg, names, 4, dest, err, err_len);
 }
 
+static int cb_formats(const char *arg, void *dest, char *err, size_t err_len)
+{
+	/* enum peak_number_format order; fp64 and fp32 are the ISA kernels' (--precision) */
+	static const char *const names[] = {"", "", "fp16", "bf16", "int8", "none"};
+	unsigned mask;
+	if (parse_names(arg, names, 6, &mask, err, err_len) != 0)
+		return -1;
+	struct fmt_sel *s = dest;
+	s->mask = mask & ~(1u << 5);
+	s->named = true;
+	return 0;
+}
+
 static int cb_isa(const char *arg, void *dest, char *err, size_t err_len)
 {
 	/* The ISA names in enum order (peak_isa.h: aarch64 builds add neon), then all, best. */
@@ -148,6 +168,9 @@ static int resolve_isas(const struct cpubench_opts *o, unsigned *isas, struct pe
 
 static bool selected(const struct cpubench_opts *o, unsigned isas, const struct cpu_kernel *k)
 {
+	if (cpu_fmt_kind(k)) /* by format: with --isa all, or as --number-formats names them */
+		return (o->tests & (1u << k->test)) && (o->isa.all || o->formats.named) &&
+		       (o->formats.mask & (1u << cpu_fmt_format(k)));
 	if (!(o->tests & (1u << k->test)) || !(isas & ISA_BIT(k->isa)))
 		return false;
 	return (k->test == CPU_TEST_FLOPS ? o->precisions : o->lanes) & (1u << k->elem);
@@ -258,6 +281,7 @@ static void cpu_defaults(void *state)
 	o->isa.all = true;
 	o->precisions = (1u << CPU_F32) | (1u << CPU_F64);
 	o->lanes = (1u << CPU_I32) | (1u << CPU_I64);
+	o->formats.mask = (1u << PEAK_FMT_FP16) | (1u << PEAK_FMT_BF16) | (1u << PEAK_FMT_INT8);
 }
 
 static size_t cpu_options(void *state, struct peak_opt *t, size_t max)
@@ -272,6 +296,10 @@ static size_t cpu_options(void *state, struct peak_opt *t, size_t max)
 	     &o->precisions, 0, 0, NULL, cb_precision},
 	    {"lanes", "LIST", "iops kernels: integer lane bits 32, 64 (default 32,64)",
 	     PEAK_OPT_CALLBACK, &o->lanes, 0, 0, NULL, cb_lanes},
+	    {"number-formats", "LIST",
+	     "fp16, bf16, int8 or none: the format kernels (AVX512-FP16, AVX512_BF16, VNNI, AMX) to "
+	     "run (default: all three with --isa all)",
+	     PEAK_OPT_CALLBACK, &o->formats, 0, 0, NULL, cb_formats},
 	    PEAK_OPTS_COMMON(&o->common),
 	};
 	return peak_bench_opts_copy(t, max, table, sizeof table / sizeof table[0]);

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "cpu_kernels.h"
+#if defined(__x86_64__)
+#include "peak_formats_x86.h"
+#endif
 
 static void test_every_kernel_verifies(void **state)
 {
@@ -65,6 +68,9 @@ static void test_damage_is_caught(void **state)
 		case CPU_I32:
 			bad.v.u32[last] ^= 1u;
 			break;
+		case CPU_F16:
+			bad.v.u16[last] ^= 1u;
+			break;
 		}
 		assert_int_equal(cpu_acc_verify(k, &bad, &c, 5, err, sizeof err), -1);
 		assert_non_null(strstr(err, k->name));
@@ -95,6 +101,8 @@ static void test_ops_per_iter(void **state)
 	(void)state;
 	for (size_t i = 0; i < cpu_nkernels; i++) {
 		const struct cpu_kernel *k = &cpu_kernels[i];
+		if (cpu_fmt_kind(k))
+			continue; /* test_format_ops */
 		double per = (double)k->nacc * k->steps * k->lanes;
 		bool two = k->kind == CPU_KIND_FMA;
 		assert_double_equal(cpu_kernel_ops_per_iter(k), two ? 2 * per : per, 0);
@@ -105,6 +113,46 @@ static void test_ops_per_iter(void **state)
 		if (strcmp(k->name, "avx512_dp_fma") == 0)
 			assert_double_equal(cpu_kernel_ops_per_iter(k), 12 * PEAK_LOOP_STEPS * 8 * 2, 0);
 	}
+}
+
+/* The format kernels count as their instructions define (issue 37): a multiply-add is 2. */
+static void test_format_ops(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		double per_instr;
+	} want[] = {
+	    {"avx512_fp16_fma", 64},      /* 32 fp16 lanes x 2 */
+	    {"avx512_bf16_dot", 64},      /* 32 bf16 pairs' products and adds */
+	    {"avx512_bf16_dot_ymm", 32},
+	    {"avx512_int8_dot", 128},     /* 64 byte products and their adds */
+	    {"avx512_int8_dot_ymm", 64},
+	    {"avxvnni_int8_dot", 64},
+	    {"amx_bf16_tile", 16384},     /* 16 x 16 x 32 x 2 */
+	    {"amx_fp16_tile", 16384},
+	    {"amx_int8_tile_ss", 32768},  /* 16 x 16 x 64 x 2 */
+	    {"amx_int8_tile_su", 32768},
+	    {"amx_int8_tile_us", 32768},
+	    {"amx_int8_tile_uu", 32768},
+	};
+	size_t found = 0;
+	for (size_t i = 0; i < cpu_nkernels; i++)
+		for (size_t j = 0; j < sizeof want / sizeof want[0]; j++) {
+			const struct cpu_kernel *k = &cpu_kernels[i];
+			if (strcmp(k->name, want[j].name) != 0)
+				continue;
+			found++;
+			assert_true(cpu_fmt_kind(k));
+			assert_double_equal(cpu_kernel_ops_per_instr(k), want[j].per_instr, 0);
+			assert_double_equal(cpu_kernel_ops_per_iter(k),
+					    (double)k->nacc * k->steps * want[j].per_instr, 0);
+		}
+#if defined(__x86_64__)
+	assert_int_equal(found, sizeof want / sizeof want[0]);
+#else
+	assert_int_equal(found, 0);
+#endif
 }
 
 static void test_chains(void **state)
@@ -157,7 +205,14 @@ static void test_kernel_features(void **state)
 			assert_true(k->need & PEAK_FEAT_SSE41);
 		char reason[160];
 		bool ok = cpu_kernel_supported(k, reason, sizeof reason);
-		if (k->loop) /* the answer is the common check's, ISA and kernel features */
+		if (cpu_fmt_kind(k)) { /* the ISA's features and the format's (peak_formats_x86.h) */
+#if defined(__x86_64__)
+			char why[160];
+			assert_int_equal(ok, peak_cpu_can_run(peak_isa_features(k->isa) | k->need,
+							      NULL, 0) &&
+						 peak_formats_x86_form_runs(k->name, why, sizeof why));
+#endif
+		} else if (k->loop) /* the answer is the common check's, ISA and kernel features */
 			assert_int_equal(ok, peak_cpu_can_run(peak_isa_features(k->isa) | k->need,
 							      NULL, 0));
 		else
@@ -178,7 +233,8 @@ static void test_probe_class(void **state)
 	for (size_t i = 0; i < cpu_nkernels; i++) {
 		const struct cpu_kernel *k = &cpu_kernels[i];
 		double v = cpu_kernel_probe_per_cycle(k, &r);
-		bool none = k->kind == CPU_KIND_IMUL && k->elem == CPU_I64 && k->isa != PEAK_ISA_SCALAR;
+		bool none = (k->kind == CPU_KIND_IMUL && k->elem == CPU_I64 && k->isa != PEAK_ISA_SCALAR) ||
+			    k->kind == CPU_KIND_AMX; /* a tile multiply per 16 cycles: no class */
 		if (none != isnan(v))
 			fail_msg("%s: probe class %g", k->name, v);
 	}
@@ -231,6 +287,7 @@ int main(void)
 	    cmocka_unit_test(test_damage_is_caught),
 	    cmocka_unit_test(test_affine_pow_matches_replay),
 	    cmocka_unit_test(test_ops_per_iter),
+	    cmocka_unit_test(test_format_ops),
 	    cmocka_unit_test(test_chains),
 	    cmocka_unit_test(test_pretend_missing),
 	    cmocka_unit_test(test_kernel_features),
