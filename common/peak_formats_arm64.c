@@ -12,7 +12,7 @@
 #include "peak_uarch.h"
 
 struct form {
-	enum peak_format format;
+	enum peak_number_format format;
 	enum peak_format_unit unit;
 	const char *isa, *variant;
 	enum peak_arm64_fmt_feat need;

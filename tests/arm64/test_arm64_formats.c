@@ -6,12 +6,16 @@
  * bf16 and fp32, so the result does not depend on BFDOT's rounding mode. A loop whose
  * feature this CPU lacks is skipped with the reason; with none of them the test exits 77
  * (under qemu-aarch64 -cpu max all three are emulated; -cpu neoverse-n1 has dotprod only).
- * Also the format-peak list of an N2 and of a core the table lacks (peak_formats_arm64.c). */
+ * Also cpubench's four kernels through cpu_fmt.c (closed forms, a wrong lane caught, ops per
+ * instruction and per cycle), and the format-peak list of an N2 and of a core the table
+ * lacks (peak_formats_arm64.c). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_kernels.h"
 #include "peak_cmocka.h"
 #include "peak_formats.h"
 #include "peak_formats_feat_arm64.h"
@@ -145,6 +149,70 @@ static void test_bfmmla(void **s) { (void)s; run(PEAK_ARM64_BF16, peak_loop_neon
 static void test_sdot(void **s) { (void)s; run(PEAK_ARM64_DOTPROD, peak_loop_neon_int8_dot, false, false); }
 static void test_smmla(void **s) { (void)s; run(PEAK_ARM64_I8MM, peak_loop_neon_int8_mmla, false, true); }
 
+static const struct cpu_kernel *kernel(const char *name)
+{
+	for (size_t i = 0; i < cpu_nkernels; i++)
+		if (strcmp(cpu_kernels[i].name, name) == 0)
+			return &cpu_kernels[i];
+	fail_msg("no cpubench kernel %s", name);
+	return NULL;
+}
+
+/* cpubench's rows: the kernel runs n iterations through cpu_kernel_run and its closed form
+ * (cpu_fmt.c: BF16 back at the start, INT8 grown by signed products) holds; one lane
+ * changed is caught. Counted as the Arm ARM defines the instructions; an N2's rates. */
+static void test_cpubench_kernels(void **s)
+{
+	(void)s;
+	static const struct {
+		const char *name;
+		double per_instr, n2_per_cycle;
+	} want[] = {
+	    {"neon_bf16_dot", 16, 32}, {"neon_bf16_mmla", 32, 64},
+	    {"neon_int8_dot", 32, 64}, {"neon_int8_mmla", 64, 128},
+	};
+	struct peak_uarch n2;
+	peak_uarch_arm_fill(peak_uarch_arm_by_name("Neoverse-N2"), &n2);
+	unsigned ran = 0;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct cpu_kernel *k = kernel(want[i].name);
+		assert_double_equal(cpu_kernel_ops_per_instr(k), want[i].per_instr, 0);
+		assert_double_equal(cpu_kernel_ops_per_iter(k),
+				    want[i].per_instr * PEAK_LOOP_VCHAINS * PEAK_LOOP_STEPS, 0);
+		assert_double_equal(cpu_kernel_ops_per_cycle(k, &n2), want[i].n2_per_cycle, 0);
+		char why[160];
+		if (!cpu_kernel_supported(k, why, sizeof why)) {
+			printf("%s: %s\n", k->name, why);
+			assert_non_null(strstr(why, "not reported by this CPU"));
+			continue;
+		}
+		static struct cpu_consts c;
+		static struct cpu_acc acc;
+		char err[256] = "";
+		cpu_consts_init(k, &c);
+		for (uint64_t n = 1; n <= 7; n += 3) {
+			cpu_acc_init(k, &acc);
+			cpu_kernel_run(k, &acc, &c, n);
+			if (cpu_acc_verify(k, &acc, &c, n, err, sizeof err) != 0)
+				fail_msg("%s", err);
+		}
+		acc.v.u32[5] ^= 0x100; /* a lane the instruction got wrong */
+		assert_int_not_equal(cpu_acc_verify(k, &acc, &c, 7, err, sizeof err), 0);
+		/* the counted iterations matter: INT8 lanes grow, so 6 is not 7 */
+		if (k->test == CPU_TEST_IOPS) {
+			acc.v.u32[5] ^= 0x100;
+			assert_int_not_equal(cpu_acc_verify(k, &acc, &c, 6, err, sizeof err), 0);
+		}
+		ran++;
+	}
+	/* a core the table lacks: no rate, never a guess */
+	struct peak_uarch unknown;
+	memset(&unknown, 0, sizeof unknown);
+	(void)snprintf(unknown.name, sizeof unknown.name, "measured");
+	assert_true(isnan(cpu_kernel_ops_per_cycle(kernel("neon_int8_mmla"), &unknown)));
+	printf("%u of 4 kernels ran here\n", ran);
+}
+
 static struct peak_machine machine(const char *core)
 {
 	struct peak_machine m;
@@ -167,7 +235,7 @@ static void test_list_n2(void **s)
 	(void)s;
 	static const struct {
 		const char *variant;
-		enum peak_format f;
+		enum peak_number_format f;
 		enum peak_format_unit u;
 		enum peak_arm64_fmt_feat need;
 		double per_cycle;
@@ -244,6 +312,7 @@ int main(void)
 	    cmocka_unit_test(test_bfmmla),
 	    cmocka_unit_test(test_sdot),
 	    cmocka_unit_test(test_smmla),
+	    cmocka_unit_test(test_cpubench_kernels),
 	    cmocka_unit_test(test_list_n2),
 	    cmocka_unit_test(test_list_unknown_core),
 	};
