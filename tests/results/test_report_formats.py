@@ -17,6 +17,8 @@ TINY = os.path.join(REPO, "tests", "fixtures", "results", "tiny")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 from peakresults import report_formats as rf  # noqa: E402
+from peakresults.adapters import common as ad_common  # noqa: E402
+from peakresults.adapters import onednn  # noqa: E402
 from peakresults.charts import Charts  # noqa: E402
 from peakresults.finish import finish  # noqa: E402
 
@@ -153,6 +155,38 @@ class Arm64N2(unittest.TestCase):
         self.assertIn("neon_int8_dot (1t)", line_of(t, "INT8", "vector"))
         self.assertEqual(rf.summary_line(self.rows),
                          ["- Low precision: **NEON BFMMLA BF16: 188.5 GFLOPS, 98% of peak** (neon_bf16_mmla, 1t)."])
+
+
+class OneDnnReference(unittest.TestCase):
+    """The reference round's parser (adapters/onednn.py): peak_ref_gemm's line becomes the
+    row of the unit oneDNN's kernel ran on; its fallback kernel pairs with nothing."""
+
+    def test_amx_bf16_row(self):
+        ver, rows = onednn.parse(os.path.join(FIX, "onednn-bf16-amx.txt"), {})
+        self.assertEqual(ver, "oneDNN 2.6.3")
+        r = rows[0]
+        self.assertEqual((r["suite"], r["test"], r["variant"], r["threads"], r["metric"], r["unit"]),
+                         ("cpu", "flops", "amx_bf16_tile", 2, "flops", "GFLOPS"))
+        self.assertEqual((r["mean"], r["max"], r["n"]), (401.5, 455.2, 40))
+
+    def test_vnni_int8_row(self):
+        _, rows = onednn.parse(os.path.join(FIX, "onednn-int8-vnni.txt"), {})
+        self.assertEqual((rows[0]["test"], rows[0]["variant"], rows[0]["metric"], rows[0]["unit"]),
+                         ("iops", "avx512_int8_dot", "iops_int", "GIOPS"))
+
+    def test_fallback_kernel_is_no_unit(self):
+        with self.assertRaises(ad_common.NotToolOutput):
+            onednn.parse(os.path.join(FIX, "onednn-bf16-ref.txt"), {})
+        with self.assertRaises(ad_common.NotToolOutput):
+            onednn.parse(os.path.join(FIX, "README.md"), {})
+
+    def test_unit_expected_from_flags(self):
+        self.assertEqual(onednn.expected_variant("bf16", {"avx512_bf16", "amx_bf16"}), "amx_bf16_tile")
+        self.assertEqual(onednn.expected_variant("bf16", {"avx512_bf16"}), "avx512_bf16_dot")
+        self.assertEqual(onednn.expected_variant("bf16", {"avx2"}), "")
+        self.assertEqual(onednn.expected_variant("int8", {"avx_vnni"}), "avxvnni_int8_dot")
+        self.assertEqual(onednn.variant_of("int8", "brg:avx2_vnni"), "avxvnni_int8_dot")
+        self.assertEqual(onednn.variant_of("int8", "brg:avx512_core_amx"), "amx_int8_tile_us")
 
 
 class EndToEnd(unittest.TestCase):
