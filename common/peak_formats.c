@@ -115,7 +115,9 @@ void peak_formats_add_fp(struct peak_format_list *l, const struct peak_machine *
 		(void)snprintf(note, sizeof note, "cpu.uarch %s (%s): %s", m->uarch.name,
 			       peak_source_name(m->uarch.source),
 			       fma ? "lanes x 2 x FMA pipes" : "lanes x adds+muls per cycle");
-		(void)peak_formats_add(l, m, threads, fmts[i], PEAK_FMT_VECTOR, name, variant, rate,
-				       note, NULL);
+		struct peak_format_entry *e = peak_formats_add(
+		    l, m, threads, fmts[i], PEAK_FMT_VECTOR, name, variant, rate, note, NULL);
+		if (e && isa == PEAK_ISA_AVX512) /* Intel's FMA licence (peak_freq_load.h) */
+			e->load = PEAK_FREQ_LOAD_AVX512_FMA;
 	}
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "peak_freq_load.h"
 #include "peak_peak.h"
 
 enum peak_number_format {
@@ -50,6 +51,9 @@ struct peak_format_entry {
 	char clock_key[PEAK_FMT_NAME_LEN]; /* the context key it comes from: "cpu.ghz" until a
 					    * clock under the format is measured, then
 					    * "cpu.clock_ghz.amx" and the like */
+	enum peak_freq_load load;        /* the loaded chain that reads the clock under this
+					  * form (peak_freq_load.h); PEAK_FREQ_LOAD_NONE: the
+					  * plain clock (cpu.ghz) is its clock */
 	unsigned threads;                /* the peak's threads (cores running the rows) */
 	double peak_g_per_s;             /* ops_per_cycle x ghz x threads / 1: GFLOPS or GIOPS;
 					  * 0 unknown or unsupported */

@@ -11,11 +11,10 @@
 
 #include "peak_formats_x86.h"
 
-/* Linux's arch_prctl codes and the XTILEDATA component (arch/x86/include/uapi/asm/prctl.h,
- * kept here: Debian 12's headers predate them). */
-#define ARCH_GET_XCOMP_SUPP  0x1021
-#define ARCH_REQ_XCOMP_PERM  0x1023
-#define XFEATURE_XTILEDATA   18
+/* Debian 12's headers predate the AMX arch_prctl codes: peak_formats_x86.h has them. */
+#define ARCH_GET_XCOMP_SUPP PEAK_ARCH_GET_XCOMP_SUPP
+#define ARCH_REQ_XCOMP_PERM PEAK_ARCH_REQ_XCOMP_PERM
+#define XFEATURE_XTILEDATA  PEAK_XFEATURE_XTILEDATA
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ 51
 #endif
@@ -141,23 +140,24 @@ static long prctl_syscall(int code, unsigned long arg)
 	return syscall(SYS_arch_prctl, code, arg);
 }
 
-static peak_amx_prctl_fn amx_prctl = prctl_syscall;
-
-void peak_amx_set_prctl(peak_amx_prctl_fn fn)
+bool peak_amx_request(char *reason, size_t reason_len)
 {
-	amx_prctl = fn ? fn : prctl_syscall;
+	return peak_amx_request_with(peak_fmt_features(), prctl_syscall, reason, reason_len);
 }
 
-bool peak_amx_request(char *reason, size_t reason_len)
+bool peak_amx_request_with(unsigned feats, peak_amx_prctl_fn amx_prctl, char *reason,
+			   size_t reason_len)
 {
 	char dummy[8];
 	if (!reason || !reason_len) {
 		reason = dummy;
 		reason_len = sizeof dummy;
 	}
-	if (!peak_fmt_can_run(PEAK_FMTF_AMX_TILE, reason, reason_len))
+	if (!(feats & PEAK_FMTF_AMX_TILE)) {
+		(void)snprintf(reason, reason_len, "amx_tile not reported by this CPU");
 		return false;
-	if (!(peak_fmt_features() & PEAK_FMTF_AMX_XCR0)) {
+	}
+	if (!(feats & PEAK_FMTF_AMX_XCR0)) {
 		(void)snprintf(reason, reason_len,
 			       "AMX reported by cpuid but its tile state is not enabled in XCR0 "
 			       "(bits 17-18): the hypervisor or kernel masks it");

@@ -14,6 +14,7 @@ struct form {
 	const char *isa, *variant;
 	unsigned need; /* PEAK_FMTF_* */
 	size_t rate;   /* offset of the rate in struct peak_uarch */
+	enum peak_freq_load load; /* the chain of its clock: cpubench's row's (cpu_table.c) */
 };
 
 #define RATE(field) offsetof(struct peak_uarch, field)
@@ -24,29 +25,29 @@ struct form {
 /* The names are cpubench's variants; the report and the arm64 list key on them. */
 static const struct form forms[] = {
     {PEAK_FMT_FP16, PEAK_FMT_VECTOR, "avx512_fp16", "avx512_fp16_fma",
-     F512 | PEAK_FMTF_AVX512_FP16, RATE(fp16_fma512_ops)},
+     F512 | PEAK_FMTF_AVX512_FP16, RATE(fp16_fma512_ops), PEAK_FREQ_LOAD_AVX512_FP16},
     {PEAK_FMT_BF16, PEAK_FMT_VECTOR, "avx512_bf16", "avx512_bf16_dot",
-     F512 | PEAK_FMTF_AVX512_BF16, RATE(bf16_dot512_ops)},
+     F512 | PEAK_FMTF_AVX512_BF16, RATE(bf16_dot512_ops), PEAK_FREQ_LOAD_AVX512_BF16},
     {PEAK_FMT_BF16, PEAK_FMT_VECTOR, "avx512_bf16", "avx512_bf16_dot_ymm",
-     VL | PEAK_FMTF_AVX512_BF16, RATE(bf16_dot256_ops)},
+     VL | PEAK_FMTF_AVX512_BF16, RATE(bf16_dot256_ops), PEAK_FREQ_LOAD_NONE},
     {PEAK_FMT_INT8, PEAK_FMT_VECTOR, "avx512_vnni", "avx512_int8_dot",
-     F512 | PEAK_FMTF_AVX512_VNNI, RATE(vnni512_ops)},
+     F512 | PEAK_FMTF_AVX512_VNNI, RATE(vnni512_ops), PEAK_FREQ_LOAD_AVX512_VNNI},
     {PEAK_FMT_INT8, PEAK_FMT_VECTOR, "avx512_vnni", "avx512_int8_dot_ymm",
-     VL | PEAK_FMTF_AVX512_VNNI, RATE(vnni256_ops)},
+     VL | PEAK_FMTF_AVX512_VNNI, RATE(vnni256_ops), PEAK_FREQ_LOAD_NONE},
     {PEAK_FMT_INT8, PEAK_FMT_VECTOR, "avx_vnni", "avxvnni_int8_dot", PEAK_FMTF_AVX_VNNI,
-     RATE(avxvnni_ops)},
+     RATE(avxvnni_ops), PEAK_FREQ_LOAD_NONE},
     {PEAK_FMT_BF16, PEAK_FMT_MATRIX, "amx", "amx_bf16_tile", AMX | PEAK_FMTF_AMX_BF16,
-     RATE(amx_bf16_ops)},
+     RATE(amx_bf16_ops), PEAK_FREQ_LOAD_AMX},
     {PEAK_FMT_FP16, PEAK_FMT_MATRIX, "amx", "amx_fp16_tile", AMX | PEAK_FMTF_AMX_FP16,
-     RATE(amx_fp16_ops)},
+     RATE(amx_fp16_ops), PEAK_FREQ_LOAD_AMX},
     {PEAK_FMT_INT8, PEAK_FMT_MATRIX, "amx", "amx_int8_tile_ss", AMX | PEAK_FMTF_AMX_INT8,
-     RATE(amx_int8_ops)},
+     RATE(amx_int8_ops), PEAK_FREQ_LOAD_AMX},
     {PEAK_FMT_INT8, PEAK_FMT_MATRIX, "amx", "amx_int8_tile_su", AMX | PEAK_FMTF_AMX_INT8,
-     RATE(amx_int8_ops)},
+     RATE(amx_int8_ops), PEAK_FREQ_LOAD_AMX},
     {PEAK_FMT_INT8, PEAK_FMT_MATRIX, "amx", "amx_int8_tile_us", AMX | PEAK_FMTF_AMX_INT8,
-     RATE(amx_int8_ops)},
+     RATE(amx_int8_ops), PEAK_FREQ_LOAD_AMX},
     {PEAK_FMT_INT8, PEAK_FMT_MATRIX, "amx", "amx_int8_tile_uu", AMX | PEAK_FMTF_AMX_INT8,
-     RATE(amx_int8_ops)},
+     RATE(amx_int8_ops), PEAK_FREQ_LOAD_AMX},
 };
 
 bool peak_formats_x86_form_runs(const char *variant, char *reason, size_t reason_len)
@@ -81,7 +82,10 @@ void peak_formats_list(const struct peak_machine *m, unsigned threads,
 			(void)snprintf(note, sizeof note,
 				       "no source gives %s's rate on %s: the probe measures it",
 				       f->variant, m->uarch.name);
-		(void)peak_formats_add(out, m, threads, f->format, f->unit, f->isa, f->variant,
-				       rate, note, runs ? NULL : why);
+		struct peak_format_entry *e = peak_formats_add(
+		    out, m, threads, f->format, f->unit, f->isa, f->variant, rate, note,
+		    runs ? NULL : why);
+		if (e)
+			e->load = f->load;
 	}
 }

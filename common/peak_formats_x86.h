@@ -41,9 +41,16 @@ bool peak_formats_x86_form_runs(const char *variant, char *reason, size_t reason
  * the signal stack (AT_MINSIGSTKSZ) is too small for it. Asked once per process and the
  * answer kept; threads ask again (cheap) before they load a tile configuration. */
 bool peak_amx_request(char *reason, size_t reason_len);
-/* Test seam: the arch_prctl the request calls (syscall by default). */
+/* The same decision on given features (PEAK_FMTF_*) and arch_prctl (which sets errno on
+ * failure, as the syscall does): the test's seam for the kernels and hypervisors it does
+ * not run on. */
 typedef long (*peak_amx_prctl_fn)(int code, unsigned long arg);
-void peak_amx_set_prctl(peak_amx_prctl_fn fn);
+bool peak_amx_request_with(unsigned feats, peak_amx_prctl_fn amx_prctl, char *reason,
+			   size_t reason_len);
+/* arch_prctl's codes (arch/x86/include/uapi/asm/prctl.h) and the tile data component. */
+#define PEAK_ARCH_GET_XCOMP_SUPP 0x1021
+#define PEAK_ARCH_REQ_XCOMP_PERM 0x1023
+#define PEAK_XFEATURE_XTILEDATA  18
 
 /* The format loops, the probe's and cpubench's (peak_loops_fmt_x86.c). Registers as
  * struct peak_loop_regs: 12 chains in v[0..11], operands in v[12..14] (the loops read

@@ -13,6 +13,10 @@ const char *peak_freq_load_name(enum peak_freq_load load)
 	    [PEAK_FREQ_LOAD_NONE] = "scalar",
 	    [PEAK_FREQ_LOAD_AVX512_FMA] = "avx512_fma",
 	    [PEAK_FREQ_LOAD_AVX512_IMUL] = "avx512_imul",
+	    [PEAK_FREQ_LOAD_AVX512_BF16] = "avx512_bf16",
+	    [PEAK_FREQ_LOAD_AVX512_VNNI] = "avx512_vnni",
+	    [PEAK_FREQ_LOAD_AVX512_FP16] = "avx512_fp16",
+	    [PEAK_FREQ_LOAD_AMX] = "amx",
 	};
 	return (unsigned)load < PEAK_FREQ_LOAD_COUNT ? names[load] : "?";
 }

@@ -23,6 +23,14 @@ enum peak_freq_load {
 	PEAK_FREQ_LOAD_NONE,
 	PEAK_FREQ_LOAD_AVX512_FMA,  /* vfmadd231pd zmm */
 	PEAK_FREQ_LOAD_AVX512_IMUL, /* vpmulld zmm */
+	/* The number formats (issue 37): each may hold a licence of its own. Densities as the
+	 * FMA load's (2 and 1.5 a link: at most one unit's rate), bar AMX's. */
+	PEAK_FREQ_LOAD_AVX512_BF16, /* vdpbf16ps zmm */
+	PEAK_FREQ_LOAD_AVX512_VNNI, /* vpdpbusd zmm */
+	PEAK_FREQ_LOAD_AVX512_FP16, /* vfmadd231ph zmm */
+	/* tdpbf16ps: one a 8 links (24 cycles) and one a 16, below the tile unit's one per 16
+	 * cycles (Intel's optimization manual), so the tiles never back up into the chain. */
+	PEAK_FREQ_LOAD_AMX,
 	PEAK_FREQ_LOAD_COUNT
 };
 

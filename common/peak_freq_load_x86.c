@@ -6,6 +6,7 @@
  * never waits on itself and the imul chain alone sets the time. */
 #include <stdint.h>
 
+#include "peak_formats_x86.h"
 #include "peak_freq_load.h"
 #include "peak_isa.h"
 
@@ -16,6 +17,9 @@
 #define V_AVX512_FMA(i)  "vfmadd231pd %%zmm9, %%zmm8, %%zmm" #i "\n\t"
 #define V_AVX512_IMUL(i) "vpmulld %%zmm8, %%zmm" #i ", %%zmm" #i "\n\t"
 #define V_NONE(i)        ""
+#define V_BF16(i)        "vdpbf16ps %%zmm9, %%zmm8, %%zmm" #i "\n\t"
+#define V_VNNI(i)        "vpdpbusd %%zmm9, %%zmm8, %%zmm" #i "\n\t"
+#define V_FP16(i)        "vfmadd231ph %%zmm9, %%zmm8, %%zmm" #i "\n\t"
 
 /* Two vector instructions a link over four links; one and a half over sixteen; one a
  * link, or half, over eight. */
@@ -73,20 +77,79 @@ DEF_LOADED(avx512_fma_full, BODY_2(V_AVX512_FMA))
 DEF_LOADED(avx512_fma_light, BODY_15(V_AVX512_FMA))
 DEF_LOADED(avx512_imul_full, BODY_1(V_AVX512_IMUL))
 DEF_LOADED(avx512_imul_light, BODY_H(V_AVX512_IMUL))
+DEF_LOADED(bf16_full, BODY_2(V_BF16))
+DEF_LOADED(bf16_light, BODY_15(V_BF16))
+DEF_LOADED(vnni_full, BODY_2(V_VNNI))
+DEF_LOADED(vnni_light, BODY_15(V_VNNI))
+DEF_LOADED(fp16_full, BODY_2(V_FP16))
+DEF_LOADED(fp16_light, BODY_15(V_FP16))
 /* clang-format on */
+
+/* AMX: 16 links with two (full) or one (light) tdpbf16ps between them; four bodies in
+ * turn, so each accumulator (tmm0-3) waits 96 cycles or more for its next multiply, past
+ * the tile unit's latency; A and B are the zero tiles ldtilecfg leaves. The loop leaves
+ * after any body: n need not be a multiple of four. */
+struct amx_cfg {
+	unsigned char palette, start_row, reserved[14];
+	unsigned short colsb[16];
+	unsigned char rows[16];
+};
+#define T(c)                "tdpbf16ps %%tmm6, %%tmm4, %%tmm" #c "\n\t"
+#define L8                  IM IM IM IM IM IM IM IM
+#define FULL(a, b)          T(a) L8 T(b) L8
+#define LIGHT(a)            T(a) L8 L8
+#define NEXT                "decq %[n]\n\t" "jz 2f\n\t"
+#define DEF_AMX_LOADED(fn, b0, b1, b2, b3)                                                         \
+	static uint64_t fn(uint64_t iters)                                                         \
+	{                                                                                          \
+		uint64_t x = PEAK_FREQ_LOAD_START, k = PEAK_FREQ_LOAD_K, n = iters;                \
+		_Alignas(64) struct amx_cfg cfg = {.palette = 1};                                  \
+		for (int i = 0; i < 8; i++)                                                        \
+			cfg.colsb[i] = 64, cfg.rows[i] = 16;                                       \
+		if (!n || !peak_amx_request(NULL, 0))                                              \
+			return n ? 0 : x;                                                          \
+		__asm__ volatile("ldtilecfg (%[cfg])\n\t"                                          \
+				 ".p2align 6\n"                                                   \
+				 "1:\n\t" b0 NEXT b1 NEXT b2 NEXT b3                               \
+				 "decq %[n]\n\t"                                                   \
+				 "jnz 1b\n"                                                        \
+				 "2:\n\t"                                                          \
+				 "tilerelease\n\t"                                                 \
+				 : [x] "+r"(x), [n] "+r"(n)                                        \
+				 : [k] "r"(k), [cfg] "r"(&cfg)                                     \
+				 : "cc", "memory");                                                \
+		return x;                                                                          \
+	}
+DEF_AMX_LOADED(amx_full, FULL(0, 1), FULL(2, 3), FULL(0, 1), FULL(2, 3))
+DEF_AMX_LOADED(amx_light, LIGHT(0), LIGHT(1), LIGHT(2), LIGHT(3))
 
 /* The features each load's instructions need (vpxor xmm: AVX). */
 static const unsigned need[PEAK_FREQ_LOAD_COUNT] = {
     [PEAK_FREQ_LOAD_NONE] = 0,
     [PEAK_FREQ_LOAD_AVX512_FMA] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
     [PEAK_FREQ_LOAD_AVX512_IMUL] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
+    [PEAK_FREQ_LOAD_AVX512_BF16] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
+    [PEAK_FREQ_LOAD_AVX512_VNNI] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
+    [PEAK_FREQ_LOAD_AVX512_FP16] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
+    [PEAK_FREQ_LOAD_AMX] = PEAK_FEAT_AVX,
+};
+/* ... and the number-format extension each needs (peak_formats_x86.h). */
+static const unsigned need_fmt[PEAK_FREQ_LOAD_COUNT] = {
+    [PEAK_FREQ_LOAD_AVX512_BF16] = PEAK_FMTF_AVX512_BF16,
+    [PEAK_FREQ_LOAD_AVX512_VNNI] = PEAK_FMTF_AVX512_VNNI,
+    [PEAK_FREQ_LOAD_AVX512_FP16] = PEAK_FMTF_AVX512_FP16,
+    [PEAK_FREQ_LOAD_AMX] = PEAK_FMTF_AMX_TILE | PEAK_FMTF_AMX_BF16,
 };
 
 bool peak_freq_load_runs_here(enum peak_freq_load load)
 {
 	if ((unsigned)load >= PEAK_FREQ_LOAD_COUNT)
 		return false;
-	return !need[load] || peak_cpu_can_run(need[load], NULL, 0);
+	if (need[load] && !peak_cpu_can_run(need[load], NULL, 0))
+		return false;
+	if (need_fmt[load] && !peak_fmt_can_run(need_fmt[load], NULL, 0))
+		return false;
+	return load != PEAK_FREQ_LOAD_AMX || peak_amx_request(NULL, 0);
 }
 
 uint64_t peak_freq_load_run(enum peak_freq_load load, enum peak_freq_density d, uint64_t iters)
@@ -95,6 +158,10 @@ uint64_t peak_freq_load_run(enum peak_freq_load load, enum peak_freq_density d, 
 	    [PEAK_FREQ_LOAD_NONE] = {plain, plain},
 	    [PEAK_FREQ_LOAD_AVX512_FMA] = {avx512_fma_full, avx512_fma_light},
 	    [PEAK_FREQ_LOAD_AVX512_IMUL] = {avx512_imul_full, avx512_imul_light},
+	    [PEAK_FREQ_LOAD_AVX512_BF16] = {bf16_full, bf16_light},
+	    [PEAK_FREQ_LOAD_AVX512_VNNI] = {vnni_full, vnni_light},
+	    [PEAK_FREQ_LOAD_AVX512_FP16] = {fp16_full, fp16_light},
+	    [PEAK_FREQ_LOAD_AMX] = {amx_full, amx_light},
 	};
 	if ((unsigned)load >= PEAK_FREQ_LOAD_COUNT)
 		return 0;

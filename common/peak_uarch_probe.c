@@ -64,13 +64,13 @@ static const struct probe_class classes[] = {
 #if defined(__x86_64__)
     /* The number formats: cpubench's format rows run these very loops. */
     {peak_loop_avx512_fp16_fma, V_ALL, PEAK_ISA_AVX512, 0, AT(fp16_fma512), false,
-     PEAK_FREQ_LOAD_AVX512_FMA, PEAK_FMTF_AVX512_FP16},
+     PEAK_FREQ_LOAD_AVX512_FP16, PEAK_FMTF_AVX512_FP16},
     {peak_loop_avx512_bf16_dot, V_ALL, PEAK_ISA_AVX512, 0, AT(bf16_dot512), false,
-     PEAK_FREQ_LOAD_AVX512_FMA, PEAK_FMTF_AVX512_BF16},
+     PEAK_FREQ_LOAD_AVX512_BF16, PEAK_FMTF_AVX512_BF16},
     {peak_loop_avx512_bf16_dot_ymm, V_ALL, PEAK_ISA_AVX512, 0, AT(bf16_dot256), false,
      PEAK_FREQ_LOAD_NONE, PEAK_FMTF_AVX512_BF16 | PEAK_FMTF_AVX512VL},
     {peak_loop_avx512_int8_dot, V_ALL, PEAK_ISA_AVX512, 0, AT(vnni512), false,
-     PEAK_FREQ_LOAD_AVX512_FMA, PEAK_FMTF_AVX512_VNNI},
+     PEAK_FREQ_LOAD_AVX512_VNNI, PEAK_FMTF_AVX512_VNNI},
     {peak_loop_avx512_int8_dot_ymm, V_ALL, PEAK_ISA_AVX512, 0, AT(vnni256), false,
      PEAK_FREQ_LOAD_NONE, PEAK_FMTF_AVX512_VNNI | PEAK_FMTF_AVX512VL},
     {peak_loop_avxvnni_int8_dot, V_ALL, PEAK_ISA_AVX2, 0, AT(avxvnni), false,

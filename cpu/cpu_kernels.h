@@ -54,6 +54,10 @@ enum cpu_chain {
 	 * vector latencies. Used only once its checks held (cpu_measure.c). */
 	CPU_CHAIN_AVX512_FMA_LOAD,  /* vfmadd231pd zmm */
 	CPU_CHAIN_AVX512_IMUL_LOAD, /* vpmulld zmm */
+	CPU_CHAIN_AVX512_BF16_LOAD, /* vdpbf16ps zmm */
+	CPU_CHAIN_AVX512_VNNI_LOAD, /* vpdpbusd zmm */
+	CPU_CHAIN_AVX512_FP16_LOAD, /* vfmadd231ph zmm */
+	CPU_CHAIN_AMX_LOAD,         /* tdpbf16ps, for every AMX row */
 };
 
 /* Constants read at run time so the compiler cannot fold the chains; their values depend

@@ -46,7 +46,7 @@ static bool unsupported(char *reason, size_t reason_len, const char *what)
 	{                                                                                          \
 		.name = nm, .test = tst, .isa = PEAK_ISA_SCALAR, .kind = CPU_KIND_AMX, .elem = el, \
 		.lanes = 256, .nacc = PEAK_AMX_ACC, .steps = PEAK_AMX_STEPS, .need = F_NONE,       \
-		.loop = NULL, .chain = CPU_CHAIN_SCALAR_INT, .amx_op = op                          \
+		.loop = NULL, .chain = CPU_CHAIN_AMX_LOAD, .amx_op = op                            \
 	}
 #define FL CPU_TEST_FLOPS
 #define IO CPU_TEST_IOPS
@@ -115,19 +115,19 @@ const struct cpu_kernel cpu_kernels[] = {
     /* Number formats (cpu_fmt.c; rates peak_uarch_formats.c; support and AMX permission
      * peak_formats_x86.c). The names are the format API's variants (peak_formats.h). */
     K("avx512_fp16_fma", FL, PEAK_ISA_AVX512, CPU_KIND_FMA, CPU_F16, 32, CPU_NACC, ST, F_512F,
-      peak_loop_avx512_fp16_fma, CPU_CHAIN_AVX512_FMA_LOAD),
+      peak_loop_avx512_fp16_fma, CPU_CHAIN_AVX512_FP16_LOAD),
     K("avx512_bf16_dot", FL, PEAK_ISA_AVX512, CPU_KIND_BF16_DOT, CPU_F32, 16, CPU_NACC, ST,
-      F_512F, peak_loop_avx512_bf16_dot, CPU_CHAIN_AVX512_FMA_LOAD),
+      F_512F, peak_loop_avx512_bf16_dot, CPU_CHAIN_AVX512_BF16_LOAD),
     K("avx512_bf16_dot_ymm", FL, PEAK_ISA_AVX512, CPU_KIND_BF16_DOT, CPU_F32, 8, CPU_NACC, ST,
       F_512F, peak_loop_avx512_bf16_dot_ymm, CPU_CHAIN_AVX_FP),
     K("avx512_int8_dot", IO, PEAK_ISA_AVX512, CPU_KIND_INT8_DOT, CPU_I32, 16, CPU_NACC, ST,
-      F_512F, peak_loop_avx512_int8_dot, CPU_CHAIN_AVX512_FMA_LOAD),
+      F_512F, peak_loop_avx512_int8_dot, CPU_CHAIN_AVX512_VNNI_LOAD),
     K("avx512_int8_dot_ymm", IO, PEAK_ISA_AVX512, CPU_KIND_INT8_DOT, CPU_I32, 8, CPU_NACC, ST,
       F_512F, peak_loop_avx512_int8_dot_ymm, CPU_CHAIN_AVX2_INT),
     K("avxvnni_int8_dot", IO, PEAK_ISA_AVX2, CPU_KIND_INT8_DOT, CPU_I32, 8, CPU_NACC, ST,
       F_AVX2, peak_loop_avxvnni_int8_dot, CPU_CHAIN_AVX2_INT),
     /* AMX: 4 accumulator tiles of 16 x 16 (lanes 256), PEAK_AMX_STEPS multiplies each an
-     * iteration, clocked by the imul chain (no vector latency enters it). */
+     * iteration, clocked by the imul chain with tile multiplies between its links. */
     AMX_K("amx_bf16_tile", FL, CPU_F32, PEAK_AMX_BF16),
     AMX_K("amx_fp16_tile", FL, CPU_F32, PEAK_AMX_FP16),
     AMX_K("amx_int8_tile_ss", IO, CPU_I32, PEAK_AMX_SS),

@@ -201,6 +201,10 @@ uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 		return cpu_chain_avx512_int(iters);
 	case CPU_CHAIN_AVX512_FMA_LOAD:
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
+	case CPU_CHAIN_AVX512_BF16_LOAD:
+	case CPU_CHAIN_AVX512_VNNI_LOAD:
+	case CPU_CHAIN_AVX512_FP16_LOAD:
+	case CPU_CHAIN_AMX_LOAD:
 		return peak_freq_load_run(cpu_chain_load(chain), PEAK_FREQ_FULL, iters);
 #endif
 	default: /* CPU_CHAIN_NONE, or an x86 vector chain on aarch64 (no kernel uses it) */
@@ -254,6 +258,10 @@ unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
 		return 1;
 	case CPU_CHAIN_AVX512_FMA_LOAD:
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
+	case CPU_CHAIN_AVX512_BF16_LOAD:
+	case CPU_CHAIN_AVX512_VNNI_LOAD:
+	case CPU_CHAIN_AVX512_FP16_LOAD:
+	case CPU_CHAIN_AMX_LOAD:
 		return 3; /* imul r64 (peak_freq_load.h), not the table's: no claim enters it */
 	case CPU_CHAIN_NONE:
 		break;
@@ -301,6 +309,14 @@ const char *cpu_chain_name(enum cpu_chain chain)
 		return "imul r64 + vfmadd231pd zmm";
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
 		return "imul r64 + vpmulld zmm";
+	case CPU_CHAIN_AVX512_BF16_LOAD:
+		return "imul r64 + vdpbf16ps zmm";
+	case CPU_CHAIN_AVX512_VNNI_LOAD:
+		return "imul r64 + vpdpbusd zmm";
+	case CPU_CHAIN_AVX512_FP16_LOAD:
+		return "imul r64 + vfmadd231ph zmm";
+	case CPU_CHAIN_AMX_LOAD:
+		return "imul r64 + tdpbf16ps";
 	case CPU_CHAIN_NONE:
 		break;
 	}
@@ -314,6 +330,14 @@ enum peak_freq_load cpu_chain_load(enum cpu_chain chain)
 		return PEAK_FREQ_LOAD_AVX512_FMA;
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
 		return PEAK_FREQ_LOAD_AVX512_IMUL;
+	case CPU_CHAIN_AVX512_BF16_LOAD:
+		return PEAK_FREQ_LOAD_AVX512_BF16;
+	case CPU_CHAIN_AVX512_VNNI_LOAD:
+		return PEAK_FREQ_LOAD_AVX512_VNNI;
+	case CPU_CHAIN_AVX512_FP16_LOAD:
+		return PEAK_FREQ_LOAD_AVX512_FP16;
+	case CPU_CHAIN_AMX_LOAD:
+		return PEAK_FREQ_LOAD_AMX;
 	default:
 		break;
 	}

@@ -18,4 +18,8 @@ int peakinfo_report(struct peak_output *out, const struct peak_sysinfo *si,
 int peakinfo_arm64_rows(struct peak_output *out, const struct peak_sysinfo *si,
 			const struct peak_machine *m);
 
+/* The per-format table: FP64, FP32, FP16, BF16, INT8 on vector and matrix units, each
+ * form's peak or "unsupported: reason" (peakinfo_formats.c, peak_formats.h). */
+int peakinfo_format_rows(struct peak_output *out, const struct peak_machine *m);
+
 #endif

@@ -211,5 +211,7 @@ int peakinfo_report(struct peak_output *out, const struct peak_sysinfo *si,
 		for (unsigned bits = 32; bits <= 64; bits += 32)
 			if (cpu_row(out, si, m, (enum peak_isa)isa, PEAK_PREC_DP, bits) != 0)
 				return -1;
+	if (peakinfo_format_rows(out, m) != 0)
+		return -1;
 	return io_rows(out, m, lo);
 }
