@@ -98,9 +98,10 @@ def head(out_dir: str) -> list[str]:
                  "jobs' command lines: [report-appendix.md](report-appendix.md)", ""]
 
 
-def formats_part(rs: list[dict], pair_recs: list[dict], charts) -> list[str]:
-    """The CPU's peaks per number format (report_formats): [] when cpubench ran none."""
-    t = report_formats.table(rs, pair_recs)
+def formats_part(rs: list[dict], pair_recs: list[dict], charts, peaks: list[dict]) -> list[str]:
+    """The CPU's peaks per number format (report_formats; peaks: peakinfo's rows, whose
+    format_peak rows state the forms cpubench did not run): [] when there is no format row."""
+    t = report_formats.table(rs, pair_recs, peaks)
     if not t:
         return []
     return (["", "### Peaks per number format", "",
@@ -124,7 +125,7 @@ def suites_part(out_dir: str, res, charts, pair_recs: list[dict] | None = None) 
         md += report_pa1.section(rs)
         md += [""] + chart_lines(charts, CHARTS[s])
         if s == "cpu":
-            md += formats_part(rs, pair_recs or [], charts)
+            md += formats_part(rs, pair_recs or [], charts, res.merged.peaks)
         if s == "dpdk":
             md += report_dpdk.section(out_dir, rs, res.merged.suites.get("network", {}).get("results", []))
     return md

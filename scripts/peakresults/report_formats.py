@@ -48,17 +48,23 @@ def _unsupported_reason(r: dict) -> str:
     return ""
 
 
-def collect(cpu_rows: list[dict]) -> dict:
+def collect(cpu_rows: list[dict], peaks: list[dict] | None = None) -> dict:
     """(format, unit) -> {"best": the best measured row (pick.best: unflagged first), "why":
-    its doubt flags when every row has one, "unsupported": [(variant, reason)]}."""
+    its doubt flags when every row has one, "unsupported": [(variant, reason)], "stated":
+    peakinfo's format_peak rows of the form (its peak where no cpubench row ran it)}."""
     out: dict = {}
+    for r in peaks or []:
+        form = form_of(r.get("variant") or "") if r.get("test") == "format_peak" else None
+        if form:
+            e = out.setdefault(form, {"rows": [], "unsupported": [], "stated": []})
+            e["stated"].append(r)
     for r in cpu_rows:
         if r.get("suite") != "cpu" or r.get("test") not in ("flops", "iops"):
             continue
         form = form_of(r.get("variant") or "")
         if not form:
             continue
-        e = out.setdefault(form, {"rows": [], "unsupported": []})
+        e = out.setdefault(form, {"rows": [], "unsupported": [], "stated": []})
         why = _unsupported_reason(r)
         if why:
             if (r["variant"], why) not in e["unsupported"]:
@@ -79,9 +85,24 @@ def _reference(variant: str, pair_recs: list[dict]) -> str:
     return "no reference"
 
 
-def table(cpu_rows: list[dict], pair_recs: list[dict] | None = None) -> list[str]:
-    """The per-format table (markdown lines); [] when cpubench has no row of any format."""
-    forms = collect(cpu_rows)
+def _not_measured(e: dict) -> str:
+    """The Notes of a form no cpubench row measured: the reason it cannot run (cpubench's
+    rows, else peakinfo's), or peakinfo's stated peak."""
+    why = e["unsupported"] or [(r["variant"], _unsupported_reason(r)) for r in e["stated"]
+                               if _unsupported_reason(r)]
+    if why:
+        return "unsupported: " + "; ".join(f"{v}: {w}" for v, w in why)
+    top = max(e["stated"], key=lambda r: r.get("theoretical") or 0, default=None)
+    if top is not None and isnum(top.get("theoretical")):
+        return f"not measured (cpubench did not run it); peakinfo's peak {fmt(top['theoretical'])} {top['unit']}"
+    return "not measured; peak unknown"
+
+
+def table(cpu_rows: list[dict], pair_recs: list[dict] | None = None,
+          peaks: list[dict] | None = None) -> list[str]:
+    """The per-format table (markdown lines); [] when neither cpubench nor peakinfo has a row
+    of any format. peaks: peakinfo's rows (format_peak: the forms' stated peaks, reasons)."""
+    forms = collect(cpu_rows, peaks)
     if not forms:
         return []
     out = ["| Format | Unit | Kernel | Measured | Peak | Efficiency | Reference | Notes |",
@@ -94,10 +115,9 @@ def table(cpu_rows: list[dict], pair_recs: list[dict] | None = None) -> list[str
                 if f in ("fp16", "bf16", "int8"):
                     out.append(f"| {f.upper()} | {unit} | – | – | – | – | – | no cpubench row (not run) |")
                 continue
-            r = e["best"]
+            r = e.get("best")
             if r is None:
-                why = "; ".join(f"{v}: {w}" for v, w in e["unsupported"])
-                out.append(f"| {f.upper()} | {unit} | – | – | – | – | – | unsupported: {cell(why)} |")
+                out.append(f"| {f.upper()} | {unit} | – | – | – | – | – | {cell(_not_measured(e))} |")
                 continue
             peak = f"{fmt(r['theoretical'])} {r['unit']}" if isnum(r.get("theoretical")) else "unknown"
             eff = f"{r['efficiency'] * 100:.1f}%" if isnum(r.get("efficiency")) else "–"
@@ -115,23 +135,28 @@ def _scaled(v: float, unit: str) -> str:
     return f"{fmt(v)} {unit}"
 
 
-def summary_line(cpu_rows: list[dict]) -> list[str]:
+def summary_line(cpu_rows: list[dict], peaks: list[dict] | None = None) -> list[str]:
     """One line: the best low-precision unit measured, or why there is none; [] without a
     format row at all (an older run, or cpubench not run)."""
-    forms = collect(cpu_rows)
+    forms = collect(cpu_rows, peaks)
     low = {k: e for k, e in forms.items() if k[0] in ("fp16", "bf16", "int8")}
     if not low:
         return []
     for k in LOW_ORDER:
         e = low.get(k)
-        if e and e["best"] is not None:
+        if e and e.get("best") is not None:
             r = e["best"]
             eff = (f"{r['efficiency'] * 100:.0f}% of peak" if isnum(r.get("efficiency"))
                    else "peak unknown")
             flags = f"; {pick.fallback_note(e['why'])}" if e["why"] else ""
             return [f"- Low precision: **{unit_label(r['variant'])}: {_scaled(r['mean'], r['unit'])}, {eff}** "
                     f"({r['variant']}, {r['threads']}t{flags})."]
-    first = next((e["unsupported"][0] for e in low.values() if e["unsupported"]), None)
+    first = next((e["unsupported"][0] for e in low.values() if e["unsupported"]), None) or next(
+        ((r["variant"], _unsupported_reason(r)) for e in low.values() for r in e["stated"]
+         if _unsupported_reason(r)), None)
+    if not any(e["rows"] or e["unsupported"] for e in low.values()):
+        return [f"- Low precision: not measured (cpubench ran no FP16, BF16 or INT8 kernel)"
+                + (f"; {first[0]}: {first[1]}." if first else ".")]
     why = f" ({first[0]}: {first[1]})" if first else ""
     return [f"- Low precision: no FP16, BF16 or INT8 unit runs here{why}."]
 
@@ -140,13 +165,13 @@ def chart(c, cpu_rows: list[dict]) -> None:
     """charts/cpu_formats.png: one bar per format and unit measured against a peak, its
     efficiency; drawn only when a low-precision form has a row."""
     forms = collect(cpu_rows)
-    if not any(k[0] in ("fp16", "bf16", "int8") and e["best"] is not None for k, e in forms.items()):
+    if not any(k[0] in ("fp16", "bf16", "int8") and e.get("best") is not None for k, e in forms.items()):
         return
     lines = ["# label efficiency_percent mark(0 unflagged, 1 only flagged rows)"]
     for f in FORMATS:
         for unit in ("vector", "matrix"):
             e = forms.get((f, unit))
-            r = e["best"] if e else None
+            r = e.get("best") if e else None
             if r is None or not isnum(r.get("efficiency")):
                 continue
             label = f"{f.upper()} {unit} ({r['variant']}): {fmt(r['mean'])} of {fmt(r['theoretical'])} {r['unit']}"

@@ -157,9 +157,9 @@ def run_state_lines(status: list, out_dir: str) -> list[str]:
     return out + ([""] if out else [])
 
 
-def _formats_line(cpu_rows: list[dict]) -> list[str]:
+def _formats_line(cpu_rows: list[dict], peaks: list[dict]) -> list[str]:
     """The best low-precision unit in one line, under the table (report_formats)."""
-    line = report_formats.summary_line(cpu_rows)
+    line = report_formats.summary_line(cpu_rows, peaks)
     return [""] + line if line else []
 
 
@@ -171,7 +171,7 @@ def summary(out_dir: str, res, verdicts: list[dict], unexplained: list[str]) -> 
             + machine_line(res.merged.context)
             + report_clock.clock_lines(res.merged.suites.get("cpu", {}).get("context") or {})
             + ["", "### Figures against their peaks", ""] + table
-            + _formats_line(res.merged.suites.get("cpu", {}).get("results", []))
+            + _formats_line(res.merged.suites.get("cpu", {}).get("results", []), res.merged.peaks)
             + ["", "### Reference tools (ratio = ours / tool)", ""] + report_refs.summary_lines(verdicts)
             + ["", "### Warnings that change a conclusion", ""]
             + conclusion_warnings(res, flagged, unexplained, len(verdicts)))

@@ -146,6 +146,25 @@ class Nothing(unittest.TestCase):
         self.assertEqual(rf.summary_line(old), [])  # FP64/FP32 only: no low-precision line
 
 
+class StatedByPeakinfo(unittest.TestCase):
+    """A run whose cpubench ran no format kernel (--isa best): the forms come from peakinfo's
+    format_peak rows, their stated peak or their reason."""
+    peaks = load("peakinfo-zen4.csv")
+    cpu = [r for r in load("nothing.csv") if r["variant"].startswith("avx2")]
+
+    def test_table_from_peakinfo(self):
+        t = rf.table(self.cpu, [], self.peaks)
+        self.assertIn("not measured (cpubench did not run it); peakinfo's peak 473.6 GFLOPS", line_of(t, "BF16", "vector"))
+        self.assertIn("unsupported: amx_bf16_tile: amx_tile not reported", line_of(t, "BF16", "matrix"))
+        self.assertIn("unsupported: avx512_fp16_fma: avx512_fp16 not reported", line_of(t, "FP16", "vector"))
+        self.assertIn("avx2_dp_fma (1t)", line_of(t, "FP64", "vector"))  # the measured row stands
+
+    def test_summary_says_not_measured(self):
+        self.assertEqual(rf.summary_line(self.cpu, self.peaks),
+                         ["- Low precision: not measured (cpubench ran no FP16, BF16 or INT8 kernel); "
+                          "avx512_fp16_fma: avx512_fp16 not reported by this CPU."])
+
+
 class Arm64N2(unittest.TestCase):
     rows = load("arm64-n2.csv")
 
