@@ -45,7 +45,10 @@ struct peak_format_entry {
 					  * "iops" (INT8, GIOPS) */
 	double ops_per_cycle;            /* per core per cycle, counted as the instruction
 					  * defines (a multiply-add is 2); 0 unknown */
-	enum peak_source rate_source;    /* TABLE, MEASURED (the probe corrected it), CONFIG */
+	enum peak_source rate_source;    /* TABLE, MEASURED (the probe corrected or filled it),
+					  * CONFIG */
+	bool table_corrected;            /* the probe replaced the table's rate (both figures in
+					  * rate_note and peak.table_corrected) */
 	char rate_note[PEAK_FMT_NOTE_LEN]; /* where the rate comes from: the source named */
 	double ghz;                      /* the clock the peak uses; 0 unknown */
 	char clock_key[PEAK_FMT_NAME_LEN]; /* the context key it comes from: "cpu.ghz" until a

@@ -72,12 +72,25 @@ void peak_formats_list(const struct peak_machine *m, unsigned threads,
 		const struct form *f = &forms[i];
 		char why[PEAK_FMT_NOTE_LEN], note[PEAK_FMT_NOTE_LEN];
 		bool runs = peak_formats_x86_form_runs(f->variant, why, sizeof why);
-		unsigned rate;
+		unsigned rate, claimed;
 		memcpy(&rate, (const char *)&m->uarch + f->rate, sizeof rate);
-		if (rate)
+		memcpy(&claimed, (const char *)&m->uarch_claimed + f->rate, sizeof claimed);
+		bool corrected = claimed && rate && claimed != rate;
+		if (corrected)
+			(void)snprintf(note, sizeof note,
+				       "the probe's, %u a cycle, in place of cpu.uarch %s's %u (%s)",
+				       rate, m->uarch.name, claimed,
+				       m->uarch.formats_source ? m->uarch.formats_source : "");
+		else if (rate && !claimed && m->uarch.source == PEAK_SRC_TABLE)
+			(void)snprintf(note, sizeof note,
+				       "measured by the probe: no source gives %s's rate on %s",
+				       f->variant, m->uarch.name);
+		else if (rate)
 			(void)snprintf(note, sizeof note, "cpu.uarch %s (%s): %s", m->uarch.name,
 				       peak_source_name(m->uarch.source),
-				       m->uarch.formats_source ? m->uarch.formats_source : "");
+				       m->uarch.formats_source ? m->uarch.formats_source
+							       : "the probe's instructions a cycle x "
+								 "the operations of each");
 		else
 			(void)snprintf(note, sizeof note,
 				       "no source gives %s's rate on %s: the probe measures it",
@@ -85,7 +98,11 @@ void peak_formats_list(const struct peak_machine *m, unsigned threads,
 		struct peak_format_entry *e = peak_formats_add(
 		    out, m, threads, f->format, f->unit, f->isa, f->variant, rate, note,
 		    runs ? NULL : why);
-		if (e)
-			e->load = f->load;
+		if (!e)
+			continue;
+		e->load = f->load;
+		e->table_corrected = corrected;
+		if (rate && (corrected || !claimed))
+			e->rate_source = PEAK_SRC_MEASURED;
 	}
 }

@@ -365,11 +365,11 @@ static void uarch_check(struct peak_machine *m, const struct peak_sysinfo *si, b
 	m->probed = true;
 	if (check)
 		(void)peak_uarch_check(&m->uarch, &m->probe, si, apply);
-	if (peak_uarch_has_unknown(&m->uarch, si)) {
-		struct peak_uarch measured;
-		peak_uarch_from_rates(&m->probe.best, &measured);
-		peak_uarch_fill_unknown(&m->uarch, &measured, si, "what its sources lack, measured");
-	}
+	/* Every unknown count the probe settled, the format rates' included (which
+	 * peak_uarch_has_unknown leaves out): filling is cheap and fills only what is 0. */
+	struct peak_uarch measured;
+	peak_uarch_from_rates(&m->probe.best, &measured);
+	peak_uarch_fill_unknown(&m->uarch, &measured, si, "what its sources lack, measured");
 }
 
 /* The table entry, or cpu.uarch from peaks.conf (a name, or "measured" to run the probe

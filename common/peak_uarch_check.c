@@ -217,8 +217,11 @@ unsigned peak_uarch_check(struct peak_uarch *u, const struct peak_probe *p,
 
 bool peak_uarch_has_unknown(const struct peak_uarch *u, const struct peak_sysinfo *si)
 {
+	/* The format rates are left out: an unknown one is filled when the probe runs for a
+	 * CPU binary (peak_uarch_fill_unknown), and must not make membench or diskbench
+	 * probe the core for a figure none of their rows uses. */
 	for (size_t i = 0; i < NCOUNTS; i++)
-		if (*count_at(u, &counts[i]) == 0 && item_runs(si, &counts[i]))
+		if (!counts[i].ops && *count_at(u, &counts[i]) == 0 && item_runs(si, &counts[i]))
 			return true;
 	return false;
 }

@@ -25,7 +25,8 @@
 unsigned peak_uarch_check(struct peak_uarch *u, const struct peak_probe *p,
 			  const struct peak_sysinfo *si, bool apply);
 
-/* True when any count u needs on this CPU is 0 (unknown: its source does not say). */
+/* True when any count u needs on this CPU is 0 (unknown: its source does not say); the
+ * number-format rates are not asked about (a binary without format rows need not probe). */
 bool peak_uarch_has_unknown(const struct peak_uarch *u, const struct peak_sysinfo *si);
 
 /* Fill u's unknown (0) counts from another entry's known ones where the ISA exists here,

@@ -46,6 +46,8 @@ static int format_row(struct peak_output *out, const struct peak_format_entry *e
 	peak_result_flag(&r, flag);
 	(void)snprintf(flag, sizeof flag, "ghz=%.3f(%s)", e->ghz, e->clock_key);
 	peak_result_flag(&r, flag);
+	if (e->table_corrected)
+		peak_result_flag(&r, "table_corrected");
 	if (clock_refused[0])
 		flag_clean(&r, "clock_refused=", clock_refused);
 	flag_clean(&r, "rate_source=", e->rate_note);

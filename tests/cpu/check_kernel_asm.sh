@@ -79,6 +79,26 @@ expect peak_loop_avx512_i32_add 'vpaddd.*%zmm'
 expect peak_loop_avx512_i64_add 'vpaddq.*%zmm'
 expect peak_loop_avx512_i32_mul 'vpmulld.*%zmm'
 expect peak_loop_avx512_i64_mul 'vpmullq.*%zmm'
+# The number formats (issue 37): each loop its instruction and width, the VEX (AVX-VNNI)
+# and EVEX (AVX512_VNNI + VL) ymm forms told apart, each AMX form its own tile multiply.
+if grep -q '<peak_loop_avx512_bf16_dot>:' "$dis"; then
+	expect peak_loop_avx512_fp16_fma 'vfmadd213ph.*%zmm'
+	expect peak_loop_avx512_bf16_dot 'vdpbf16ps.*%zmm'
+	expect peak_loop_avx512_bf16_dot_ymm 'vdpbf16ps.*%ymm'
+	expect peak_loop_avx512_int8_dot 'vpdpbusd.*%zmm'
+	expect peak_loop_avx512_int8_dot_ymm '^[^{]*[[:space:]]vpdpbusd.*%ymm'
+	expect peak_loop_avxvnni_int8_dot '[{]vex[}][[:space:]]*vpdpbusd.*%ymm'
+	expect amx_bf16 'tdpbf16ps'
+	expect amx_fp16 'tdpfp16ps'
+	expect amx_ss 'tdpbssd'
+	expect amx_su 'tdpbsud'
+	expect amx_us 'tdpbusd'
+	expect amx_uu 'tdpbuud'
+	if body peak_loop_avx512_int8_dot_ymm | grep -q '{vex}'; then
+		echo "FAIL: peak_loop_avx512_int8_dot_ymm is VEX-encoded: it measures AVX-VNNI" >&2
+		status=1
+	fi
+fi
 expect cpu_chain_avx512_fp 'vaddpd.*%zmm'
 expect cpu_chain_avx_fp 'vaddpd.*%ymm'
 expect cpu_chain_scalar_int 'imul[[:space:]]+%r'
