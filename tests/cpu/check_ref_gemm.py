@@ -2,7 +2,8 @@
 """peak_ref_gemm through its adapter (scripts/peakresults/adapters/onednn.py), tiny: each of
 bf16 and int8 is either a row keyed to the cpubench variant of the unit oneDNN's kernel ran
 on (one thread, a positive figure, the kernel named in its job) or a skipped entry with the
-reason (no such matmul on this CPU, or a fallback kernel no cpubench row runs). No timing
+reason (no such matmul on this CPU, or a fallback kernel no cpubench row runs: under
+qemu-x86_64 -cpu Haswell, bf16 exits 3 and int8 runs gemm:jit). No timing
 threshold: the figure is only checked to be a number above 0.
 Usage: check_ref_gemm.py PEAK_REF_GEMM"""
 import json
@@ -37,15 +38,11 @@ def main(binary: str) -> int:
         print(f"skipped: {s['test']}: {s['reason']}")
         # a reason, and never "not installed" for the binary given (it exists)
         bad += [] if s["reason"] and "not installed" not in s["reason"] else [s]
-    if r.returncode not in (0, 1):
-        bad.append(f"adapter exit {r.returncode}")
-    # every format accounted for: a row, a skipped entry, or (exit 1) a fallback kernel said so
+    if r.returncode != 0:
+        bad.append(f"adapter exit {r.returncode}: {r.stderr.strip()}")
+    # every format accounted for: a row, or a skipped entry with its reason
     done = {"bf16" if x["test"] == "flops" else "int8" for x in doc["rows"]} | {s["test"] for s in doc["skipped"]}
-    if r.returncode == 1:
-        print(f"adapter exit 1: {r.stderr.strip()}")
-        if "no cpubench row runs that unit" not in r.stderr:
-            bad.append("exit 1 without a fallback kernel named")
-    elif done != {"bf16", "int8"}:
+    if done != {"bf16", "int8"}:
         bad.append(f"not every format accounted for: {sorted(done)}")
     for b in bad:
         print(f"FAIL: {b}")

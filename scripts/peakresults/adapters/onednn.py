@@ -9,8 +9,8 @@ Mapping (peak_ref_gemm's line -> peakbench row; mean_g is GFLOPS for bf16, GIOPS
   int8 on impl ...avx512_core_vnni   -> cpu iops avx512_int8_dot    (u8 x s8: vpdpbusd)
   int8 on impl ...avx2_vnni          -> cpu iops avxvnni_int8_dot
 oneDNN picks its kernel for the CPU (the impl string names it); the row is the unit that
-kernel runs on. Any other kernel (oneDNN's fallback on a CPU with none of these units) is
-no unit cpubench measures: the file is not paired (NotToolOutput says why).
+kernel runs on. Any other kernel (oneDNN's fallback on a CPU with none of these units, such
+as int8 through gemm:jit on AVX2) is no unit cpubench measures: a skipped entry says so.
 Debian's OpenBLAS 0.3.21 exports no cblas_sbgemm (built without BUILD_BFLOAT16), so oneDNN is
 the only packaged library that measures these formats. A GEMM moves its operands through
 the caches and packs them: its rate is what an inference library reaches on the unit, at
@@ -92,12 +92,29 @@ def run(r, a) -> int:
         shown = f"OMP_NUM_THREADS={t} {PROGRAM} " + " ".join(argv[1:])
         if not r.run(120, out, argv, shown=shown, env=env):
             if r.rc == 3:
-                r.skip(fmt, f"oneDNN has no {fmt} matmul on this CPU: {last_line(out + '.err')}")
+                said = last_line(out + ".err").removeprefix(f"{PROGRAM}: ")
+                r.skip(fmt, said or f"oneDNN has no {fmt} matmul on this CPU")
                 continue
             r.say(f"{PROGRAM} {fmt} failed: {last_line(out + '.err')}")
             r.skip(fmt, f"failed: {PROGRAM} {fmt} exited {r.rc}")
             rc = 1
+            continue
+        impl = _impl(out)
+        if not r.plan and not variant_of(fmt, impl):
+            # oneDNN's fallback (AVX2 int8 through gemm:jit, a reference kernel): no unit
+            # of cpubench's, so no row to pair it with
+            r.outs.remove(out)
+            r.skip(fmt, f"oneDNN ran its {impl or 'unknown'} kernel: no cpubench row runs that unit")
     return r.finish() or rc
+
+
+def _impl(path: str) -> str:
+    try:
+        with open(path, errors="replace") as f:
+            m = re.search(r" impl=(\S+) ", f.read())
+    except OSError:
+        return ""
+    return m.group(1) if m else ""
 
 
 _LINE = re.compile(r"^format=(bf16|int8) size=([0-9]+) threads=(\S+) reps=([0-9]+) seconds=(\S+) "
