@@ -24,14 +24,14 @@ struct form {
 
 /* The names are cpubench's variants (cpu_table.c); the report keys on them. */
 static const struct form forms[] = {
-    {PEAK_FMT_BF16, PEAK_FMT_VECTOR, "bf16", "neon_bf16_dot", PEAK_ARM64_BF16,
-     PEAK_ARM_BFDOT_OPS, RATE(bf16_dot)},
-    {PEAK_FMT_BF16, PEAK_FMT_MATRIX, "bf16", "neon_bf16_mmla", PEAK_ARM64_BF16,
-     PEAK_ARM_BFMMLA_OPS, RATE(bf16_mmla)},
+    {PEAK_FMT_BF16, PEAK_FMT_VECTOR, "bf16", "neon_bf16_dot", PEAK_ARM64_BF16, PEAK_ARM_BFDOT_OPS,
+     RATE(bf16_dot)},
+    {PEAK_FMT_BF16, PEAK_FMT_MATRIX, "bf16", "neon_bf16_mmla", PEAK_ARM64_BF16, PEAK_ARM_BFMMLA_OPS,
+     RATE(bf16_mmla)},
     {PEAK_FMT_INT8, PEAK_FMT_VECTOR, "dotprod", "neon_int8_dot", PEAK_ARM64_DOTPROD,
      PEAK_ARM_SDOT_OPS, RATE(int8_dot)},
-    {PEAK_FMT_INT8, PEAK_FMT_MATRIX, "i8mm", "neon_int8_mmla", PEAK_ARM64_I8MM,
-     PEAK_ARM_SMMLA_OPS, RATE(int8_mmla)},
+    {PEAK_FMT_INT8, PEAK_FMT_MATRIX, "i8mm", "neon_int8_mmla", PEAK_ARM64_I8MM, PEAK_ARM_SMMLA_OPS,
+     RATE(int8_mmla)},
 };
 
 bool peak_formats_arm64_form_runs(const char *variant, char *reason, size_t reason_len)
@@ -63,8 +63,7 @@ double peak_formats_arm64_ops_per_cycle(const char *core, const char *variant)
 	return 0;
 }
 
-void peak_formats_list(const struct peak_machine *m, unsigned threads,
-		       struct peak_format_list *out)
+void peak_formats_list(const struct peak_machine *m, unsigned threads, struct peak_format_list *out)
 {
 	out->n = 0;
 	peak_formats_add_fp(out, m, threads);
@@ -82,11 +81,12 @@ void peak_formats_list(const struct peak_machine *m, unsigned threads,
 				       a->formats_source ? a->formats_source : a->source);
 		else
 			(void)snprintf(note, sizeof note, "no source gives %s's rate on %s%s%s",
-				       f->variant, m->uarch.name, a && a->formats_source ? ": " : "",
+				       f->variant, m->uarch.name,
+				       a && a->formats_source ? ": " : "",
 				       a && a->formats_source ? a->formats_source : "");
-		struct peak_format_entry *e = peak_formats_add(
-		    out, m, threads, f->format, f->unit, f->isa, f->variant, rate, note,
-		    runs ? NULL : why);
+		struct peak_format_entry *e =
+		    peak_formats_add(out, m, threads, f->format, f->unit, f->isa, f->variant, rate,
+				     note, runs ? NULL : why);
 		/* The rate is the Arm table's, whatever the probe did to the FP counts. */
 		if (e && rate > 0)
 			e->rate_source = PEAK_SRC_TABLE;

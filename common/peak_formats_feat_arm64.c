@@ -45,7 +45,8 @@ bool peak_arm64_fmt_has(enum peak_arm64_fmt_feat f, char *reason, size_t reason_
 	const char *name = peak_arm64_fmt_feat_name(f);
 	if (pretend_missing(name)) {
 		(void)snprintf(reason, reason_len,
-			       "%s: pretending it is missing (PEAKBENCH_TEST_PRETEND_MISSING)", name);
+			       "%s: pretending it is missing (PEAKBENCH_TEST_PRETEND_MISSING)",
+			       name);
 		return false;
 	}
 	unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);

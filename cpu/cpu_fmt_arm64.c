@@ -34,8 +34,7 @@ static int32_t sdot4(uint32_t a, uint32_t b)
 	return s;
 }
 
-uint32_t cpu_fmt_arm64_int8_block(const struct cpu_kernel *k, uint32_t a, uint32_t b0,
-				  uint32_t b1)
+uint32_t cpu_fmt_arm64_int8_block(const struct cpu_kernel *k, uint32_t a, uint32_t b0, uint32_t b1)
 {
 	uint32_t per = (uint32_t)sdot4(a, b0) + (uint32_t)sdot4(a, b1);
 	return strstr(k->name, "mmla") ? 2 * per : per;

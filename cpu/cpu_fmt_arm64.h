@@ -18,7 +18,6 @@ double cpu_fmt_arm64_ops_per_cycle(const struct cpu_kernel *k, const struct peak
 /* An INT8 kernel's per-lane growth per block (one step with B0, one with B1) for the
  * broadcast operand words a, b0, b1: signed x signed (SDOT, SMMLA); SMMLA's lane sums
  * 8 products, its A and B rows being the word twice. */
-uint32_t cpu_fmt_arm64_int8_block(const struct cpu_kernel *k, uint32_t a, uint32_t b0,
-				  uint32_t b1);
+uint32_t cpu_fmt_arm64_int8_block(const struct cpu_kernel *k, uint32_t a, uint32_t b0, uint32_t b1);
 
 #endif

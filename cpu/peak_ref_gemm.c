@@ -25,7 +25,8 @@ static double now_s(void)
 
 static void usage(const char *why)
 {
-	fprintf(stderr, "peak_ref_gemm: %s (usage: peak_ref_gemm bf16|int8 [--size N] [--min-seconds S])\n",
+	fprintf(stderr,
+		"peak_ref_gemm: %s (usage: peak_ref_gemm bf16|int8 [--size N] [--min-seconds S])\n",
 		why);
 	exit(2);
 }

@@ -34,9 +34,18 @@ static uint16_t bf16(int v)
 }
 
 /* Operand element k of A, B1, B2 (distinct signs and sizes, small enough to stay exact). */
-static int a_of(int k) { return (k % 5) - 2; }       /* -2..2 */
-static int b1_of(int k) { return (k % 7) - 3; }      /* -3..3 */
-static int b2_of(int k) { return ((3 * k) % 4) - 1; } /* -1..2 */
+static int a_of(int k)
+{
+	return (k % 5) - 2;
+} /* -2..2 */
+static int b1_of(int k)
+{
+	return (k % 7) - 3;
+} /* -3..3 */
+static int b2_of(int k)
+{
+	return ((3 * k) % 4) - 1;
+} /* -1..2 */
 
 static void fill_bf16(struct peak_loop_regs *r)
 {
@@ -108,23 +117,26 @@ static void check(peak_loop_fn fn, bool bf, bool mmla, uint64_t n)
 	uint64_t steps = n * PEAK_LOOP_REPS;
 	for (int c = 0; c < CHAINS; c++)
 		for (int i = 0; i < 4; i++) {
-			int64_t inc = lane_inc(&start, 13, i, bf, mmla) + lane_inc(&start, 14, i, bf, mmla);
+			int64_t inc =
+			    lane_inc(&start, 13, i, bf, mmla) + lane_inc(&start, 14, i, bf, mmla);
 			if (bf) {
 				float got, x0;
 				memcpy(&got, &r.v[c][4 * i], 4);
 				memcpy(&x0, &start.v[c][4 * i], 4);
 				double want = (double)x0 + (double)steps * (double)inc;
 				if ((double)got != want)
-					fail_msg("chain %d lane %d after %llu iterations: %g, want %g", c,
-						 i, (unsigned long long)n, (double)got, want);
+					fail_msg(
+					    "chain %d lane %d after %llu iterations: %g, want %g",
+					    c, i, (unsigned long long)n, (double)got, want);
 			} else {
 				uint32_t got, x0;
 				memcpy(&got, &r.v[c][4 * i], 4);
 				memcpy(&x0, &start.v[c][4 * i], 4);
 				uint32_t want = x0 + (uint32_t)steps * (uint32_t)inc;
 				if (got != want)
-					fail_msg("chain %d lane %d after %llu iterations: %u, want %u", c,
-						 i, (unsigned long long)n, got, want);
+					fail_msg(
+					    "chain %d lane %d after %llu iterations: %u, want %u",
+					    c, i, (unsigned long long)n, got, want);
 			}
 		}
 	/* The operands are not written. */
@@ -144,10 +156,26 @@ static void run(enum peak_arm64_fmt_feat f, peak_loop_fn fn, bool bf, bool mmla)
 	fn(NULL, 0); /* n = 0 does nothing, touching nothing */
 }
 
-static void test_bfdot(void **s) { (void)s; run(PEAK_ARM64_BF16, peak_loop_neon_bf16_dot, true, false); }
-static void test_bfmmla(void **s) { (void)s; run(PEAK_ARM64_BF16, peak_loop_neon_bf16_mmla, true, true); }
-static void test_sdot(void **s) { (void)s; run(PEAK_ARM64_DOTPROD, peak_loop_neon_int8_dot, false, false); }
-static void test_smmla(void **s) { (void)s; run(PEAK_ARM64_I8MM, peak_loop_neon_int8_mmla, false, true); }
+static void test_bfdot(void **s)
+{
+	(void)s;
+	run(PEAK_ARM64_BF16, peak_loop_neon_bf16_dot, true, false);
+}
+static void test_bfmmla(void **s)
+{
+	(void)s;
+	run(PEAK_ARM64_BF16, peak_loop_neon_bf16_mmla, true, true);
+}
+static void test_sdot(void **s)
+{
+	(void)s;
+	run(PEAK_ARM64_DOTPROD, peak_loop_neon_int8_dot, false, false);
+}
+static void test_smmla(void **s)
+{
+	(void)s;
+	run(PEAK_ARM64_I8MM, peak_loop_neon_int8_mmla, false, true);
+}
 
 static const struct cpu_kernel *kernel(const char *name)
 {
@@ -168,8 +196,10 @@ static void test_cpubench_kernels(void **s)
 		const char *name;
 		double per_instr, n2_per_cycle;
 	} want[] = {
-	    {"neon_bf16_dot", 16, 32}, {"neon_bf16_mmla", 32, 64},
-	    {"neon_int8_dot", 32, 64}, {"neon_int8_mmla", 64, 128},
+	    {"neon_bf16_dot", 16, 32},
+	    {"neon_bf16_mmla", 32, 64},
+	    {"neon_int8_dot", 32, 64},
+	    {"neon_int8_mmla", 64, 128},
 	};
 	struct peak_uarch n2;
 	peak_uarch_arm_fill(peak_uarch_arm_by_name("Neoverse-N2"), &n2);
