@@ -137,6 +137,14 @@ PEAK_LOOP_PROTO(peak_loop_sve_i32_add);
 PEAK_LOOP_PROTO(peak_loop_sve_i64_add);
 PEAK_LOOP_PROTO(peak_loop_sve_i32_mul);
 PEAK_LOOP_PROTO(peak_loop_sve_i64_mul);
+/* Number formats (peak_loops_arm64_formats.c; run only where HWCAP/HWCAP2 report them):
+ * chains v0-v11 are .4s accumulators (fp32 for BF16, int32 for INT8), each advanced by
+ * (v12, v13) then (v12, v14). bfdot and bfmmla need FEAT_BF16 (HWCAP2_BF16), sdot the dot
+ * product (HWCAP_ASIMDDP), smmla FEAT_I8MM (HWCAP2_I8MM). */
+PEAK_LOOP_PROTO(peak_loop_neon_bf16_dot);
+PEAK_LOOP_PROTO(peak_loop_neon_bf16_mmla);
+PEAK_LOOP_PROTO(peak_loop_neon_int8_dot);
+PEAK_LOOP_PROTO(peak_loop_neon_int8_mmla);
 #endif
 
 #endif

@@ -102,6 +102,14 @@ struct peak_uarch_arm {
 	unsigned sve_vint_add;      /* SVE ADD per cycle; 0 measured */
 	unsigned sve_vint_mul;      /* SVE MUL .s per cycle; 0 measured */
 	const char *source;
+	/* Number formats, instructions per cycle per core (NEON, 128-bit; peak_formats_arm64.c
+	 * counts them as the instruction defines): 0 where the core lacks the instruction or
+	 * no source we read gives it (formats_source says which). */
+	unsigned bf16_dot;          /* BFDOT .4s (16 flop each) */
+	unsigned bf16_mmla;         /* BFMMLA (32 flop each) */
+	unsigned int8_dot;          /* SDOT .4s (32 ops each) */
+	unsigned int8_mmla;         /* SMMLA (64 ops each) */
+	const char *formats_source;
 };
 /* The entry of that implementer and part, or NULL. */
 const struct peak_uarch_arm *peak_uarch_arm_find(unsigned implementer, unsigned part);
@@ -116,6 +124,13 @@ void peak_uarch_arm_core_name(unsigned implementer, unsigned part, char *out, si
 double peak_uarch_arm_neon_dp_flops_per_cycle(const struct peak_uarch_arm *a);
 double peak_uarch_arm_sve_dp_flops_per_cycle(const struct peak_uarch_arm *a);
 double peak_uarch_arm_dp_flops_per_cycle(const struct peak_uarch_arm *a, bool sve);
+/* Operations one NEON number-format instruction performs, as the Arm ARM defines it (a
+ * multiply-add is 2): BFDOT .4s 4 lanes x 2 bf16 products, BFMMLA a 2x4 by 4x2 product
+ * into 2x2, SDOT .4s 4 lanes x 4 byte products, SMMLA 2x8 by 8x2 into 2x2. */
+#define PEAK_ARM_BFDOT_OPS  16
+#define PEAK_ARM_BFMMLA_OPS 32
+#define PEAK_ARM_SDOT_OPS   32
+#define PEAK_ARM_SMMLA_OPS  64
 /* The generic micro-architecture entry (peak_uarch) of an Arm table entry. */
 void peak_uarch_arm_fill(const struct peak_uarch_arm *a, struct peak_uarch *u);
 

@@ -15,6 +15,17 @@
  * micro-ops on one pipe is 1/m. A count that is not a whole number per cycle (N1's X-form MUL,
  * 1/3), or that no source we read gives, is 0: measured by the probe on the machine, never
  * guessed. docs/arm64.md has the table of figures and rows. */
+/* The number-format rates (BFDOT, BFMMLA, SDOT, SMMLA per cycle) come from LLVM's scheduling
+ * models of the N2, V1 and V2 (AArch64SchedNeoverse{N2,V1,V2}.td, transcriptions of the
+ * SWOGs), as issue 37 gives them in flop or ops per cycle per core: N2 BFDOT 32, BFMMLA 64,
+ * SDOT 64, SMMLA 128 (two of each per cycle, on V0/V1); V1 and V2 twice that (four, on
+ * V0-V3). Not re-read from the guides here (docs/arm64.md). */
+#define FMT_N2                                                                                     \
+	"LLVM AArch64SchedNeoverseN2.td (from the N2 SWOG, 109914): BFDOT, BFMMLA, SDOT, SMMLA "   \
+	"2 per cycle"
+#define FMT_V                                                                                      \
+	"LLVM AArch64SchedNeoverseV1.td / V2.td (from the V1 and V2 SWOGs): BFDOT, BFMMLA, SDOT, " \
+	"SMMLA 4 per cycle"
 /* clang-format off */
 static const struct peak_uarch_arm arm_table[] = {
 	/* Neoverse N1: SWOG PJDOC-466751330-9707 (developer.arm.com 109896). FP/ASIMD pipes
@@ -28,7 +39,9 @@ static const struct peak_uarch_arm arm_table[] = {
 	{.implementer = 0x41, .part = 0xd0c, .core = "Neoverse-N1",
 	 .systems = "Graviton2, Ampere Altra", .neon_fma_pipes = 2, .vint_add = 2, .addmul = 2,
 	 .fadd_latency = 2, .int_alu = 3,
-	 .source = "Arm Neoverse N1 Software Optimization Guide (PJDOC-466751330-9707)"},
+	 .source = "Arm Neoverse N1 Software Optimization Guide (PJDOC-466751330-9707)",
+	 .formats_source = "no BF16 or I8MM (Armv8.2); SDOT's rate not read from a source: "
+			   "unknown"},
 	/* Neoverse V1: SWOG developer.arm.com 109897. FP/ASIMD pipes V0-V3 (128-bit): FMLA on
 	 * V, latency 4: 4 per cycle; FADD latency 2 and FMUL on V: 4 add+mul; "ASIMD arith,
 	 * basic" on V: 4; "ASIMD multiply" on V0, V2: 2. SVE (256-bit, V0/V1 and V2/V3 paired):
@@ -40,7 +53,8 @@ static const struct peak_uarch_arm arm_table[] = {
 	 .neon_fma_pipes = 4, .sve_fma_pipes = 2, .sve_pipe_bits = 256, .vint_add = 4,
 	 .vint_mul = 2, .addmul = 4, .fadd_latency = 2, .int_alu = 4, .imul = 2, .sve_addmul = 2,
 	 .sve_vint_add = 2, .sve_vint_mul = 1,
-	 .source = "Arm Neoverse V1 Software Optimization Guide (109897)"},
+	 .source = "Arm Neoverse V1 Software Optimization Guide (109897)",
+	 .bf16_dot = 4, .bf16_mmla = 4, .int8_dot = 4, .int8_mmla = 4, .formats_source = FMT_V},
 	/* Neoverse N2: SWOG developer.arm.com 109914. FP/ASIMD/SVE pipes V0, V1 (128-bit, SVE
 	 * 128-bit): FMLA on V: 2 per cycle; "FP arithmetic" FADD on V, latency 2; FMUL on V: 2
 	 * add+mul; "ASIMD arith, basic" on V: 2; "ASIMD multiply" on V0: 1. SVE: FADD, FSUB,
@@ -52,7 +66,8 @@ static const struct peak_uarch_arm arm_table[] = {
 	 .neon_fma_pipes = 2, .sve_fma_pipes = 2, .sve_pipe_bits = 128, .vint_add = 2,
 	 .vint_mul = 1, .addmul = 2, .fadd_latency = 2, .int_alu = 4, .imul = 2, .sve_addmul = 2,
 	 .sve_vint_add = 2, .sve_vint_mul = 1,
-	 .source = "Arm Neoverse N2 Software Optimization Guide (109914)"},
+	 .source = "Arm Neoverse N2 Software Optimization Guide (109914)",
+	 .bf16_dot = 2, .bf16_mmla = 2, .int8_dot = 2, .int8_mmla = 2, .formats_source = FMT_N2},
 	/* Neoverse V2: SWOG PJDOC-466751330-593177 r0p2 (developer.arm.com 109898). FP/ASIMD/SVE
 	 * pipes V0-V3 (128-bit, SVE 128-bit): FMLA on V, latency 4: 4 per cycle; "FP arithmetic"
 	 * FADD on V, latency 2; FMUL on V: 4 add+mul; "ASIMD arith, basic" on V: 4; "ASIMD
@@ -65,7 +80,8 @@ static const struct peak_uarch_arm arm_table[] = {
 	 .sve_fma_pipes = 4, .sve_pipe_bits = 128, .vint_add = 4, .vint_mul = 2, .addmul = 4,
 	 .fadd_latency = 2, .int_alu = 6, .imul = 2, .sve_addmul = 4, .sve_vint_add = 4,
 	 .sve_vint_mul = 2,
-	 .source = "Arm Neoverse V2 Software Optimization Guide (PJDOC-466751330-593177 r0p2)"},
+	 .source = "Arm Neoverse V2 Software Optimization Guide (PJDOC-466751330-593177 r0p2)",
+	 .bf16_dot = 4, .bf16_mmla = 4, .int8_dot = 4, .int8_mmla = 4, .formats_source = FMT_V},
 	/* AmpereOne (0xac3) and AmpereOne A (0xac4): Ampere's own cores. Ampere publishes no
 	 * optimization guide with per-instruction throughput, and no measurement we found gives
 	 * them: every count measured (the names are Ampere's, the MIDR values Linux's arch/arm64

@@ -18,6 +18,8 @@
 #include "peak_formats.h"
 #if defined(__x86_64__)
 #include "peak_formats_x86.h"
+#else
+#include "cpu_fmt_arm64.h"
 #endif
 
 bool cpu_fmt_kind(const struct cpu_kernel *k)
@@ -152,6 +154,8 @@ void cpu_fmt_run(const struct cpu_kernel *k, struct cpu_acc *acc, const struct c
 		memcpy(acc->v.u32, t.c, sizeof t.c);
 		return;
 	}
+#endif
+	/* The vector forms, x86 and aarch64 alike: chains in v0-v11, operands broadcast. */
 	struct peak_loop_regs r;
 	memset(&r, 0, sizeof r);
 	size_t vec = (size_t)k->lanes * (k->elem == CPU_F16 ? 2 : 4);
@@ -163,9 +167,6 @@ void cpu_fmt_run(const struct cpu_kernel *k, struct cpu_acc *acc, const struct c
 	k->loop(&r, iters);
 	for (unsigned i = 0; i < k->nacc; i++)
 		memcpy((unsigned char *)&acc->v + i * vec, r.v[i], vec);
-#else
-	(void)k, (void)acc, (void)c, (void)iters;
-#endif
 }
 
 static int32_t byte_val(unsigned char b, bool is_signed)
@@ -203,6 +204,11 @@ static uint32_t amx_int8_elem(const struct cpu_kernel *k, const unsigned char *a
 static uint32_t expected_i32(const struct cpu_kernel *k, const struct cpu_consts *c,
 			     size_t i, uint32_t x0, uint64_t iters)
 {
+#if defined(__aarch64__)
+	if (k->kind == CPU_KIND_INT8_DOT) /* SDOT, SMMLA: signed x signed */
+		return x0 + (uint32_t)(iters * (k->steps / 2)) *
+				cpu_fmt_arm64_int8_block(k, c->fmt[0], c->fmt[1], c->fmt[2]);
+#endif
 	if (k->kind == CPU_KIND_INT8_DOT) {
 		unsigned char a[4], b0[4], b1[4];
 		memcpy(a, &c->fmt[0], 4), memcpy(b0, &c->fmt[1], 4), memcpy(b1, &c->fmt[2], 4);
@@ -252,6 +258,9 @@ int cpu_fmt_verify(const struct cpu_kernel *k, const struct cpu_acc *acc,
 
 double cpu_fmt_ops_per_instr(const struct cpu_kernel *k)
 {
+#if defined(__aarch64__)
+	return cpu_fmt_arm64_ops_per_instr(k);
+#endif
 	switch (k->kind) {
 	case CPU_KIND_BF16_DOT:
 		return (double)k->lanes * 4;
@@ -288,6 +297,9 @@ const char *cpu_fmt_probe_class(const struct cpu_kernel *k)
 
 double cpu_fmt_ops_per_cycle(const struct cpu_kernel *k, const struct peak_uarch *u)
 {
+#if defined(__aarch64__)
+	return cpu_fmt_arm64_ops_per_cycle(k, u);
+#endif
 	static const struct {
 		const char *name;
 		size_t off;

@@ -9,6 +9,8 @@
 #include "cpu_kernels.h"
 #if defined(__x86_64__)
 #include "peak_formats_x86.h"
+#else
+#include "cpu_fmt_arm64.h"
 #endif
 
 static bool unsupported(char *reason, size_t reason_len, const char *what)
@@ -173,6 +175,17 @@ const struct cpu_kernel cpu_kernels[] = {
       peak_loop_sve_i32_mul, CPU_CHAIN_SCALAR_INT),
     K("sve_i64_mul", IO, PEAK_ISA_SVE, CPU_KIND_IMUL, CPU_I64, 0, CPU_NACC, ST, F_NONE,
       peak_loop_sve_i64_mul, CPU_CHAIN_SCALAR_INT),
+    /* Number formats on NEON registers (peak_loops_arm64_formats.c, cpu_fmt_arm64.c): BFDOT
+     * and SDOT (vector), BFMMLA and SMMLA (matrix: a 2x2 block product in a register), the
+     * x86 dot kinds' operands and closed forms; rates from the Arm table. */
+    K("neon_bf16_dot", FL, PEAK_ISA_NEON, CPU_KIND_BF16_DOT, CPU_F32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_bf16_dot, CPU_CHAIN_SCALAR_FP),
+    K("neon_bf16_mmla", FL, PEAK_ISA_NEON, CPU_KIND_BF16_DOT, CPU_F32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_bf16_mmla, CPU_CHAIN_SCALAR_FP),
+    K("neon_int8_dot", IO, PEAK_ISA_NEON, CPU_KIND_INT8_DOT, CPU_I32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_int8_dot, CPU_CHAIN_SCALAR_INT),
+    K("neon_int8_mmla", IO, PEAK_ISA_NEON, CPU_KIND_INT8_DOT, CPU_I32, 4, CPU_NACC, ST, F_NONE,
+      peak_loop_neon_int8_mmla, CPU_CHAIN_SCALAR_INT),
 #endif
 };
 const size_t cpu_nkernels = sizeof cpu_kernels / sizeof cpu_kernels[0];
@@ -417,6 +430,9 @@ bool cpu_kernel_supported(const struct cpu_kernel *k, char *reason, size_t reaso
 #if defined(__x86_64__)
 	if (cpu_fmt_kind(k))
 		return peak_formats_x86_form_runs(k->name, reason, reason_len);
+#else
+	if (cpu_fmt_kind(k))
+		return cpu_fmt_arm64_supported(k, reason, reason_len);
 #endif
 #if defined(__aarch64__)
 	if (k->isa == PEAK_ISA_SVE && !cpu_kernel_lanes(k)) {

@@ -19,19 +19,20 @@
 set -euo pipefail
 
 # Required to build and test; optional build inputs enable a feature (the io_uring engine,
-# dpdkbench, clusterbench over MPI) or a test (shellcheck, network namespaces, qemu-user for
+# dpdkbench, clusterbench over MPI, peak_ref_gemm: oneDNN's BF16/INT8 matmul, the reference
+# of cpubench's format rows) or a test (shellcheck, network namespaces, qemu-user for
 # CI's runs as other CPUs, chromium to render report.html); tools are the reference tools
 # the baselines compare with, and what proves a pair the same job: strace (the syscall
 # trace of each side) and binutils' objdump (the hot loops' instruction mix).
 # Fedora packages no hpcc: hpcc.sh reports it as not installed.
 apt_required=(gcc make cmake pkg-config libnuma-dev libhwloc-dev libopenblas-dev
 	liblapacke-dev libcjson-dev libcmocka-dev gnuplot-nox jq python3)
-apt_optional=(liburing-dev libdpdk-dev shellcheck iproute2 openmpi-bin libopenmpi-dev
+apt_optional=(liburing-dev libdpdk-dev shellcheck iproute2 openmpi-bin libopenmpi-dev libdnnl-dev
 	qemu-user chromium)
 apt_tools=(fio iperf3 sockperf qperf hpcc likwid strace binutils)
 dnf_required=(gcc make cmake pkgconf-pkg-config numactl-devel hwloc-devel openblas-devel
 	lapack-devel cjson-devel libcmocka-devel gnuplot jq python3)
-dnf_optional=(liburing-devel dpdk-devel ShellCheck iproute openmpi-devel qemu-user chromium)
+dnf_optional=(liburing-devel dpdk-devel ShellCheck iproute openmpi-devel onednn-devel qemu-user chromium)
 dnf_tools=(fio iperf3 sockperf qperf likwid strace binutils)
 
 die() {

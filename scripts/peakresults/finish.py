@@ -5,7 +5,8 @@ import json
 import os
 
 from . import charts as charts_mod
-from . import charts_special, csvout, join, merge, pairs, report, report_machine, report_refs, schema, sustain
+from . import (charts_special, csvout, join, merge, pairs, report, report_formats, report_machine,
+               report_refs, schema, sustain)
 from .load import SUITES
 
 LEVEL_COLUMNS = ("level",) + schema.COLUMNS
@@ -55,6 +56,7 @@ def write_charts(out: str, res: Results, draw: bool) -> charts_mod.Charts:
     charts_special.latency_fig(c, s.get("memory", []), res.merged.context)
     charts_special.dpdk_fig(c, s.get("dpdk", []))
     charts_special.efficiency_fig(c, s)
+    report_formats.chart(c, s.get("cpu", []))
     charts_special.baseline_fig(c, res.matches)
     charts_special.roofline_fig(c, s.get("cpu", []), res.merged.levels, s.get("memory", []))
     sustain.figs(c, res.merged.suites, res.merged.context)

@@ -11,7 +11,9 @@ from . import adapters
 SUITES = ("cpu", "memory", "disk", "network", "dpdk")
 # The reference tools' adapters (scripts/peakresults/adapters/<tool>.py) and the program
 # each needs (its PROGRAM).
-BASELINE_TOOLS = adapters.NAMES
+# oneDNN (peak_ref_gemm) runs in paired rounds only: its unit is the one oneDNN picks, known
+# once it ran, so no unpaired sweep over --threads.
+BASELINE_TOOLS = tuple(n for n in adapters.NAMES if n != "onednn")
 TOOL_PROGRAM = {n: adapters.get(n).PROGRAM for n in adapters.NAMES}
 
 USAGE = """Usage: ./run_all.sh [options]

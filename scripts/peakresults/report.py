@@ -4,8 +4,8 @@ tables and the charts, the reference tools, the warnings, the machine), report-a
 same, self-contained: report_html)."""
 import os
 
-from . import (pick, report_appendix, report_cluster, report_dpdk, report_html, report_pa1, report_refs,
-               report_summary, schema, sustain)
+from . import (pick, report_appendix, report_cluster, report_dpdk, report_formats, report_html, report_pa1,
+               report_refs, report_summary, schema, sustain)
 from .load import SUITES
 from .report_fmt import FLAG_MEANING, fmt, human, warnings
 from .report_machine import machine, status_notes
@@ -98,7 +98,20 @@ def head(out_dir: str) -> list[str]:
                  "jobs' command lines: [report-appendix.md](report-appendix.md)", ""]
 
 
-def suites_part(out_dir: str, res, charts) -> list[str]:
+def formats_part(rs: list[dict], pair_recs: list[dict], charts, peaks: list[dict]) -> list[str]:
+    """The CPU's peaks per number format (report_formats; peaks: peakinfo's rows, whose
+    format_peak rows state the forms cpubench did not run): [] when there is no format row."""
+    t = report_formats.table(rs, pair_recs, peaks)
+    if not t:
+        return []
+    return (["", "### Peaks per number format", "",
+             "The best row of each format and unit (vector: SIMD registers; matrix: AMX tiles, Arm's BFMMLA and "
+             "SMMLA), against its theoretical peak; a form this CPU cannot run gives its reason. Reference: the "
+             "paired library round where one measures the same thing (docs/benchmarks/cpu.md).", ""]
+            + t + [""] + chart_lines(charts, ["cpu_formats"]))
+
+
+def suites_part(out_dir: str, res, charts, pair_recs: list[dict] | None = None) -> list[str]:
     """Per suite: its PA1 tables (report_pa1.MAIN) and its charts."""
     md = ["", "Tables: mean ± stddev over the repetitions; a column with nothing in it is left out; the "
               "appendix has every row (IOPS and latency beside disk throughput, CPU use, the clock per kernel)."]
@@ -111,6 +124,8 @@ def suites_part(out_dir: str, res, charts) -> list[str]:
         md += status_notes(res.status, s)
         md += report_pa1.section(rs)
         md += [""] + chart_lines(charts, CHARTS[s] + [f"sustain_{r['test']}" for r in sustain.runs(rs)])
+        if s == "cpu":
+            md += formats_part(rs, pair_recs or [], charts, res.merged.peaks)
         if s == "dpdk":
             md += report_dpdk.section(out_dir, rs, res.merged.suites.get("network", {}).get("results", []))
     return md
@@ -166,7 +181,7 @@ def write(out_dir: str, res, charts) -> None:
     md += [""] + chart_lines(charts, ["efficiency"])
     if charts.note:
         md += [f"Charts: {charts.note}."]
-    md += suites_part(out_dir, res, charts) + refs
+    md += suites_part(out_dir, res, charts, pair_recs) + refs
     md += report_cluster.section(out_dir, charts)  # clusterbench's (docs/cluster.md)
     md += warnings_section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained,
                            res.merged.problems)

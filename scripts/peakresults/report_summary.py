@@ -2,8 +2,8 @@
 subsystem), how close to its peak, whether the reference tools agree (one verdict per
 job), the warnings that change a conclusion, and what a --quick or --tiny run shortened.
 At most about 60 lines: the rest of the report and the appendix hold the detail."""
-from . import (physics, pick, report_clock, report_cloud, report_cluster, report_mode, report_refs,
-               sustain)
+from . import (physics, pick, report_clock, report_cloud, report_cluster, report_formats, report_mode,
+               report_refs, sustain)
 from .report_fmt import FLAG_MEANING, cell, fmt, human, isnum, warnings
 from .report_machine import core_lines, status_problems
 
@@ -167,6 +167,12 @@ def run_state_lines(status: list, out_dir: str) -> list[str]:
     return out + ([""] if out else [])
 
 
+def _formats_line(cpu_rows: list[dict], peaks: list[dict]) -> list[str]:
+    """The best low-precision unit in one line, under the table (report_formats)."""
+    line = report_formats.summary_line(cpu_rows, peaks)
+    return [""] + line if line else []
+
+
 def summary(out_dir: str, res, verdicts: list[dict], unexplained: list[str]) -> list[str]:
     """res: finish.Results; verdicts: report_refs' (pairs or joined rows); unexplained: the
     references outside the band without a cause (report_refs fills it)."""
@@ -175,6 +181,7 @@ def summary(out_dir: str, res, verdicts: list[dict], unexplained: list[str]) -> 
             + machine_line(res.merged.context)
             + report_clock.clock_lines(res.merged.suites.get("cpu", {}).get("context") or {})
             + ["", "### Figures against their peaks", ""] + table
+            + _formats_line(res.merged.suites.get("cpu", {}).get("results", []), res.merged.peaks)
             + sustain.summary_lines(res.merged.suites)
             + ["", "### Reference tools (ratio = ours / tool)", ""] + report_refs.summary_lines(verdicts)
             + ["", "### Warnings that change a conclusion", ""]

@@ -1,4 +1,5 @@
-"""One adapter per reference tool (fio, hpcc, iozone, iperf3, likwid-bench, sockperf): each
+"""One adapter per reference tool (fio, hpcc, iozone, iperf3, likwid-bench, sockperf, and
+oneDNN through peak_ref_gemm, paired only): each
 module holds the tool's job derived from ours, its command line and run (run), its parser
 into our rows (parse), the skipped entries when it is missing, and its pairing rules
 (pair_jobs: the paired jobs of plan_pairs.PairJob). common.py is what they share;
@@ -7,8 +8,8 @@ import importlib
 
 # The adapters by name (the unpaired steps run in this order), and the order of their
 # paired jobs in the plan.
-NAMES = ("hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf")
-PAIR_ORDER = ("likwid", "hpcc", "fio", "iperf3", "sockperf")
+NAMES = ("hpcc", "likwid", "fio", "iozone", "iperf3", "sockperf", "onednn")
+PAIR_ORDER = ("likwid", "hpcc", "onednn", "fio", "iperf3", "sockperf")
 
 
 def get(name: str):
