@@ -35,6 +35,9 @@ struct cluster_run {
 	int rank, nranks;
 	const struct cluster_node *nodes; /* every rank's, by rank */
 	struct cluster_rows *rows;        /* rank 0's; NULL elsewhere */
+	/* Rank 0's run context and node blocks (NULL elsewhere), which the rows reference:
+	 * keys learnt during the run (the transport's) go in here. */
+	struct peak_context *ctx, *node_ctxs;
 };
 
 /* cluster_guard.c. Start the watchdog, naming this host in its line. */
