@@ -16,6 +16,7 @@ struct cluster_opts {
 	const char *names;    /* hostfile: line i names rank i */
 	const char *bindir;   /* node_sweep: the suite's build dir */
 	const char *dir;      /* node_sweep: diskbench's directory */
+	const char *ompi_info; /* `ompi_info --parsable` output (cluster_run.sh writes it) */
 	struct cluster_cfg cfg;
 	double min_time_s, udp_mbit, timeout_s;
 	uint64_t port;

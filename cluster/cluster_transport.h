@@ -15,8 +15,8 @@
 /* One counted link: a network interface (/sys/class/net/NAME/statistics/{rx,tx}_bytes) or
  * an RDMA port (/sys/class/infiniband/DEV/ports/P/counters/port_{xmit,rcv}_data). */
 struct cluster_link {
-	char name[48];   /* "eth0", "mlx5_0/1" */
-	char kind[24];   /* driver ("veth", "ena", "mlx5_core"), "ipoib", "rdma", "loopback" */
+	char name[48];     /* "eth0", "mlx5_0/1" */
+	char kind[24];     /* driver ("veth", "ena", "mlx5_core"), "ipoib", "rdma", "loopback" */
 	uint64_t tx0, rx0; /* bytes at begin */
 	uint64_t tx1, rx1; /* bytes at end */
 };
@@ -29,7 +29,10 @@ struct cluster_transport {
 	 * "MPI_T", or "" when nothing set it: OpenMPI's own choice). */
 	char pml[64], btl[128], mtl[64], if_include[128];
 	char pml_from[24], btl_from[24], mtl_from[24], if_include_from[24];
-	char fast_components[96]; /* ucx, ofi, openib, psm2 as ompi_info lists them */
+	/* The components left open after MPI_Init (MPI_T: their variables are still valid;
+	 * OpenMPI deregisters the others): the PML selected, the BTLs and MTLs it may use. */
+	char pml_open[64], btl_open[128], mtl_open[64];
+	char fast_components[96]; /* ucx, ofi, openib, psm2, psm as ompi_info lists them */
 	unsigned rdma_devices;    /* entries of /sys/class/infiniband */
 	unsigned nlinks;
 	struct cluster_link links[CLUSTER_TRANSPORT_MAX_LINKS];
@@ -38,6 +41,9 @@ struct cluster_transport {
 /* Read the parameters and every link's counters (this node only; no MPI call but MPI_T,
  * which needs MPI_Init done). Call right before the measured traffic. */
 void cluster_transport_begin(struct cluster_transport *t);
+
+/* begin without MPI_T (tests; a process before MPI_Init). */
+void cluster_transport_read(struct cluster_transport *t);
 
 /* Read the counters again and put into ctx: mpi.pml, mpi.btl, mpi.mtl,
  * mpi.btl_tcp_if_include (each with its source), mpi.interface and
@@ -55,5 +61,10 @@ int cluster_transport_end(struct cluster_transport *t, uint64_t bytes_sent,
 struct cluster_run;
 void cluster_transport_share(const struct cluster_run *run, struct cluster_transport *t,
 			     uint64_t bytes_sent);
+
+/* Collective, before a run's tests: every rank sends 4 MiB to the next (a ring, over MPI)
+ * between begin and share, so the transport is named for every test, also those whose
+ * measured traffic is not MPI's. ompi_info: as in struct cluster_transport. */
+void cluster_transport_probe(const struct cluster_run *run, const char *ompi_info);
 
 #endif
