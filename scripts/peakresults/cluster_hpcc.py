@@ -32,7 +32,7 @@ from .adapters.hpcc import PAIR_N, write_input
 
 NB = 192
 MEM_FRAC = 0.8  # hpcc's advice: the matrix in about 80% of the nodes' memory
-_TAG = re.compile(r"^\[\d+,(\d+)\]<stdout>:(.*)$")
+_TAG = re.compile(r"\[\d+,(\d+)\]<(stdout|stderr|stddiag)>:")
 
 
 def grid(nprocs: int) -> tuple:
@@ -81,13 +81,16 @@ def node_of_peakinfo(doc: dict) -> dict:
 
 
 def split_tagged(text: str) -> dict:
-    """mpirun --tag-output's stdout ("[job,rank]<stdout>:line") as {rank: its text}."""
+    """mpirun --tag-output's stdout as {rank: its text}. OpenMPI tags each chunk it forwards
+    and each line in it, so a chunk that ends mid-line leaves the line's rest under a tag of
+    its own, after the line's start (or after another rank's chunk): the text between one
+    tag and the next is that rank's, in order."""
+    parts = _TAG.split(text)
     out: dict = {}
-    for line in text.splitlines():
-        m = _TAG.match(line)
-        if m:
-            out.setdefault(int(m.group(1)), []).append(m.group(2))
-    return {k: "\n".join(v) for k, v in out.items()}
+    for i in range(1, len(parts) - 2, 3):
+        if parts[i + 1] == "stdout":
+            out.setdefault(int(parts[i]), []).append(parts[i + 2])
+    return {k: "".join(v) for k, v in out.items()}
 
 
 def hostfile_names(path: str) -> list:

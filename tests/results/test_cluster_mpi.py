@@ -106,7 +106,11 @@ class Hpcc(unittest.TestCase):
                            {"suite": "cpu", "test": "peak", "variant": "avx512_dp", "theoretical": 90.0},
                            {"suite": "cpu", "test": "peak", "variant": "avx512_sp", "theoretical": 180.0}]}
         text = "\n".join(f"[1,1]<stdout>:{ln}" for ln in json.dumps(doc, indent=1).splitlines())
-        nodes = cluster_hpcc.nodes_from_tagged(text + "\n[1,0]<stderr>:noise\n", ["a", "b"])
+        # a chunk that ended mid-line: the line's rest comes under its own tag, after another
+        # rank's chunk (as mpirun forwarded peakinfo's JSON on the namespace nodes)
+        cut = text.index('"mem.total_bytes"') + 5
+        text = text[:cut] + "[1,0]<stderr>:noise\n[1,1]<stdout>:" + text[cut:]
+        nodes = cluster_hpcc.nodes_from_tagged(text + "\n", ["a", "b"])
         self.assertEqual(nodes[1]["fp64_gflops"], 90.0)
         self.assertEqual(nodes[1]["mem_bytes"], 8e9)
         self.assertIsNone(nodes[0]["fp64_gflops"])
