@@ -25,6 +25,8 @@ struct cluster_transport {
 	/* In: set before begin (zeroed struct: the defaults). */
 	const char *sysroot;   /* "" or NULL: the real /sys and /etc; a test's fake tree */
 	const char *ompi_info; /* `ompi_info --parsable` output file, or NULL: not read */
+	int peer_same_node;    /* the ranks this one sent to share its node (MPI's own view:
+				* MPI_COMM_TYPE_SHARED): shared memory, no link is named */
 	/* What MPI was told: each value and where it came from ("env", "mca-params.conf",
 	 * "MPI_T", or "" when nothing set it: OpenMPI's own choice). */
 	char pml[64], btl[128], mtl[64], if_include[128];
@@ -47,11 +49,11 @@ void cluster_transport_read(struct cluster_transport *t);
 
 /* Read the counters again and put into ctx: mpi.pml, mpi.btl, mpi.mtl,
  * mpi.btl_tcp_if_include (each with its source), mpi.interface and
- * mpi.interface_bytes (the link that carried bytes_sent, this rank's payload, and how far
- * its transmit counter moved), mpi.transport ("tcp over veth eth1", "rdma over mlx5_0/1",
- * "shared memory (no link moved)"), mpi.fallback (true when TCP ran where an RDMA device
- * exists) with a warning saying so. Returns the index of the link that carried the bytes,
- * or -1 when none moved by bytes_sent. */
+ * mpi.interface_bytes (the link that carried bytes_sent, this rank's payload: of the links
+ * whose transmit counter moved by at least that, the one that moved least), mpi.transport ("tcp
+ * over veth eth1", "rdma over mlx5_0/1", "shared memory (no link moved)"), mpi.fallback (true when
+ * TCP ran where an RDMA device exists) with a warning saying so. Returns the index of the link that
+ * carried the bytes, or -1 when none moved by bytes_sent. */
 int cluster_transport_end(struct cluster_transport *t, uint64_t bytes_sent,
 			  struct peak_context *ctx);
 

@@ -170,6 +170,25 @@ void cluster_transport_share(const struct cluster_run *run, struct cluster_trans
 	free(mine);
 }
 
+/* Whether MPI counts rank other on this rank's node (its shared-memory communicator): the
+ * only view that decides between its shared-memory and network transports. */
+static int same_node(int rank, int other)
+{
+	MPI_Comm local;
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
+				&local) != MPI_SUCCESS)
+		return 0;
+	MPI_Group world, mine;
+	int there = MPI_UNDEFINED;
+	MPI_Comm_group(MPI_COMM_WORLD, &world);
+	MPI_Comm_group(local, &mine);
+	MPI_Group_translate_ranks(world, 1, &other, mine, &there);
+	MPI_Group_free(&mine);
+	MPI_Group_free(&world);
+	MPI_Comm_free(&local);
+	return there != MPI_UNDEFINED;
+}
+
 void cluster_transport_probe(const struct cluster_run *run, const char *ompi_info)
 {
 	enum { CHUNK = 1 << 20, CHUNKS = 4 };
@@ -185,6 +204,7 @@ void cluster_transport_probe(const struct cluster_run *run, const char *ompi_inf
 	if (run->nranks > 1) {
 		int right = (run->rank + 1) % run->nranks;
 		int left = (run->rank + run->nranks - 1) % run->nranks;
+		t->peer_same_node = same_node(run->rank, right);
 		for (int i = 0; i < CHUNKS; i++) {
 			MPI_Request req[2];
 			MPI_Irecv(in, CHUNK, MPI_BYTE, left, 77, MPI_COMM_WORLD, &req[0]);

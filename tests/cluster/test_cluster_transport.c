@@ -181,6 +181,50 @@ static void test_no_link_moved_enough(void **state)
 	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000);
 }
 
+static void test_a_busier_link_is_not_the_carrier(void **state)
+{
+	(void)state;
+	struct cluster_transport *t = begin();
+	/* lo carried another job's 50 MB meanwhile: both moved past 4 MiB, eth0 the least. */
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000 + 4300000);
+	put_num("sys/class/net/lo/statistics/tx_bytes", 1000 + 50000000);
+	static struct peak_context ctx;
+	peak_context_init(&ctx);
+	assert_true(cluster_transport_end(t, 4194304, &ctx) >= 0);
+	assert_string_equal(get(&ctx, "mpi.interface"), "eth0");
+	finish(t);
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000);
+	put_num("sys/class/net/lo/statistics/tx_bytes", 1000);
+}
+
+static void test_a_peer_on_this_node_is_shared_memory(void **state)
+{
+	(void)state;
+	struct cluster_transport *t = begin();
+	t->peer_same_node = 1;
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000 + 5000000); /* someone else's */
+	static struct peak_context ctx;
+	peak_context_init(&ctx);
+	assert_int_equal(cluster_transport_end(t, 4194304, &ctx), -1);
+	assert_string_equal(get(&ctx, "mpi.interface"), "none");
+	assert_string_equal(get(&ctx, "mpi.transport"),
+			    "shared memory (the peer is on this node; btl self,tcp)");
+	assert_string_equal(get(&ctx, "mpi.fallback"), "false");
+	finish(t);
+	/* ob1 without a shared-memory BTL (btl self,tcp): TCP over loopback, counted. */
+	t = begin();
+	t->peer_same_node = 1;
+	snprintf(t->pml_open, sizeof t->pml_open, "ob1");
+	snprintf(t->btl_open, sizeof t->btl_open, "tcp,self");
+	put_num("sys/class/net/lo/statistics/tx_bytes", 1000 + 4200000);
+	peak_context_init(&ctx);
+	assert_true(cluster_transport_end(t, 4194304, &ctx) >= 0);
+	assert_string_equal(get(&ctx, "mpi.transport"), "tcp over loopback lo");
+	finish(t);
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000);
+	put_num("sys/class/net/lo/statistics/tx_bytes", 1000);
+}
+
 static void test_parameters_and_their_sources(void **state)
 {
 	(void)state;
@@ -209,6 +253,8 @@ int main(void)
 	    cmocka_unit_test(test_rdma_port_counts_words),
 	    cmocka_unit_test(test_ipoib_is_tcp_on_the_fabric),
 	    cmocka_unit_test(test_no_link_moved_enough),
+	    cmocka_unit_test(test_a_busier_link_is_not_the_carrier),
+	    cmocka_unit_test(test_a_peer_on_this_node_is_shared_memory),
 	    cmocka_unit_test(test_parameters_and_their_sources),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
