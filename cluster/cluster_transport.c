@@ -272,19 +272,24 @@ void cluster_transport_read(struct cluster_transport *t)
 
 /* The link whose transmit counter moved by at least bytes_sent, and by the least of those
  * that did: other traffic only adds to a counter, so a busy link (another job's, a test's
- * bridge) moves by more than the carrier, never by less. -1 when none moved that far. */
+ * bridge) moves by more than the carrier, never by less. An RDMA port that moved that far
+ * comes first: RoCE traffic may show on its Ethernet interface too, the port's counter is
+ * the RDMA path's own. -1 when none moved that far. */
 static int carrier(struct cluster_transport *t, uint64_t bytes_sent)
 {
-	int best = -1;
+	int best = -1, best_rdma = 0;
 	uint64_t least = UINT64_MAX;
 	for (unsigned i = 0; i < t->nlinks; i++) {
 		struct cluster_link *l = &t->links[i];
 		read_counters(t, l, &l->tx1, &l->rx1);
 		uint64_t moved = l->tx1 >= l->tx0 ? l->tx1 - l->tx0 : 0;
-		if (bytes_sent > 0 && moved >= bytes_sent && moved < least) {
-			least = moved;
-			best = (int)i;
-		}
+		int rdma = strcmp(l->kind, "rdma") == 0;
+		if (bytes_sent == 0 || moved < bytes_sent || rdma < best_rdma ||
+		    (rdma == best_rdma && moved >= least))
+			continue;
+		least = moved;
+		best = (int)i;
+		best_rdma = rdma;
 	}
 	return best;
 }
@@ -338,11 +343,11 @@ int cluster_transport_end(struct cluster_transport *t, uint64_t bytes_sent,
 				     t->fast_components[0] ? t->fast_components : "none");
 	peak_context_set_num(ctx, "mpi.bytes_sent", (double)bytes_sent);
 	char v[PEAK_CONTEXT_VALUE_LEN];
-	int tcp = 0;
+	int kernel_path = 0; /* the bytes went through the kernel's network stack */
 	if (i >= 0) {
 		const struct cluster_link *l = &t->links[i];
 		const char *proto = protocol(t, l);
-		tcp = strcmp(proto, "tcp") == 0;
+		kernel_path = strcmp(l->kind, "rdma") != 0;
 		peak_context_set_str(ctx, "mpi.interface", l->name);
 		peak_context_set_num(ctx, "mpi.interface_bytes", (double)(l->tx1 - l->tx0));
 		if (strcmp(proto, l->kind) == 0) /* "rdma over mlx5_0/1" */
@@ -366,8 +371,9 @@ int cluster_transport_end(struct cluster_transport *t, uint64_t bytes_sent,
 	}
 	peak_context_set_str(ctx, "mpi.transport", v);
 	/* Debian's OpenMPI lists ucx, ofi and openib whether or not a fabric exists: a listing
-	 * alone is no faster transport, an RDMA device is. */
-	int fallback = tcp && t->rdma_devices > 0;
+	 * alone is no faster transport, an RDMA device is. Bytes through the kernel's stack
+	 * beside one (ob1's tcp BTL, UCX's or libfabric's TCP, IP over InfiniBand) fell back. */
+	int fallback = kernel_path && t->rdma_devices > 0;
 	peak_context_set_bool(ctx, "mpi.fallback", fallback);
 	if (fallback) {
 		char w[PEAK_CONTEXT_VALUE_LEN];

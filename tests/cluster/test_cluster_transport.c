@@ -134,12 +134,29 @@ static void test_tcp_beside_rdma_is_a_fallback(void **state)
 	put_num("sys/class/net/lo/statistics/tx_bytes", 1000);
 }
 
+static void test_ucx_over_ethernet_is_a_fallback(void **state)
+{
+	(void)state;
+	struct cluster_transport *t = begin();
+	snprintf(t->pml_open, sizeof t->pml_open, "ucx");
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000 + 4300000);
+	static struct peak_context ctx;
+	peak_context_init(&ctx);
+	assert_true(cluster_transport_end(t, 4194304, &ctx) >= 0);
+	assert_string_equal(get(&ctx, "mpi.transport"), "ucx over ena eth0");
+	assert_string_equal(get(&ctx, "mpi.fallback"), "true");
+	finish(t);
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000);
+}
+
 static void test_rdma_port_counts_words(void **state)
 {
 	(void)state;
 	struct cluster_transport *t = begin();
-	/* 1.5 M words = 6 MB: past 4 MiB only when counted as four octets each. */
+	/* 1.5 M words = 6 MB: past 4 MiB only when counted as four octets each. RoCE shows on
+	 * the Ethernet interface too, by less here: the port is still the carrier. */
 	put_num("sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", 100 + 1500000);
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000 + 4200000);
 	static struct peak_context ctx;
 	peak_context_init(&ctx);
 	int i = cluster_transport_end(t, 4194304, &ctx);
@@ -150,6 +167,7 @@ static void test_rdma_port_counts_words(void **state)
 	assert_null(peak_context_get(&ctx, "warnings"));
 	finish(t);
 	put_num("sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", 100);
+	put_num("sys/class/net/eth0/statistics/tx_bytes", 1000);
 }
 
 static void test_ipoib_is_tcp_on_the_fabric(void **state)
@@ -250,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tcp_beside_rdma_is_a_fallback),
+	    cmocka_unit_test(test_ucx_over_ethernet_is_a_fallback),
 	    cmocka_unit_test(test_rdma_port_counts_words),
 	    cmocka_unit_test(test_ipoib_is_tcp_on_the_fabric),
 	    cmocka_unit_test(test_no_link_moved_enough),
