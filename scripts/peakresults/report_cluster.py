@@ -178,16 +178,18 @@ def _sweep_lines(doc: Doc) -> list[str]:
 
 def headlines(out_dir: str) -> list[tuple]:
     """The summary's cluster figures: (label, value, where) for the median and the slowest
-    TCP link of the matrix; [] without one."""
+    TCP link of the matrix, and HPL across the nodes (hpcc) with its efficiency against the
+    sum of their peaks; [] without either."""
+    out = report_cluster_mpi.hpl_headline(out_dir)
     matrix = _load(out_dir, "net_matrix")
     if matrix is None:
-        return []
+        return out
     bw = {k: v for k, v in _matrix(matrix.rows, "tcp", "throughput", "median").items() if v is not None}
     if not bw:
-        return []
+        return out
     (h, p), low = min(bw.items(), key=lambda kv: kv[1])
     return [("TCP throughput, median link", f"{_fmt(statistics.median(bw.values()))} Gbit/s", f"{len(bw)} links"),
-            ("TCP throughput, slowest link", f"{_fmt(low)} Gbit/s", f"{h} -> {p}")]
+            ("TCP throughput, slowest link", f"{_fmt(low)} Gbit/s", f"{h} -> {p}")] + out
 
 
 def _node_lines(doc: Doc) -> list[str]:

@@ -205,6 +205,18 @@ def hpl_lines(refs: list, docs: list) -> list:
     return lines
 
 
+def hpl_headline(out_dir: str) -> list:
+    """[(label, value, where)] of HPL across the nodes for the summary; [] when not run."""
+    refs, docs = references(out_dir)
+    hpl = next((r for r in refs if r.get("test") == "hpl" and isinstance(r.get("mean"), (int, float))), None)
+    if hpl is None:
+        return []
+    nodes = next((d.get("nodes") for d in docs if d.get("tool") == "hpcc" and d.get("nodes")), []) or []
+    eff = hpl.get("efficiency")
+    value = f"{_fmt(hpl['mean'])} GFLOPS" + (f" ({_fmt(100 * eff)}% of the nodes' summed peak)" if eff else "")
+    return [(f"HPL across {len(nodes) or '?'} nodes (hpcc)", value, hpl.get("config") or "")]
+
+
 def section(out_dir: str, charts) -> list:
     """Markdown lines of the MPI part; [] when the run has neither MPI rows nor hpcc's."""
     p2p_ctx, p2p = load(out_dir, "mpi_p2p")

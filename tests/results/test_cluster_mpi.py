@@ -192,6 +192,15 @@ class Report(unittest.TestCase):
         self.assertIn("HPL across the nodes", md)
         self.assertIn("of 218 GFLOPS, the sum of the nodes' FP64 peaks (node1 118, node2 100)", md)
 
+    def test_hpl_in_the_summary(self):
+        os.makedirs(os.path.join(self.d, "raw"))
+        self.assertEqual(report_cluster.headlines(self.d), [])
+        self.refs()
+        (label, value, where), = report_cluster.headlines(self.d)
+        self.assertEqual(label, "HPL across 2 nodes (hpcc)")
+        self.assertEqual(value, "27.4 GFLOPS (12.5% of the nodes' summed peak)")
+        self.assertIn("P=1;Q=2", where)
+
     def test_charts_data(self):
         write_run(self.d)
         self.refs()
