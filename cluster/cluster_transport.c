@@ -5,7 +5,6 @@
 #include "cluster_transport.h"
 
 #include <dirent.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,7 @@ static uint64_t read_u64(const char *path)
 	return (uint64_t)v;
 }
 
-/* What kind of link an interface is: its driver, else what its type or name says. */
+/* What kind of link an interface is: its driver, else what its type, uevent or iflink says. */
 static void link_kind(const char *base, const char *name, char *kind, size_t len)
 {
 	char path[PEAK_PATH_MAX], target[PEAK_PATH_MAX];
@@ -64,8 +63,9 @@ static void link_kind(const char *base, const char *name, char *kind, size_t len
 			}
 		if (f != NULL)
 			(void)fclose(f);
-		/* veth pairs are the one kind tests and containers use most: the peer index file
-		 * exists only on them (and on a few tunnels, which carry a DEVTYPE). */
+		/* A veth's iflink is its peer's index, not its own (a plain interface's is its
+		 * own; vlans and tunnels, whose iflink is their lower device's, carry a DEVTYPE).
+		 */
 		char iflink[PEAK_PATH_MAX], ifindex[PEAK_PATH_MAX];
 		(void)peak_fmt(iflink, sizeof iflink, "%s/%s/iflink", base, name);
 		(void)peak_fmt(ifindex, sizeof ifindex, "%s/%s/ifindex", base, name);

@@ -10,7 +10,7 @@
 
 #include "peak_context.h"
 
-#define CLUSTER_TRANSPORT_MAX_LINKS 64
+#define CLUSTER_TRANSPORT_MAX_LINKS 256 /* a container host has a veth per container */
 
 /* One counted link: a network interface (/sys/class/net/NAME/statistics/{rx,tx}_bytes) or
  * an RDMA port (/sys/class/infiniband/DEV/ports/P/counters/port_{xmit,rcv}_data). */
