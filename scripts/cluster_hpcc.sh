@@ -4,14 +4,15 @@
 # hpcc with HPL's P x Q from the node count and N from the nodes' memory, its b_eff
 # ping-pong and rings, and HPL's GFLOPS against the sum of the nodes' peaks.
 #   cluster_hpcc.sh --hostfile FILE --out DIR [--mpirun "ARGS"] [--mode full|quick|tiny]
-#                   [--build-dir DIR] [--threads T]
+#                   [--build-dir DIR] [--threads T] [--nodes NODES.json]
 # Writes DIR/cluster-nodes.json (every node's peak, memory, CPUs), DIR/cluster-hpcc.json
 # (reference rows, or a skipped entry with the reason) and DIR/hpcc/ (hpccinf.txt,
 # hpccoutf.txt). --threads: OpenBLAS threads per rank (default: the smallest node's CPUs).
+# --nodes: an earlier run's cluster-nodes.json on the same hosts (peakinfo not run again).
 # Exit 0 (hpcc absent is a skipped entry), 1 when a run failed, 2 on bad input.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-HOSTFILE="" MPIRUN_ARGS="" MODE=quick OUT="" BUILD_DIR="$ROOT/build" THREADS=""
+HOSTFILE="" MPIRUN_ARGS="" MODE=quick OUT="" BUILD_DIR="$ROOT/build" THREADS="" NODES=""
 
 usage() {
 	echo "cluster_hpcc.sh: $*" >&2
@@ -20,7 +21,7 @@ usage() {
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--hostfile | --mpirun | --mode | --out | --build-dir | --threads)
+	--hostfile | --mpirun | --mode | --out | --build-dir | --threads | --nodes)
 		[ $# -ge 2 ] || usage "$1 needs a value"
 		case $1 in
 		--hostfile) HOSTFILE=$2 ;;
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
 		--out) OUT=$2 ;;
 		--build-dir) BUILD_DIR=$2 ;;
 		--threads) THREADS=$2 ;;
+		--nodes) NODES=$2 ;;
 		esac
 		shift 2
 		;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 done
 { [ -n "$HOSTFILE" ] && [ -r "$HOSTFILE" ]; } || usage "--hostfile FILE is required and readable"
 [ -n "$OUT" ] || usage "--out DIR is required"
+[ -z "$NODES" ] || [ -r "$NODES" ] || usage "cannot read --nodes '$NODES'"
 case $MODE in full) LIMIT=7200 ;; quick) LIMIT=600 ;; tiny) LIMIT=180 ;; *) usage "--mode wants full, quick or tiny" ;; esac
 case $THREADS in '' | [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;; *) usage "--threads wants a count, got '$THREADS'" ;; esac
 NP=$(grep -cvE '^[[:space:]]*(#|$)' "$HOSTFILE" || true)
@@ -60,9 +63,13 @@ launch() { # limit, then mpirun's arguments after its one-rank-per-node ones
 	timeout "$limit" mpirun --bind-to none $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$NP" --map-by node "$@"
 }
 # Every node's own peaks (peakinfo measures its clock: a few seconds), tagged by rank.
-launch 300 --tag-output "$PI" --format json --quiet >"$OUT/logs/peakinfo-nodes.out" \
-	2>"$OUT/logs/peakinfo-nodes.err" || skip "peakinfo failed on a node: $(tail -n 1 "$OUT/logs/peakinfo-nodes.err")" 1
-py nodes "$OUT/logs/peakinfo-nodes.out" --hostfile "$HOSTFILE" --out "$OUT/cluster-nodes.json"
+if [ -n "$NODES" ]; then
+	[ "$NODES" -ef "$OUT/cluster-nodes.json" ] || cp "$NODES" "$OUT/cluster-nodes.json"
+else
+	launch 300 --tag-output "$PI" --format json --quiet >"$OUT/logs/peakinfo-nodes.out" \
+		2>"$OUT/logs/peakinfo-nodes.err" || skip "peakinfo failed on a node: $(tail -n 1 "$OUT/logs/peakinfo-nodes.err")" 1
+	py nodes "$OUT/logs/peakinfo-nodes.out" --hostfile "$HOSTFILE" --out "$OUT/cluster-nodes.json"
+fi
 if [ -z "$THREADS" ]; then
 	THREADS=$(python3 -c 'import json, sys
 c = [n["cpus"] for n in json.load(open(sys.argv[1]))["nodes"] if n.get("cpus")]
