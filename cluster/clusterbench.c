@@ -186,6 +186,12 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 		say(rank, why);
 		return PEAK_OPTS_ERROR;
 	}
+	if (o->ompi_info != NULL && access(o->ompi_info, R_OK) != 0) {
+		(void)peak_fmt(why, sizeof why, "--ompi-info: cannot read %s: %s", o->ompi_info,
+			       strerror(errno));
+		say(rank, why);
+		return PEAK_OPTS_ERROR;
+	}
 	if (strcmp(o->test, "net_matrix") == 0 && nranks < 2) {
 		say(rank, "net_matrix needs at least 2 ranks, one per node (mpirun -np N)");
 		return PEAK_OPTS_ERROR;
