@@ -5,8 +5,12 @@
 #      namespaces in the same run, with iperf3 and sockperf beside (3 rounds, interleaved)
 #   2. the wall time of a 4-node net_matrix + node_sweep at --mode quick (cluster_run.sh)
 #   3. the time of net_matrix (shift and serial, quick sizes) for 2, 3, 4, 6 namespaces
+#   4. fabric: MPI over 2 namespaces against hpcc across the same two (b_eff ping-pong
+#      and rings, HPL against the sum of the nodes' peaks, --mode quick, one OpenBLAS
+#      thread per node), clusterbench --test mpi_p2p where built, the transport named,
+#      and the report's MPI part (3 rounds)
 # usage (root): cluster/bench_cluster.sh BUILD_DIR OUT_DIR [PARTS]
-#   PARTS: a comma list of pair, plan, grow (default all three)
+#   PARTS: a comma list of pair, plan, grow, fabric (default pair,plan,grow)
 # Prints a summary; raw files stay in OUT_DIR.
 BUILD=$(cd "${1:?usage: bench_cluster.sh BUILD_DIR OUT_DIR}" && pwd)
 RES=${2:?usage: bench_cluster.sh BUILD_DIR OUT_DIR}
@@ -110,9 +114,58 @@ cluster_up 4
 mkdir -p "$RES/plan4" "$RES/plan4-disk"
 t0=$(date +%s.%N)
 bash "$REPO/scripts/cluster_run.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARGS" --mode quick \
-	--build-dir "$BUILD" --out "$RES/plan4" --dir "$RES/plan4-disk"
+	--build-dir "$BUILD" --out "$RES/plan4" --dir "$RES/plan4-disk" --no-hpcc
 t1=$(date +%s.%N)
 echo "4-node net_matrix (shift) + node_sweep at --mode quick: $(echo "$t1 - $t0" | bc) s"
+reset_cluster
+fi
+
+# --- 4. MPI over the fabric against hpcc (b_eff, HPL) across the same nodes ---
+if part fabric; then
+cluster_up 2
+# ours and hpcc alternate (odd rounds ours first), as the single-node paired rounds do
+ours_p2p() {
+	if "$CB" --help 2>/dev/null | grep -q mpi_p2p; then
+		mpi 2 --test mpi_p2p --format json --output "$d/raw/cluster-mpi_p2p.json" 2>"$d/p2p.err"
+	fi
+}
+hpcc_side() {
+	# the nodes' peaks once (peakinfo), reused by the later rounds
+	local nodes=()
+	[ "$r" -eq 1 ] || nodes=(--nodes "$RES/fabric-r1/raw/cluster-nodes.json")
+	bash "$REPO/scripts/cluster_hpcc.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARGS" --mode quick \
+		--out "$d/raw" --build-dir "$BUILD" --threads 1 "${nodes[@]}" 2>"$d/hpcc.err"
+}
+for r in 1 2 3; do
+	d="$RES/fabric-r$r"
+	mkdir -p "$d/raw"
+	if [ $((r % 2)) -eq 1 ]; then
+		ours_p2p
+		hpcc_side
+	else
+		hpcc_side
+		ours_p2p
+	fi
+	PYTHONPATH="$REPO/scripts" python3 -m peakresults.report_cluster "$d" >"$d/section.md"
+	echo "--- round $r ($d/section.md)"
+	grep -E '^(Transport|\| (latency|bw) \||HPL across)' "$d/section.md"
+done
+# per round: ours / hpcc's b_eff (latency at 8 B, bandwidth at 2 MiB vs its 2,000,000 B)
+PYTHONPATH="$REPO/scripts" python3 - "$RES" <<'PY'
+import glob, json, os, statistics as st, sys
+from peakresults import report_cluster_mpi as m
+for test, size, field in (("mpi_p2p_latency", 8, "p50"), ("mpi_p2p_bw", 2097152, "median")):
+    ratios = []
+    for d in sorted(glob.glob(os.path.join(sys.argv[1], "fabric-r*"))):
+        _, ours = m.load(d, "mpi_p2p")
+        refs, _ = m.references(d)
+        o = m.by_size(ours, test, field, st.median).get(size)
+        t = next((r["mean"] for r in refs if r.get("tool") == "hpcc" and r["test"] == test), None)
+        if o and t:
+            ratios.append(o / t)
+    print(f"{test} {size} B ours/hpcc b_eff per round: " + " ".join(f"{x:.3g}" for x in ratios) +
+          (f"   median {st.median(ratios):.3g}" if ratios else "   - (no mpi_p2p rows or no hpcc)"))
+PY
 reset_cluster
 fi
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "cluster_transport.h"
 #include "cluster_wait.h"
 #include "net_server.h"
 #include "peak_path.h"
@@ -154,6 +155,8 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     &o->bindir, 0, 0, NULL, NULL},
 	    {"dir", "DIR", "node_sweep: also run diskbench in DIR", PEAK_OPT_PATH, &o->dir, 0,
 	     0, NULL, NULL},
+	    {"ompi-info", "FILE", "`ompi_info --parsable` output: the components the transport "
+	     "check knows of", PEAK_OPT_PATH, &o->ompi_info, 0, 0, NULL, NULL},
 	    {"out", "FILE", NULL, PEAK_OPT_CALLBACK, NULL, 0, 0, NULL, gone_out},
 	    {"duration", "SECONDS", NULL, PEAK_OPT_CALLBACK, NULL, 0, 0, NULL, gone_duration},
 	};
@@ -180,6 +183,12 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	}
 	char why[PEAK_MSG_MAX];
 	if (o->names != NULL && hostfile_check(o->names, why, sizeof why) != 0) {
+		say(rank, why);
+		return PEAK_OPTS_ERROR;
+	}
+	if (o->ompi_info != NULL && access(o->ompi_info, R_OK) != 0) {
+		(void)peak_fmt(why, sizeof why, "--ompi-info: cannot read %s: %s", o->ompi_info,
+			       strerror(errno));
 		say(rank, why);
 		return PEAK_OPTS_ERROR;
 	}
@@ -331,15 +340,20 @@ int main(int argc, char **argv)
 	MPI_Allgather(&self, (int)sizeof self, MPI_BYTE, nodes, (int)sizeof self, MPI_BYTE,
 		      MPI_COMM_WORLD);
 	cluster_gather(mine, (int)sizeof *mine, ctxs, 0, MPI_COMM_WORLD);
-	struct cluster_run run = {.o = &o, .rank = rank, .nranks = nranks, .nodes = nodes};
+	struct cluster_run run = {.o = &o, .rank = rank, .nranks = nranks, .nodes = nodes,
+				  .ctx = run_ctx, .node_ctxs = ctxs};
 	if (rank == 0) {
 		run_context(&o, ctxs, nranks, run_ctx);
 		run.rows = cluster_rows_open(o.common.format, o.common.output, run_ctx, ctxs,
 					     (size_t)nranks);
 		if (run.rows == NULL)
 			cluster_fail(NULL, "out of memory");
-		cluster_flush(&run);
 	}
+	/* The transport MPI uses, named before any test (docs/cluster.md, "The transport"). */
+	cluster_watch(&run, 0, 1);
+	cluster_transport_probe(&run, o.ompi_info);
+	cluster_watch(&run, 0, 0);
+	cluster_flush(&run);
 	if (strcmp(o.test, "net_matrix") == 0)
 		cluster_net_matrix(&run);
 	else
