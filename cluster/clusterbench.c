@@ -299,6 +299,28 @@ static void run_context(const struct cluster_opts *o, const struct peak_context 
 	}
 }
 
+/* Ranks that share a host name (several on one node: mpi_p2p on one machine) are told
+ * apart as NAME/RANK, in their rows and node contexts alike. 1 when any rank renamed
+ * (every rank computes the same answer from the same table). */
+static int unique_name(struct cluster_node *self, const struct cluster_node *nodes, int rank,
+		       int nranks, struct peak_context *mine)
+{
+	int any = 0, me = 0;
+	for (int i = 0; i < nranks; i++)
+		for (int j = 0; j < nranks; j++)
+			if (i != j && strcmp(nodes[i].name, nodes[j].name) == 0) {
+				any = 1;
+				me |= i == rank;
+			}
+	if (me) {
+		char name[sizeof self->name];
+		snprintf(name, sizeof name, "%.50s/%d", nodes[rank].name, rank);
+		memcpy(self->name, name, sizeof name);
+		peak_context_set_str(mine, "host", self->name);
+	}
+	return any;
+}
+
 static void *server_thread(void *arg)
 {
 	(void)net_server_run(arg, -1);
@@ -356,6 +378,9 @@ int main(int argc, char **argv)
 		srv = start_server(&o, nranks, &self, &tid);
 	MPI_Allgather(&self, (int)sizeof self, MPI_BYTE, nodes, (int)sizeof self, MPI_BYTE,
 		      MPI_COMM_WORLD);
+	if (unique_name(&self, nodes, rank, nranks, mine))
+		MPI_Allgather(&self, (int)sizeof self, MPI_BYTE, nodes, (int)sizeof self, MPI_BYTE,
+			      MPI_COMM_WORLD);
 	cluster_gather(mine, (int)sizeof *mine, ctxs, 0, MPI_COMM_WORLD);
 	struct cluster_run run = {.o = &o, .rank = rank, .nranks = nranks, .nodes = nodes};
 	if (rank == 0) {
