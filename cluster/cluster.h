@@ -24,7 +24,7 @@ struct cluster_opts {
 	/* mpi_p2p, mpi_coll (cluster_mpi.h) */
 	struct peak_list sizes; /* message sizes, bytes */
 	const char *pairs;      /* "A-B,C-D" ranks, or NULL: every pair */
-	uint64_t max_iters;     /* cap on OSU's iterations and warm-up (0: none) */
+	uint64_t max_iters;     /* cap on OSU's timed iterations (0: none) */
 	uint64_t window;        /* messages in flight (osu_bw: 64) */
 };
 

@@ -25,7 +25,7 @@
 enum cluster_mpi_kind { CLUSTER_MPI_LATENCY, CLUSTER_MPI_BANDWIDTH };
 
 /* Warm-up and timed iterations for one message size (OSU's tables; collectives take the
- * latency table), each capped by --max-iters when it is set. */
+ * latency table), the timed ones capped by --max-iters when it is set. */
 void cluster_mpi_iters(const struct cluster_opts *o, enum cluster_mpi_kind kind,
 		       uint64_t bytes, unsigned *warmup, unsigned *iters);
 

@@ -267,6 +267,7 @@ static void one_pair(const struct cluster_run *run, const int32_t *leader, int a
 			cluster_fail(run, msg);
 		}
 		res->tcp_half_us = cp.lat_us[0] / 2.0;
+		res->tcp_min_half_us = cp.lat_us[4] / 2.0;
 	}
 	cluster_barrier(MPI_COMM_WORLD);
 	if (me == a || me == b) {

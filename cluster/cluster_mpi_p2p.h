@@ -22,6 +22,7 @@ struct cluster_p2p_result {
 	int32_t same_cpu;     /* intra: both ranks last ran on the same CPU */
 	uint32_t concurrent;  /* msgrate: pairs measured at once */
 	double tcp_half_us;   /* netbench's TCP round trip p50 / 2 on this pair; 0: not measured */
+	double tcp_min_half_us; /* its fastest round trip / 2: below_tcp's reference */
 	double link_gbps;     /* the slower side's link speed; 0 unknown */
 	char link_where[96];  /* where it came from */
 	double copy_gbps[PEAK_LIST_MAX]; /* intra, per size: twice one core's copy rate, Gbit/s */

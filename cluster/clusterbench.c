@@ -162,7 +162,7 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     PEAK_OPT_SIZE_LIST, &o->sizes, 1, (double)CLUSTER_MPI_MAX_BYTES, NULL, NULL},
 	    {"pairs", "A-B,...", "mpi_p2p: these rank pairs (every pair of nodes)",
 	     PEAK_OPT_STRING, &o->pairs, 0, 0, NULL, NULL},
-	    {"max-iters", "N", "mpi_p2p, mpi_coll: at most N iterations and warm-up (OSU's)",
+	    {"max-iters", "N", "mpi_p2p, mpi_coll: at most N timed iterations a repetition (OSU's)",
 	     PEAK_OPT_UINT, &o->max_iters, 1, 1000000, NULL, NULL},
 	    {"window", "N", "mpi_p2p bandwidth and message rate: messages in flight (64)",
 	     PEAK_OPT_UINT, &o->window, 1, 1024, NULL, NULL},
