@@ -26,8 +26,8 @@ enum cluster_mpi_kind { CLUSTER_MPI_LATENCY, CLUSTER_MPI_BANDWIDTH };
 
 /* Warm-up and timed iterations for one message size (OSU's tables; collectives take the
  * latency table), the timed ones capped by --max-iters when it is set. */
-void cluster_mpi_iters(const struct cluster_opts *o, enum cluster_mpi_kind kind,
-		       uint64_t bytes, unsigned *warmup, unsigned *iters);
+void cluster_mpi_iters(const struct cluster_opts *o, enum cluster_mpi_kind kind, uint64_t bytes,
+		       unsigned *warmup, unsigned *iters);
 
 /* One point's figures, plain numbers (sent between ranks as bytes). Samples are one per
  * repetition (a repetition = OSU's iteration count), in the row's unit; p50 and p99 are the
@@ -35,10 +35,10 @@ void cluster_mpi_iters(const struct cluster_opts *o, enum cluster_mpi_kind kind,
 struct cluster_mpi_point {
 	uint64_t bytes;
 	uint32_t nsamples;
-	uint32_t iters;       /* timed iterations, all repetitions */
+	uint32_t iters; /* timed iterations, all repetitions */
 	double samples[CLUSTER_ROW_SAMPLES];
 	double p50, p99;
-	double ci_wide_pct;   /* --ci not met by --max-reps: the width reached; else 0 */
+	double ci_wide_pct; /* --ci not met by --max-reps: the width reached; else 0 */
 };
 
 /* Per-iteration times of a point, grown as repetitions come (seconds). */
@@ -57,9 +57,8 @@ void cluster_mpi_ci(const struct cluster_opts *o, struct cluster_mpi_point *p);
 
 /* The row every mpi test writes: suite cluster, one thread, block_bytes = bytes, the
  * point's samples and percentiles (a rate's percentiles from its times: scale / time). */
-void cluster_mpi_row(struct peak_result *r, const char *test, const char *metric,
-		     const char *unit, const struct cluster_mpi_point *p, const char *host,
-		     const char *peer);
+void cluster_mpi_row(struct peak_result *r, const char *test, const char *metric, const char *unit,
+		     const struct cluster_mpi_point *p, const char *host, const char *peer);
 
 /* The link speed (Gbit/s) of the interface this node reaches host through: peaks.conf's
  * net.gbps when set, else /sys/class/net/IF/speed. 0 when unknown; the interface (or why

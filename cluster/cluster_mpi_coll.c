@@ -15,9 +15,8 @@
 
 enum coll_op { COLL_ALLREDUCE, COLL_ALLTOALL, COLL_BCAST, COLL_ALLGATHER, COLL_BARRIER };
 
-static const char *const op_tests[] = {"mpi_coll_allreduce", "mpi_coll_alltoall",
-				       "mpi_coll_bcast", "mpi_coll_allgather",
-				       "mpi_coll_barrier"};
+static const char *const op_tests[] = {"mpi_coll_allreduce", "mpi_coll_alltoall", "mpi_coll_bcast",
+				       "mpi_coll_allgather", "mpi_coll_barrier"};
 
 struct coll {
 	int nranks;

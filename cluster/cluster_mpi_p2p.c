@@ -14,15 +14,15 @@
 #include "cluster_mpi_p2p.h"
 #include "cluster_wait.h"
 
-#define TAG_DATA 11
-#define TAG_ACK  12
-#define TAG_MORE 13
+#define TAG_DATA   11
+#define TAG_ACK    12
+#define TAG_MORE   13
 #define TAG_RESULT 14
 
 struct p2p {
 	const struct cluster_opts *o;
-	int a;          /* this rank is the pair's first (times, decides) */
-	int other;      /* the other rank */
+	int a;     /* this rank is the pair's first (times, decides) */
+	int other; /* the other rank */
 	unsigned window;
 	char *sbuf, *rbuf;
 	MPI_Request *req; /* 2 x window */
@@ -35,9 +35,11 @@ static double it_latency(const struct p2p *x, int n)
 	double t0 = MPI_Wtime();
 	if (x->a) {
 		MPI_Send(x->sbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD);
-		MPI_Recv(x->rbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Recv(x->rbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
 	} else {
-		MPI_Recv(x->rbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Recv(x->rbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
 		MPI_Send(x->sbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD);
 	}
 	return (MPI_Wtime() - t0) / 2.0;
@@ -50,16 +52,19 @@ static double it_bw(const struct p2p *x, int n)
 	double t0 = MPI_Wtime();
 	for (int i = 0; i < w; i++) {
 		if (x->a)
-			MPI_Isend(x->sbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD, &x->req[i]);
+			MPI_Isend(x->sbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD,
+				  &x->req[i]);
 		else
-			MPI_Irecv(x->rbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD, &x->req[i]);
+			MPI_Irecv(x->rbuf, n, MPI_BYTE, x->other, TAG_DATA, MPI_COMM_WORLD,
+				  &x->req[i]);
 	}
 	MPI_Waitall(w, x->req, MPI_STATUSES_IGNORE);
 	if (x->a)
-		MPI_Recv(x->rbuf, CLUSTER_MPI_ACK_BYTES, MPI_BYTE, x->other, TAG_ACK, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
+		MPI_Recv(x->rbuf, CLUSTER_MPI_ACK_BYTES, MPI_BYTE, x->other, TAG_ACK,
+			 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	else
-		MPI_Send(x->sbuf, CLUSTER_MPI_ACK_BYTES, MPI_BYTE, x->other, TAG_ACK, MPI_COMM_WORLD);
+		MPI_Send(x->sbuf, CLUSTER_MPI_ACK_BYTES, MPI_BYTE, x->other, TAG_ACK,
+			 MPI_COMM_WORLD);
 	return MPI_Wtime() - t0;
 }
 
@@ -219,11 +224,11 @@ static void pair_bounds(const struct cluster_run *run, struct p2p *x,
 			struct cluster_p2p_result *res)
 {
 	char where[96] = "";
-	double mine = res->intra ? 0 : cluster_mpi_link_gbps(run->nodes[x->other].name, where,
-							      sizeof where);
+	double mine =
+	    res->intra ? 0 : cluster_mpi_link_gbps(run->nodes[x->other].name, where, sizeof where);
 	double theirs = 0;
-	MPI_Sendrecv(&mine, 1, MPI_DOUBLE, x->other, TAG_RESULT, &theirs, 1, MPI_DOUBLE,
-		     x->other, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Sendrecv(&mine, 1, MPI_DOUBLE, x->other, TAG_RESULT, &theirs, 1, MPI_DOUBLE, x->other,
+		     TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	if (!x->a)
 		return;
 	res->link_gbps = mine > 0 && (theirs <= 0 || mine <= theirs) ? mine : theirs;
@@ -245,8 +250,8 @@ static void to_rank0(const struct cluster_run *run, int a, struct cluster_p2p_re
 			 MPI_STATUS_IGNORE);
 }
 
-static void one_pair(const struct cluster_run *run, const int32_t *leader, int a, int b,
-		     int round, struct cluster_p2p_result *res)
+static void one_pair(const struct cluster_run *run, const int32_t *leader, int a, int b, int round,
+		     struct cluster_p2p_result *res)
 {
 	int me = run->rank;
 	memset(res, 0, sizeof *res);
@@ -281,13 +286,16 @@ static void one_pair(const struct cluster_run *run, const int32_t *leader, int a
 		res->same_cpu = cpu >= 0 && cpu == other_cpu;
 		p2p_free(&x);
 	}
+	/* Rank 0 waits here quietly, not in MPI_Recv, which would spin through the pair's
+	 * timings on a CPU the pair may share (cluster_wait.h). */
+	cluster_barrier(MPI_COMM_WORLD);
 	to_rank0(run, a, res);
 	cluster_watch(run, round, 0);
 }
 
 /* osu_mbw_mr: the disjoint pairs (the first of the list that share no rank) at once. */
-static void msgrate(const struct cluster_run *run, const int32_t *pairs, int npairs,
-		    int round, struct cluster_p2p_result *res)
+static void msgrate(const struct cluster_run *run, const int32_t *pairs, int npairs, int round,
+		    struct cluster_p2p_result *res)
 {
 	int me = run->rank, nset = 0, mine = -1;
 	char *used = calloc((size_t)run->nranks, 1);

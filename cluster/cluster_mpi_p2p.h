@@ -17,14 +17,14 @@ enum {
 
 /* One pair: plain numbers, sent from the pair's first rank to rank 0 as bytes. */
 struct cluster_p2p_result {
-	int32_t host, peer;   /* ranks */
-	int32_t intra;        /* both ranks on one node (one MPI shared-memory domain) */
-	int32_t same_cpu;     /* intra: both ranks last ran on the same CPU */
-	uint32_t concurrent;  /* msgrate: pairs measured at once */
-	double tcp_half_us;   /* netbench's TCP round trip p50 / 2 on this pair; 0: not measured */
-	double tcp_min_half_us; /* its fastest round trip / 2: below_tcp's reference */
-	double link_gbps;     /* the slower side's link speed; 0 unknown */
-	char link_where[96];  /* where it came from */
+	int32_t host, peer;  /* ranks */
+	int32_t intra;       /* both ranks on one node (one MPI shared-memory domain) */
+	int32_t same_cpu;    /* intra: both ranks last ran on the same CPU */
+	uint32_t concurrent; /* msgrate: pairs measured at once */
+	double tcp_half_us;  /* netbench's TCP round trip p50 / 2 on this pair; 0: not measured */
+	double tcp_min_half_us;          /* its fastest round trip / 2: below_tcp's reference */
+	double link_gbps;                /* the slower side's link speed; 0 unknown */
+	char link_where[96];             /* where it came from */
 	double copy_gbps[PEAK_LIST_MAX]; /* intra, per size: twice one core's copy rate, Gbit/s */
 	struct cluster_mpi_point pts[CLUSTER_P2P_NTESTS][PEAK_LIST_MAX];
 };
@@ -44,8 +44,7 @@ int cluster_p2p_pairs_parse(const char *spec, int nranks, char *msg, size_t len)
  * size's bandwidth or its smallest size's latency when asked). */
 void cluster_p2p_rows(const struct cluster_run *run, const struct cluster_p2p_result *res,
 		      int bw_outlier, int lat_outlier);
-void cluster_p2p_msgrate_rows(const struct cluster_run *run,
-			      const struct cluster_p2p_result *res);
+void cluster_p2p_msgrate_rows(const struct cluster_run *run, const struct cluster_p2p_result *res);
 /* Rank 0, after every pair: ClusterKit's rule (--outlier-bw, --outlier-lat) on the pairs
  * between nodes, their rows rewritten with the flag. */
 void cluster_p2p_outliers(const struct cluster_run *run, const struct cluster_p2p_result *kept,

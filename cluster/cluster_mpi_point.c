@@ -4,8 +4,8 @@
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <math.h>
-#include <netdb.h>
 #include <net/if.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +20,8 @@
 /* OSU Micro-Benchmarks' defaults (osu_util.h, OMB 5.x-7.x): latency 10000 iterations
  * after 100 warm-up up to 8 KiB, 1000 after 10 above; bandwidth (osu_bw, osu_bibw,
  * osu_mbw_mr) 100 after 10, and 20 after 2. */
-void cluster_mpi_iters(const struct cluster_opts *o, enum cluster_mpi_kind kind,
-		       uint64_t bytes, unsigned *warmup, unsigned *iters)
+void cluster_mpi_iters(const struct cluster_opts *o, enum cluster_mpi_kind kind, uint64_t bytes,
+		       unsigned *warmup, unsigned *iters)
 {
 	int large = bytes > CLUSTER_MPI_LARGE_BYTES;
 	if (kind == CLUSTER_MPI_LATENCY) {
@@ -79,9 +79,8 @@ void cluster_mpi_ci(const struct cluster_opts *o, struct cluster_mpi_point *p)
 	p->ci_wide_pct = o->cfg.ci_pct > 0 && width > o->cfg.ci_pct ? width : 0.0;
 }
 
-void cluster_mpi_row(struct peak_result *r, const char *test, const char *metric,
-		     const char *unit, const struct cluster_mpi_point *p, const char *host,
-		     const char *peer)
+void cluster_mpi_row(struct peak_result *r, const char *test, const char *metric, const char *unit,
+		     const struct cluster_mpi_point *p, const char *host, const char *peer)
 {
 	peak_result_init(r, "cluster", test, "mpi", metric, unit);
 	r->threads = 1;

@@ -40,10 +40,11 @@ static int parse_list(const char *spec, int nranks, int32_t *out, char *msg, siz
 		}
 		if (a < 0 || b < 0 || a >= nranks || b >= nranks || a == b ||
 		    (*end != ',' && *end != '\0')) {
-			snprintf(msg, len,
-				 "--pairs: '%.40s' is not a list of RANK-RANK pairs of distinct ranks "
-				 "below %d",
-				 spec, nranks);
+			snprintf(
+			    msg, len,
+			    "--pairs: '%.40s' is not a list of RANK-RANK pairs of distinct ranks "
+			    "below %d",
+			    spec, nranks);
 			return -1;
 		}
 		if (out != NULL) {
@@ -128,8 +129,8 @@ static void latency_flags(struct peak_result *r, const struct cluster_p2p_result
 
 /* Above 8 KiB a bandwidth row gets its bound as theoretical (the link, both ways for
  * bibw; one node: the memory copy rate) and the flag naming which bound it passed. */
-static void bandwidth_bound(struct peak_result *r, const struct cluster_p2p_result *res,
-			    size_t s, double sides)
+static void bandwidth_bound(struct peak_result *r, const struct cluster_p2p_result *res, size_t s,
+			    double sides)
 {
 	if (r->block_bytes <= CLUSTER_MPI_LARGE_BYTES)
 		return;
@@ -178,8 +179,7 @@ void cluster_p2p_rows(const struct cluster_run *run, const struct cluster_p2p_re
 		}
 }
 
-void cluster_p2p_msgrate_rows(const struct cluster_run *run,
-			      const struct cluster_p2p_result *res)
+void cluster_p2p_msgrate_rows(const struct cluster_run *run, const struct cluster_p2p_result *res)
 {
 	const struct cluster_opts *o = run->o;
 	char item[48];
@@ -226,7 +226,8 @@ void cluster_p2p_outliers(const struct cluster_run *run, const struct cluster_p2
 		if (res->intra)
 			continue;
 		int bw = point_p50(res, CLUSTER_P2P_BW, last) < o->bw_frac * bw_max;
-		int lat = s8 < o->sizes.n && point_p50(res, CLUSTER_P2P_LATENCY, s8) > o->lat_x * lat_min;
+		int lat =
+		    s8 < o->sizes.n && point_p50(res, CLUSTER_P2P_LATENCY, s8) > o->lat_x * lat_min;
 		if (!bw && !lat)
 			continue;
 		const char *host = run->nodes[res->host].name, *peer = run->nodes[res->peer].name;
