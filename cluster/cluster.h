@@ -16,6 +16,7 @@ struct cluster_opts {
 	const char *names;    /* hostfile: line i names rank i */
 	const char *bindir;   /* node_sweep: the suite's build dir */
 	const char *dir;      /* node_sweep: diskbench's directory */
+	const char *ompi_info; /* `ompi_info --parsable` output (cluster_run.sh writes it) */
 	struct cluster_cfg cfg;
 	double min_time_s, udp_mbit, timeout_s;
 	uint64_t port;
@@ -40,6 +41,9 @@ struct cluster_run {
 	int rank, nranks;
 	const struct cluster_node *nodes; /* every rank's, by rank */
 	struct cluster_rows *rows;        /* rank 0's; NULL elsewhere */
+	/* Rank 0's run context and node blocks (NULL elsewhere), which the rows reference:
+	 * keys learnt during the run (the transport's) go in here. */
+	struct peak_context *ctx, *node_ctxs;
 };
 
 /* cluster_guard.c. Start the watchdog, naming this host in its line. */

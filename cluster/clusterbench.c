@@ -17,6 +17,7 @@
 #include "cluster.h"
 #include "cluster_mpi.h"
 #include "cluster_mpi_p2p.h"
+#include "cluster_transport.h"
 #include "cluster_wait.h"
 #include "net_server.h"
 #include "peak_path.h"
@@ -166,6 +167,8 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     PEAK_OPT_UINT, &o->max_iters, 1, 1000000, NULL, NULL},
 	    {"window", "N", "mpi_p2p bandwidth and message rate: messages in flight (64)",
 	     PEAK_OPT_UINT, &o->window, 1, 1024, NULL, NULL},
+	    {"ompi-info", "FILE", "`ompi_info --parsable` output: the components the transport "
+	     "check knows of", PEAK_OPT_PATH, &o->ompi_info, 0, 0, NULL, NULL},
 	    {"out", "FILE", NULL, PEAK_OPT_CALLBACK, NULL, 0, 0, NULL, gone_out},
 	    {"duration", "SECONDS", NULL, PEAK_OPT_CALLBACK, NULL, 0, 0, NULL, gone_duration},
 	};
@@ -382,15 +385,20 @@ int main(int argc, char **argv)
 		MPI_Allgather(&self, (int)sizeof self, MPI_BYTE, nodes, (int)sizeof self, MPI_BYTE,
 			      MPI_COMM_WORLD);
 	cluster_gather(mine, (int)sizeof *mine, ctxs, 0, MPI_COMM_WORLD);
-	struct cluster_run run = {.o = &o, .rank = rank, .nranks = nranks, .nodes = nodes};
+	struct cluster_run run = {.o = &o, .rank = rank, .nranks = nranks, .nodes = nodes,
+				  .ctx = run_ctx, .node_ctxs = ctxs};
 	if (rank == 0) {
 		run_context(&o, ctxs, nranks, run_ctx);
 		run.rows = cluster_rows_open(o.common.format, o.common.output, run_ctx, ctxs,
 					     (size_t)nranks);
 		if (run.rows == NULL)
 			cluster_fail(NULL, "out of memory");
-		cluster_flush(&run);
 	}
+	/* The transport MPI uses, named before any test (docs/cluster.md, "The transport"). */
+	cluster_watch(&run, 0, 1);
+	cluster_transport_probe(&run, o.ompi_info);
+	cluster_watch(&run, 0, 0);
+	cluster_flush(&run);
 	if (strcmp(o.test, "net_matrix") == 0)
 		cluster_net_matrix(&run);
 	else if (strcmp(o.test, "mpi_p2p") == 0)

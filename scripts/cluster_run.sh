@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# The cluster plan (run_all.sh --hostfile): clusterbench's net_matrix (shift schedule) and
-# node_sweep on every host of the hostfile, one rank per host, through mpirun.
+# The cluster plan (run_all.sh --hostfile): clusterbench's net_matrix (shift schedule),
+# node_sweep, mpi_p2p and mpi_coll on every host of the hostfile, one rank per host, through
+# mpirun.
 #   cluster_run.sh --hostfile FILE [--mpirun "ARGS"] [--mode full|quick|tiny] --out DIR
-#                  [--build-dir DIR] [--dir DISKDIR] [--schedule shift|serial]
-# Writes DIR/cluster-net_matrix.json and DIR/cluster-node_sweep.json (common schema rows
-# with host and peer; docs/cluster.md). A failure ends with one line naming the host and
+#                  [--build-dir DIR] [--dir DISKDIR] [--schedule shift|serial] [--no-hpcc]
+# Writes DIR/cluster-net_matrix.json, cluster-node_sweep.json, cluster-mpi_p2p.json and
+# cluster-mpi_coll.json (common schema rows
+# with host and peer; docs/cluster.md), DIR/ompi_info.txt (read by clusterbench's transport
+# check), then the references across the same nodes: hpcc (scripts/cluster_hpcc.sh:
+# DIR/cluster-hpcc.json, DIR/cluster-nodes.json) unless --no-hpcc, and the OSU
+# Micro-Benchmarks and IMB-MPI1 between the first two hosts where they are on PATH
+# (DIR/cluster-osu.json). A failure ends with one line naming the host and
 # the round, exit 1; the rounds completed before it stay in the files.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HOSTFILE="" MPIRUN_ARGS="" MODE=quick OUT="" BUILD_DIR="$ROOT/build" DISK_DIR="" SCHEDULE=shift
+HPCC=1
 
 usage() {
 	echo "cluster_run.sh: $*" >&2
@@ -29,6 +36,10 @@ while [ $# -gt 0 ]; do
 		--schedule) SCHEDULE=$2 ;;
 		esac
 		shift 2
+		;;
+	--no-hpcc)
+		HPCC=0
+		shift
 		;;
 	*) usage "unknown option '$1'" ;;
 	esac
@@ -107,7 +118,7 @@ run() { # test args...
 	shift
 	# shellcheck disable=SC2086  # the user's launcher options, split as a shell would
 	mpirun --bind-to none $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$NP" --map-by node "$CB" \
-		--names "$HOSTFILE" --test "$test" --format json --output "$json" "$@" \
+		--names "$HOSTFILE" --test "$test" --format json --output "$json" "${INFO[@]}" "$@" \
 		>"$OUT/logs/cluster-$test.log" 2>"$err" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		explain "$test" "$json" "$err" "$rc"
@@ -115,7 +126,34 @@ run() { # test args...
 	fi
 }
 
+# ompi_info once, here: clusterbench's transport check reads the components it lists
+# (ucx, ofi, ...) from this file rather than have every rank fork a child under MPI.
+INFO=()
+if command -v ompi_info >/dev/null 2>&1 && ompi_info --parsable >"$OUT/ompi_info.txt" 2>/dev/null; then
+	INFO=(--ompi-info "$OUT/ompi_info.txt")
+fi
 run net_matrix --schedule "$SCHEDULE" "${SIZES[@]}"
 sweep=(--bindir "$BUILD_DIR")
 [ -z "$DISK_DIR" ] || sweep+=(--dir "$DISK_DIR")
 run node_sweep "${sweep[@]}"
+
+# MPI itself between the nodes, OSU's way (docs/cluster.md, "MPI point to point"): full
+# runs OSU's iteration counts over 1 B..4 MiB; quick caps the timed iterations; tiny also
+# takes two sizes.
+case $MODE in
+full) MPI=(--reps 3 --latency-duration 1) ;;
+quick) MPI=(--reps 1 --max-iters 1000 --latency-duration 0.3) ;;
+tiny) MPI=(--reps 1 --max-iters 20 --sizes "8,1MiB" --latency-duration 0.1) ;;
+esac
+run mpi_p2p "${MPI[@]}"
+run mpi_coll "${MPI[@]}"
+
+# hpcc across the same nodes: b_eff (ping-pong, rings) and HPL with the nodes' peaks.
+if [ "$HPCC" -eq 1 ]; then
+	"$ROOT/scripts/cluster_hpcc.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARGS" --mode "$MODE" \
+		--out "$OUT" --build-dir "$BUILD_DIR" || echo "cluster_run.sh: hpcc across the nodes failed (see $OUT/logs)" >&2
+fi
+
+# OSU and IMB where they are on PATH (neither is in Debian): one pair, the first two hosts.
+"$ROOT/scripts/cluster_osu.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARGS" --out "$OUT" ||
+	echo "cluster_run.sh: the OSU/IMB step failed (see $OUT/logs)" >&2

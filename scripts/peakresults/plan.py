@@ -338,12 +338,15 @@ def baseline_steps(o, want, disk_dir) -> list:
 
 
 def cluster_step(o) -> Step:
-    """The cluster part (docs/cluster.md): scripts/cluster_run.sh when present;
+    """The cluster part (docs/cluster.md): scripts/cluster_run.sh when present (with hpcc
+    across the nodes unless --no-baselines);
     run_all.sh skips the step with the reason otherwise."""
     argv = ["scripts/cluster_run.sh", "--hostfile", os.path.abspath(o.hostfile)]
     if o.mpirun:
         argv += ["--mpirun", o.mpirun]
     argv += ["--mode", mode_of(o), "--out", os.path.join(o.out, "raw"), "--build-dir", o.build_dir]
+    if o.no_baselines:
+        argv.append("--no-hpcc")  # hpcc across the nodes is a reference tool too
     est = {"full": 300, "quick": 60, "tiny": 10}[mode_of(o)]
     return Step("cluster", "cluster", est, "script", "scripts/cluster_run.sh", "cluster", argv)
 

@@ -1,11 +1,12 @@
 """The report's cluster section: clusterbench's results (OUT/raw/cluster-*.json, written by
 scripts/cluster_run.sh, read with merge.cluster_step) as N x N heatmaps (chart_gp.Heatmap,
 drawn by charts.Charts), outlier pairs, a per-node table and one sentence each for the
-slowest link and the slowest node (docs/cluster.md)."""
+slowest link and the slowest node (docs/cluster.md); then the MPI part (report_cluster_mpi:
+transport, mpi_p2p and mpi_coll, hpcc's b_eff and HPL across the nodes)."""
 import os
 import statistics
 
-from . import merge, schema
+from . import merge, report_cluster_mpi, schema
 from .chart_gp import Heatmap
 from .charts import Charts
 
@@ -202,11 +203,12 @@ def section(out_dir: str, charts) -> list[str]:
     """Markdown lines of the cluster section; [] when the run has no cluster results.
     charts is the report's Charts, or the charts directory (drawn when gnuplot is there)."""
     matrix, sweep = _load(out_dir, "net_matrix"), _load(out_dir, "node_sweep")
-    if matrix is None and sweep is None:
-        return []
     if not isinstance(charts, Charts):
         charts = Charts(os.path.dirname(os.path.abspath(charts)), True)
-    lines = ["## Cluster", ""] + _node_lines(matrix or sweep)
+    mpi = report_cluster_mpi.section(out_dir, charts)
+    if matrix is None and sweep is None and not mpi:
+        return []
+    lines = ["## Cluster", ""] + (_node_lines(matrix or sweep) if matrix or sweep else [])
     for doc in (matrix, sweep):
         warn = doc.context.get("warnings") if doc else None
         if warn:
@@ -216,7 +218,7 @@ def section(out_dir: str, charts) -> list[str]:
         lines += _matrix_lines(matrix, out_dir, charts)
     if sweep is not None:
         lines += _sweep_lines(sweep)
-    return lines
+    return lines + mpi
 
 
 if __name__ == "__main__":

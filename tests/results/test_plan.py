@@ -164,6 +164,9 @@ class PlanSteps(unittest.TestCase):
         self.assertEqual(c.argv[c.argv.index("--mode") + 1], "tiny")
         self.assertTrue(c.argv[c.argv.index("--build-dir") + 1].endswith("build"))  # run_all's binaries
         self.assertEqual(c.command().split(" --mode")[0].split("--mpirun ")[1], "'-x A=1'")
+        self.assertNotIn("--no-hpcc", c.argv)
+        _, st = steps_of("--tiny", "--no-baselines", "--hostfile", "hosts")
+        self.assertIn("--no-hpcc", [s for s in st if s.name == "cluster"][0].argv)
 
     def test_nul_round_trip(self):
         o, st = steps_of("--tiny")
