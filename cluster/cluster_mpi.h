@@ -66,7 +66,8 @@ void cluster_mpi_row(struct peak_result *r, const char *test, const char *metric
 double cluster_mpi_link_gbps(const char *host, char *where, size_t len);
 
 /* True when OpenMPI was told to carry messages between nodes over TCP (OMPI_MCA_btl names
- * tcp and OMPI_MCA_pml is unset or ob1): the transport below_tcp compares like with like. */
+ * tcp and OMPI_MCA_pml is unset or ob1): below_tcp's fallback when the transport measured
+ * (mpi.transport) is not in the node's block. */
 int cluster_mpi_over_tcp(void);
 
 /* --test mpi_p2p (cluster_mpi_p2p.c) and --test mpi_coll (cluster_mpi_coll.c). */

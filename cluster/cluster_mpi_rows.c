@@ -100,9 +100,23 @@ static int names_shm(const char *btl)
 	return strstr(btl, "vader") != NULL || strstr(btl, "sm") != NULL;
 }
 
+/* MPI carried this node's traffic over TCP: the transport measured at the start of the
+ * run (cluster_transport.c: mpi.transport in the node's block, "tcp over ..."), else what
+ * OpenMPI was told (cluster_mpi_over_tcp). */
+static int node_over_tcp(const struct cluster_run *run, int rank)
+{
+	const char *t = run->node_ctxs != NULL
+			    ? peak_context_get(&run->node_ctxs[rank], "mpi.transport")
+			    : NULL;
+	if (t != NULL && t[0] != '\0')
+		return strncmp(t, "tcp ", 4) == 0;
+	return cluster_mpi_over_tcp();
+}
+
 /* 8 B latency: netbench's TCP half round trip beside it, below_tcp, and on one node the
  * cause of a shared-memory latency of a microsecond or more, as measured. */
-static void latency_flags(struct peak_result *r, const struct cluster_p2p_result *res)
+static void latency_flags(const struct cluster_run *run, struct peak_result *r,
+			  const struct cluster_p2p_result *res)
 {
 	char item[64];
 	if (res->tcp_half_us > 0) {
@@ -112,7 +126,7 @@ static void latency_flags(struct peak_result *r, const struct cluster_p2p_result
 		peak_result_flag(r, item);
 		/* Against TCP's fastest round trip, not its median: a loaded host's median
 		 * wanders 3x (a wake-up), the floor is the path. */
-		if (cluster_mpi_over_tcp() &&
+		if (node_over_tcp(run, res->host) &&
 		    r->p50 < CLUSTER_MPI_BELOW_TCP_RATIO * res->tcp_min_half_us)
 			peak_result_flag(r, "below_tcp");
 	}
@@ -170,7 +184,7 @@ void cluster_p2p_rows(const struct cluster_run *run, const struct cluster_p2p_re
 				bandwidth_bound(&r, res, s, t == CLUSTER_P2P_BIBW ? 2.0 : 1.0);
 			}
 			if (lat && p->bytes == 8)
-				latency_flags(&r, res);
+				latency_flags(run, &r, res);
 			if (lat && lat_outlier && p->bytes == 8)
 				peak_result_flag(&r, "outlier=latency");
 			if (t == CLUSTER_P2P_BW && bw_outlier && s + 1 == o->sizes.n)

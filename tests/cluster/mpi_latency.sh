@@ -3,7 +3,9 @@
 # measured on the same pair in the same run (each 8 B row's tcp_half_rtt_us and
 # tcp_min_half_rtt_us): over MPI's TCP transport (btl self,tcp: lib.sh) MPI's half round
 # trip is the same kernel's path, so its p50 may not fall under CLUSTER_MPI_BELOW_TCP_RATIO
-# (0.5) of TCP's fastest half round trip, and no row is flagged below_tcp. Also: every pair present once, p50 <= p99, and the file
+# (0.5) of TCP's fastest half round trip, and no row is flagged below_tcp; every node's
+# transport, measured in the same run, is TCP over its veth. Also: every pair present
+# once, p50 <= p99, and the file
 # validates against the schema (schema_check).
 # usage: mpi_latency.sh CLUSTERBENCH SCHEMA_CHECK [K]
 # shellcheck source=tests/cluster/lib.sh
@@ -24,6 +26,9 @@ k = int(sys.argv[2])
 rows = [r for r in d["results"] if r["test"] == "mpi_p2p_latency" and r["block_bytes"] == 8]
 pairs = {(r["host"], r["peer"]) for r in rows}
 assert len(rows) == k * (k - 1) // 2 == len(pairs), f"{len(rows)} 8 B rows for {k} nodes: {pairs}"
+# The transport measured in the same run (cluster_transport.c): TCP over each node's veth.
+for n in d["context"]["nodes"]:
+    assert n.get("mpi.transport", "").startswith("tcp over veth"), (n["host"], n.get("mpi.transport"))
 for t in ("mpi_p2p_bw", "mpi_p2p_bibw", "mpi_p2p_msgrate"):
     assert any(r["test"] == t for r in d["results"]), f"no {t} row"
 bad = []
