@@ -159,7 +159,7 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     &o->bindir, 0, 0, NULL, NULL},
 	    {"dir", "DIR", "node_sweep: also run diskbench in DIR", PEAK_OPT_PATH, &o->dir, 0,
 	     0, NULL, NULL},
-	    {"sizes", "LIST", "mpi_p2p, mpi_coll: message sizes, 1B..4MiB (powers of two)",
+	    {"sizes", "LIST", "mpi_p2p, mpi_coll: message sizes 1B..4MiB (every power of two)",
 	     PEAK_OPT_SIZE_LIST, &o->sizes, 1, (double)CLUSTER_MPI_MAX_BYTES, NULL, NULL},
 	    {"pairs", "A-B,...", "mpi_p2p: these rank pairs (every pair of nodes)",
 	     PEAK_OPT_STRING, &o->pairs, 0, 0, NULL, NULL},
