@@ -27,6 +27,7 @@ struct cluster_opts {
 	const char *pairs;      /* "A-B,C-D" ranks, or NULL: every pair */
 	uint64_t max_iters;     /* cap on OSU's timed iterations (0: none) */
 	uint64_t window;        /* messages in flight (osu_bw: 64) */
+	double below_tcp_ratio; /* below_tcp's rule (hidden flag: tests make it fire) */
 };
 
 /* What each rank tells every other (fixed-size: gathered as bytes). */

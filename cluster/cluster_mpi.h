@@ -20,7 +20,7 @@
 /* MPI's 8 B half round trip under this share of netbench's TCP half round trip on the same
  * pair is implausible over a TCP transport: MPI's TCP path is the same kernel's; polling
  * instead of sleeping saves a wake-up, not half of it. */
-#define CLUSTER_MPI_BELOW_TCP_RATIO 0.5
+#define CLUSTER_MPI_BELOW_TCP_RATIO 0.5 /* the default of the hidden --below-tcp-ratio */
 
 enum cluster_mpi_kind { CLUSTER_MPI_LATENCY, CLUSTER_MPI_BANDWIDTH };
 

@@ -127,7 +127,7 @@ static void latency_flags(const struct cluster_run *run, struct peak_result *r,
 		/* Against TCP's fastest round trip, not its median: a loaded host's median
 		 * wanders 3x (a wake-up), the floor is the path. */
 		if (node_over_tcp(run, res->host) &&
-		    r->p50 < CLUSTER_MPI_BELOW_TCP_RATIO * res->tcp_min_half_us)
+		    r->p50 < run->o->below_tcp_ratio * res->tcp_min_half_us)
 			peak_result_flag(r, "below_tcp");
 	}
 	if (!res->intra || !(r->p50 >= 1.0))

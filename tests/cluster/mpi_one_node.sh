@@ -2,7 +2,8 @@
 # mpi_p2p with two ranks on this one host (no namespaces; OpenMPI picks its shared-memory
 # transport): the pair is intra_node, its 8 B latency is under a microsecond or its row
 # names the measured cause (cause=...); its bandwidth above 8 KiB carries the copy bound
-# (bound=copy) and is not above it; then mpi_coll on the same two ranks.
+# (bound=copy) and is not above it; with btl self,tcp (no shared memory) the row names
+# cause=btl_without_shared_memory; then mpi_coll on the same two ranks.
 # usage: mpi_one_node.sh CLUSTERBENCH SCHEMA_CHECK
 CB=$1
 CHECK=$2
@@ -30,6 +31,16 @@ for r in rows:
     if r["test"] in ("mpi_p2p_bw", "mpi_p2p_bibw") and r["block_bytes"] > 8192:
         assert "bound=copy" in r["flags"] and r["theoretical"] > 0, r["flags"]
         assert "above_copy" not in r["flags"], f'{r["test"]}: {r["mean"]:.0f} MB/s above {r["theoretical"]:.0f}'
+PY
+# Without a shared-memory BTL (TCP over lo) the 8 B latency is tens of us: the row names that.
+timeout 90 mpirun --oversubscribe --bind-to none --mca btl self,tcp -np 2 "$CB" --test mpi_p2p \
+	--sizes 8 --max-iters 200 --reps 1 --format json --output "$tmp/tcp.json" \
+	>"$tmp/run.log" 2>"$tmp/run.err" || fail "clusterbench --test mpi_p2p over btl tcp exited $?"
+python3 - "$tmp/tcp.json" <<'PY' || fail "no cause for the TCP pair"
+import json, sys
+lat = next(r for r in json.load(open(sys.argv[1]))["results"] if r["test"] == "mpi_p2p_latency")
+print(f'8 B over btl self,tcp on one node: p50 {lat["p50"]:.2f} us: {lat["flags"]}')
+assert lat["p50"] >= 1.0 and "cause=btl_without_shared_memory" in lat["flags"].split(";"), lat
 PY
 timeout 90 mpirun --oversubscribe --bind-to none -np 2 "$CB" --test mpi_coll --sizes 8 \
 	--max-iters 200 --reps 1 --format json --output "$tmp/coll.json" \
