@@ -67,11 +67,14 @@ int cluster_p2p_pairs_parse(const char *spec, int nranks, char *msg, size_t len)
 int32_t *cluster_p2p_pairs(const struct cluster_run *run, const int32_t *leader, int *npairs)
 {
 	int n = run->nranks;
-	int32_t *pairs = malloc((size_t)n * (size_t)n * 2 * sizeof *pairs + 2 * sizeof *pairs);
 	char msg[120];
+	/* --pairs (checked at parse time) may name a pair twice: counted before it is held. */
+	int asked = run->o->pairs != NULL ? parse_list(run->o->pairs, n, NULL, msg, sizeof msg) : 0;
+	size_t cap = asked > 0 ? (size_t)asked : (size_t)n * (size_t)n;
+	int32_t *pairs = malloc(cap * 2 * sizeof *pairs);
 	if (pairs == NULL)
 		cluster_fail(run, "out of memory");
-	if (run->o->pairs != NULL) { /* checked at parse time */
+	if (asked > 0) {
 		*npairs = parse_list(run->o->pairs, n, pairs, msg, sizeof msg);
 		return pairs;
 	}
@@ -162,6 +165,16 @@ static void bandwidth_bound(struct peak_result *r, const struct cluster_p2p_resu
 		peak_result_flag(r, res->intra ? "above_copy" : "above_link");
 }
 
+/* The index of the largest of --sizes (the list may come in any order). */
+static size_t largest_size(const struct cluster_opts *o)
+{
+	size_t k = 0;
+	for (size_t s = 1; s < o->sizes.n; s++)
+		if (o->sizes.v[s] > o->sizes.v[k])
+			k = s;
+	return k;
+}
+
 void cluster_p2p_rows(const struct cluster_run *run, const struct cluster_p2p_result *res,
 		      int bw_outlier, int lat_outlier)
 {
@@ -187,7 +200,7 @@ void cluster_p2p_rows(const struct cluster_run *run, const struct cluster_p2p_re
 				latency_flags(run, &r, res);
 			if (lat && lat_outlier && p->bytes == 8)
 				peak_result_flag(&r, "outlier=latency");
-			if (t == CLUSTER_P2P_BW && bw_outlier && s + 1 == o->sizes.n)
+			if (t == CLUSTER_P2P_BW && bw_outlier && s == largest_size(o))
 				peak_result_flag(&r, "outlier=bandwidth");
 			keep(run, &r);
 		}
@@ -219,7 +232,7 @@ void cluster_p2p_outliers(const struct cluster_run *run, const struct cluster_p2
 			  int npairs)
 {
 	const struct cluster_opts *o = run->o;
-	size_t last = o->sizes.n - 1, s8 = o->sizes.n;
+	size_t last = largest_size(o), s8 = o->sizes.n;
 	for (size_t s = 0; s < o->sizes.n; s++)
 		if (o->sizes.v[s] == 8)
 			s8 = s;
