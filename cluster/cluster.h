@@ -11,7 +11,7 @@
 
 struct cluster_opts {
 	struct peak_common_opts common; /* --reps, --ci, --max-reps, --format, --output */
-	const char *test;     /* net_matrix | node_sweep */
+	const char *test;     /* net_matrix | node_sweep | mpi_p2p | mpi_coll */
 	const char *schedule; /* shift | serial */
 	const char *names;    /* hostfile: line i names rank i */
 	const char *bindir;   /* node_sweep: the suite's build dir */
@@ -22,6 +22,12 @@ struct cluster_opts {
 	uint64_t port;
 	double lat_x, bw_frac; /* outlier rule */
 	double round_s;        /* watchdog: longest a round may take */
+	/* mpi_p2p, mpi_coll (cluster_mpi.h) */
+	struct peak_list sizes; /* message sizes, bytes */
+	const char *pairs;      /* "A-B,C-D" ranks, or NULL: every pair */
+	uint64_t max_iters;     /* cap on OSU's timed iterations (0: none) */
+	uint64_t window;        /* messages in flight (osu_bw: 64) */
+	double below_tcp_ratio; /* below_tcp's rule (hidden flag: tests make it fire) */
 };
 
 /* What each rank tells every other (fixed-size: gathered as bytes). */

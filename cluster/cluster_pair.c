@@ -121,6 +121,23 @@ int cluster_pair_run(const struct cluster_cfg *cfg, const char *addr, uint16_t p
 	return rc;
 }
 
+int cluster_pair_latency(const struct cluster_cfg *cfg, const char *addr, uint16_t port,
+			 struct cluster_pair *p)
+{
+	struct net_client cli;
+	p->ok = 0;
+	p->err[0] = '\0';
+	if (net_client_connect(&cli, addr, port, cfg->timeout_ms, p->err, sizeof p->err) != 0)
+		return -1;
+	struct peak_team *team = peak_team_create(1, true, p->err, sizeof p->err);
+	int rc = team != NULL ? run_lat(cfg, &cli, team, p) : -1;
+	if (team != NULL)
+		peak_team_destroy(team);
+	net_client_close(&cli);
+	p->ok = rc == 0;
+	return rc;
+}
+
 double cluster_pair_tcp_median(const struct cluster_pair *p)
 {
 	struct peak_summary s;

@@ -39,6 +39,11 @@ struct cluster_pair {
 int cluster_pair_run(const struct cluster_cfg *cfg, const char *addr, uint16_t port,
 		     struct cluster_pair *p);
 
+/* Only the TCP round trips (lat_n, lat_us), as cluster_pair_run measures them: mpi_p2p's
+ * reference on the same pair. 0, or -1 with p->err set. */
+int cluster_pair_latency(const struct cluster_cfg *cfg, const char *addr, uint16_t port,
+			 struct cluster_pair *p);
+
 /* Median of the pair's throughput samples (Gbit/s), 0 when none. */
 double cluster_pair_tcp_median(const struct cluster_pair *p);
 

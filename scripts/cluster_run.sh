@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The cluster plan (run_all.sh --hostfile): clusterbench's net_matrix (shift schedule) and
-# node_sweep on every host of the hostfile, one rank per host, through mpirun.
+# The cluster plan (run_all.sh --hostfile): clusterbench's net_matrix (shift schedule),
+# node_sweep, mpi_p2p and mpi_coll on every host of the hostfile, one rank per host, through
+# mpirun.
 #   cluster_run.sh --hostfile FILE [--mpirun "ARGS"] [--mode full|quick|tiny] --out DIR
 #                  [--build-dir DIR] [--dir DISKDIR] [--schedule shift|serial] [--no-hpcc]
-# Writes DIR/cluster-net_matrix.json and DIR/cluster-node_sweep.json (common schema rows
+# Writes DIR/cluster-net_matrix.json, cluster-node_sweep.json, cluster-mpi_p2p.json and
+# cluster-mpi_coll.json (common schema rows
 # with host and peer; docs/cluster.md), DIR/ompi_info.txt (read by clusterbench's transport
 # check), then the references across the same nodes: hpcc (scripts/cluster_hpcc.sh:
 # DIR/cluster-hpcc.json, DIR/cluster-nodes.json) unless --no-hpcc, and the OSU
@@ -134,6 +136,17 @@ run net_matrix --schedule "$SCHEDULE" "${SIZES[@]}"
 sweep=(--bindir "$BUILD_DIR")
 [ -z "$DISK_DIR" ] || sweep+=(--dir "$DISK_DIR")
 run node_sweep "${sweep[@]}"
+
+# MPI itself between the nodes, OSU's way (docs/cluster.md, "MPI point to point"): full
+# runs OSU's iteration counts over 1 B..4 MiB; quick caps the timed iterations; tiny also
+# takes two sizes.
+case $MODE in
+full) MPI=(--reps 3 --latency-duration 1) ;;
+quick) MPI=(--reps 1 --max-iters 1000 --latency-duration 0.3) ;;
+tiny) MPI=(--reps 1 --max-iters 20 --sizes "8,1MiB" --latency-duration 0.1) ;;
+esac
+run mpi_p2p "${MPI[@]}"
+run mpi_coll "${MPI[@]}"
 
 # hpcc across the same nodes: b_eff (ping-pong, rings) and HPL with the nodes' peaks.
 if [ "$HPCC" -eq 1 ]; then

@@ -4,6 +4,7 @@ of ordinary steps (PairJob.steps), and the machine facts the jobs are derived fr
 CPUs, the hpcc binary's ISA)."""
 import os
 
+from . import schema
 from .plan_options import Step, have_tool, mode_of
 
 # Rounds per paired job: (at least, at most). Rounds past the first count run only while
@@ -216,8 +217,7 @@ class PairEnv:
 
     @staticmethod
     def key(suite, test, variant, threads, block, metric, unit) -> dict:
-        return dict(zip(("suite", "test", "variant", "threads", "block_bytes", "metric", "unit"),
-                        (suite, test, variant, threads, block, metric, unit)))
+        return dict(zip(schema.KEY, (suite, test, variant, threads, block, metric, unit)))
 
     def script(self, tool, *extra) -> list:
         """The tool's side of a paired round: its adapter, on this mode."""

@@ -33,6 +33,11 @@ FLAG_MEANING = {
     "star_x_procs": "hpcc StarSTREAM per-process figure multiplied by the number of processes",
     "half_rtt_doubled": "sockperf printed half the round trip; doubled to a round trip",
     "fsync": "fsync is inside the timing",
+    "above_link": "MPI bandwidth above the link speed (sysfs or net.gbps): the link's speed or the measurement is wrong",
+    "above_copy": "shared-memory MPI bandwidth above twice one core's copy rate at that size: not physical",
+    "below_tcp": "MPI's 8 B latency under half TCP's fastest round trip on the same pair over a TCP transport: "
+                 "implausible, the timing or the transport is not what it seems",
+    "intra_node": "both MPI ranks on one node: shared memory, not a network",
     "bimodal": "the pooled repetitions of both passes fall in two groups (modes=A|B): the machine changed state between them",
 }
 

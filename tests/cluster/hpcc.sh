@@ -26,7 +26,8 @@ PATH="$REPO/tests/fixtures/cluster/bin:$PATH" "$REPO/scripts/cluster_osu.sh" --h
 if "$CB" --help 2>/dev/null | grep -q mpi_p2p; then
 	# shellcheck disable=SC2086
 	timeout 150 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
-		--names "$HOSTFILE" --test mpi_p2p --format json --output "$OUT/raw/cluster-mpi_p2p.json" \
+		--names "$HOSTFILE" --test mpi_p2p --sizes 8,2MiB --reps 1 --max-iters 200 \
+		--latency-duration 0.1 --format json --output "$OUT/raw/cluster-mpi_p2p.json" \
 		>"$tmp/p2p.log" 2>"$tmp/p2p.err" || fail "clusterbench --test mpi_p2p exited $?"
 else
 	echo "clusterbench has no --test mpi_p2p yet: our side from tests/fixtures/cluster"

@@ -12,12 +12,14 @@ K=${3:-3}
 cluster_up "$K"
 out=$tmp/out
 mkdir -p "$out/raw" "$tmp/disk"
-# --no-hpcc: hpcc across the nodes is the cluster_hpcc test's (hpcc.sh)
-bash "$REPO/scripts/cluster_run.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARGS" --mode tiny --no-hpcc \
+# --no-hpcc: hpcc across the nodes is the cluster_hpcc test's (hpcc.sh). The ranks yield
+# when idle: mpi_coll's K spinning ranks on a 2-CPU host waited a scheduler tick a call.
+bash "$REPO/scripts/cluster_run.sh" --hostfile "$HOSTFILE" --mpirun "$MPIRUN_ARGS --mca mpi_yield_when_idle 1" \
+	--mode tiny --no-hpcc \
 	--build-dir "$(dirname "$(dirname "$CB")")" --out "$out/raw" --dir "$tmp/disk" 2>"$tmp/run.err" ||
 	fail "cluster_run.sh exited $?"
 if [ -n "${4:-}" ]; then
-	for t in net_matrix node_sweep; do
+	for t in net_matrix node_sweep mpi_p2p mpi_coll; do
 		"$4" json "$out/raw/cluster-$t.json" || fail "cluster-$t.json does not validate"
 	done
 fi
@@ -36,6 +38,11 @@ measured = [r for r in per_node if r["median"] is not None]
 assert measured, "node_sweep measured nothing"
 assert {r["host"] for r in measured} == hosts, {r["host"] for r in measured}
 assert any(r["host"] == "all" for r in s["results"]), "no across-node row"
+p2p = json.load(open(os.path.join(out, "raw", "cluster-mpi_p2p.json")))
+assert {(r["host"], r["peer"]) for r in p2p["results"] if r["test"] == "mpi_p2p_bw"} == \
+    {(a, b) for a in hosts for b in hosts if a < b}, "mpi_p2p's pairs"
+coll = json.load(open(os.path.join(out, "raw", "cluster-mpi_coll.json")))
+assert {r["test"] for r in coll["results"]} >= {"mpi_coll_barrier", "mpi_coll_allreduce"}, "mpi_coll's rows"
 md = "\n".join(report_cluster.section(out, os.path.join(out, "charts")))
 for want in ("## Cluster", "Slowest link:", "Slowest node:", "| point | unit |", "sender \\ receiver"):
     assert want in md, f"report lacks {want!r}"

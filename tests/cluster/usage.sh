@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Bad flags under mpirun -np 2: exit 2 and exactly one clusterbench line on stderr (rank 0
 # speaks, not every rank); with --want TEXT that line must contain TEXT (a refused old
-# flag names its replacement). usage: usage.sh CLUSTERBENCH [--want TEXT] ARGS...
+# flag names its replacement); with --np N, N ranks (one rank is bad input for the tests
+# between nodes). usage: usage.sh CLUSTERBENCH [--np N] [--want TEXT] ARGS...
 CB=$1
 shift
 want=""
+np=2
+if [ "${1:-}" = --np ]; then
+	np=$2
+	shift 2
+fi
 if [ "${1:-}" = --want ]; then
 	want=$2
 	shift 2
@@ -16,7 +22,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 err=$(mktemp) || exit 1
 trap 'rm -f "$err"' EXIT
 rc=0
-timeout 60 mpirun --oversubscribe -np 2 "$CB" "$@" >/dev/null 2>"$err" || rc=$?
+timeout 60 mpirun --oversubscribe -np "$np" "$CB" "$@" >/dev/null 2>"$err" || rc=$?
 n=$(grep -c '^clusterbench: ' "$err")
 [ "$rc" = 2 ] || { echo "FAIL: exit $rc, want 2" >&2; cat "$err" >&2; exit 1; }
 [ "$n" = 1 ] || { echo "FAIL: $n clusterbench lines, want 1" >&2; cat "$err" >&2; exit 1; }
