@@ -103,18 +103,18 @@ net_part() {
 	local id=$(($$ % 100000))
 	NSA=spA$id NSB=spB$id
 	local va=spva$id vb=spvb$id ipa=10.215.0.1 ipb=10.215.0.2
-	ip netns add "$NSA" && ip netns add "$NSB" || fail "ip netns add (root needed)"
-	ip link add "$va" type veth peer name "$vb" && ip link set "$va" netns "$NSA" &&
-		ip link set "$vb" netns "$NSB" || fail "veth pair"
-	ip -n "$NSA" addr add $ipa/30 dev "$va" && ip -n "$NSB" addr add $ipb/30 dev "$vb" || fail "addresses"
+	{ ip netns add "$NSA" && ip netns add "$NSB"; } || fail "ip netns add (root needed)"
+	{ ip link add "$va" type veth peer name "$vb" && ip link set "$va" netns "$NSA" &&
+		ip link set "$vb" netns "$NSB"; } || fail "veth pair"
+	{ ip -n "$NSA" addr add $ipa/30 dev "$va" && ip -n "$NSB" addr add $ipb/30 dev "$vb"; } || fail "addresses"
 	for ns in "$NSA" "$NSB"; do ip -n "$ns" link set lo up; done
-	ip -n "$NSA" link set "$va" up && ip -n "$NSB" link set "$vb" up || fail "links up"
+	{ ip -n "$NSA" link set "$va" up && ip -n "$NSB" link set "$vb" up; } || fail "links up"
 	# shape: the root's rate is the burst, the child's the baseline, its bucket the burst's length
 	shape() {
 		ip netns exec "$NSA" tc qdisc del dev "$va" root 2>/dev/null
-		ip netns exec "$NSA" tc qdisc add dev "$va" root handle 1: tbf rate "${HIGH}mbit" burst 256kb latency 50ms &&
+		{ ip netns exec "$NSA" tc qdisc add dev "$va" root handle 1: tbf rate "${HIGH}mbit" burst 256kb latency 50ms &&
 			ip netns exec "$NSA" tc qdisc add dev "$va" parent 1:1 handle 10: tbf rate "${LOW}mbit" \
-				burst "${BUCKET}mb" latency 1s || fail "tc tbf"
+				burst "${BUCKET}mb" latency 1s; } || fail "tc tbf"
 	}
 	shape
 	ip netns exec "$NSB" "$NB" server --bind $ipb --port 5301 --quiet 2>/dev/null &
