@@ -11,31 +11,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 
-id=$(($$ % 100000))
-A=nbcA$id B=nbcB$id VA=nbcva$id VB=nbcvb$id
-x=$(((id / 30) % 250 + 1)) y=$(((id % 30) * 8))
-IPA=10.214.$x.$((y + 1)) IPB=10.214.$x.$((y + 2))
-
-if ! ip netns add "$A" 2>"$tmp/netns.err"; then
-	echo "SKIP: ip netns add not permitted here: $(head -n 1 "$tmp/netns.err")"
-	exit 77
-fi
-extra_cleanup() {
-	ip netns del "$A" 2>/dev/null
-	ip netns del "$B" 2>/dev/null
-	ip link del "$VA" 2>/dev/null # only left in the root namespace if a move failed
-}
-ip netns add "$B" || fail "ip netns add $B"
-ip link add "$VA" type veth peer name "$VB" || fail "ip link add veth"
-ip link set "$VA" netns "$A" || fail "move $VA"
-ip link set "$VB" netns "$B" || fail "move $VB"
-ip -n "$A" addr add "$IPA/29" dev "$VA" || fail "addr $IPA"
-ip -n "$B" addr add "$IPB/29" dev "$VB" || fail "addr $IPB"
-for ns in "$A" "$B"; do
-	ip -n "$ns" link set lo up || fail "lo up in $ns"
-done
-ip -n "$A" link set "$VA" up || fail "$VA up"
-ip -n "$B" link set "$VB" up || fail "$VB up"
+two_hosts nbc 215
 
 printf 'cloud.instance_type = m5.large\n' >"$tmp/peaks.conf"
 export PEAKBENCH_CONF=$tmp/peaks.conf

@@ -81,3 +81,38 @@ run_client() {
 	"$CHECK" csv "$tmp/$name.csv" || fail "$name: CSV does not validate"
 	echo "ok: $name: $(($(wc -l <"$tmp/$name.csv") - 1)) rows"
 }
+
+# two_hosts TAG OCTET: two network namespaces ($A, $B) joined by a veth pair ($VA in A, $VB in
+# B) that this test creates, up, with addresses in 10.OCTET.0.0/16 that exist only inside them:
+# $IPA, $IPB, and $NOBODY (on the link, held by no one). Names and addresses come from the
+# test's pid, so tests running at once do not meet. Skips (77) where namespaces cannot be
+# made; everything is removed at exit (extra_cleanup).
+two_hosts() {
+	local id=$(($$ % 100000))
+	A=$1A$id B=$1B$id VA=$1va$id VB=$1vb$id
+	local x=$(((id / 30) % 250 + 1)) y=$(((id % 30) * 8))
+	# shellcheck disable=SC2034 # NOBODY is read by the tests that source this
+	IPA=10.$2.$x.$((y + 1)) IPB=10.$2.$x.$((y + 2)) NOBODY=10.$2.$x.$((y + 3))
+	if ! ip netns add "$A" 2>"$tmp/netns.err"; then
+		echo "SKIP: ip netns add not permitted here: $(head -n 1 "$tmp/netns.err")"
+		exit 77
+	fi
+	# shellcheck disable=SC2317 # called by cleanup at exit
+	extra_cleanup() {
+		ip netns del "$A" 2>/dev/null
+		ip netns del "$B" 2>/dev/null
+		ip link del "$VA" 2>/dev/null # only left in the root namespace if a move failed
+	}
+	ip netns add "$B" || fail "ip netns add $B"
+	ip link add "$VA" type veth peer name "$VB" || fail "ip link add veth"
+	ip link set "$VA" netns "$A" || fail "move $VA"
+	ip link set "$VB" netns "$B" || fail "move $VB"
+	ip -n "$A" addr add "$IPA/29" dev "$VA" || fail "addr $IPA"
+	ip -n "$B" addr add "$IPB/29" dev "$VB" || fail "addr $IPB"
+	local ns
+	for ns in "$A" "$B"; do
+		ip -n "$ns" link set lo up || fail "lo up in $ns"
+	done
+	ip -n "$A" link set "$VA" up || fail "$VA up"
+	ip -n "$B" link set "$VB" up || fail "$VB up"
+}

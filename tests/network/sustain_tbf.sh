@@ -12,32 +12,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 HIGH_MBIT=400 LOW_MBIT=100 BUCKET_MIB=150 SUSTAIN_S=14
-id=$(($$ % 100000))
-A=nsA$id B=nsB$id VA=nsva$id VB=nsvb$id
-x=$(((id / 30) % 250 + 1)) y=$(((id % 30) * 8))
-IPA=10.214.$x.$((y + 1)) IPB=10.214.$x.$((y + 2))
-
 command -v tc >/dev/null || { echo "SKIP: no tc (iproute2)"; exit 77; }
-if ! ip netns add "$A" 2>"$tmp/netns.err"; then
-	echo "SKIP: ip netns add not permitted here: $(head -n 1 "$tmp/netns.err")"
-	exit 77
-fi
-extra_cleanup() {
-	ip netns del "$A" 2>/dev/null
-	ip netns del "$B" 2>/dev/null
-	ip link del "$VA" 2>/dev/null # only left in the root namespace if a move failed
-}
-ip netns add "$B" || fail "ip netns add $B"
-ip link add "$VA" type veth peer name "$VB" || fail "ip link add veth"
-ip link set "$VA" netns "$A" || fail "move $VA"
-ip link set "$VB" netns "$B" || fail "move $VB"
-ip -n "$A" addr add "$IPA/29" dev "$VA" || fail "addr $IPA"
-ip -n "$B" addr add "$IPB/29" dev "$VB" || fail "addr $IPB"
-for ns in "$A" "$B"; do
-	ip -n "$ns" link set lo up || fail "lo up in $ns"
-done
-ip -n "$A" link set "$VA" up || fail "$VA up"
-ip -n "$B" link set "$VB" up || fail "$VB up"
+two_hosts ns 214
 if ! ip netns exec "$A" tc qdisc add dev "$VA" root handle 1: tbf rate "${HIGH_MBIT}mbit" \
 	burst 256kb latency 50ms 2>"$tmp/tc.err" ||
 	! ip netns exec "$A" tc qdisc add dev "$VA" parent 1:1 handle 10: tbf \
