@@ -10,6 +10,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "peak_bench.h"
+#include "peak_context.h"
+#include "peak_exit.h"
+#include "peak_report.h"
+
 /* The sampler sleeps to absolute CLOCK_MONOTONIC deadlines (clock_nanosleep has no
  * CLOCK_MONOTONIC_RAW, peak_time's clock, and the two differ by an offset that grows with
  * uptime): every time of this module is read from that one clock. */
@@ -148,4 +153,26 @@ size_t peak_sustain_rows(const struct peak_sustain *s, double unit_per_byte_s, d
 		flag_num(&rows[i], "knee_confidence", 3, cp->confidence);
 	}
 	return 2;
+}
+
+int peak_sustain_record(const struct peak_sustain *s, double unit_per_byte_s,
+			const struct peak_result *tmpl, const char *knee_key, struct peak_output *out,
+			struct peak_context *ctx, struct peak_bench_err *e)
+{
+	struct peak_result rows[2];
+	struct peak_changepoint cp;
+	double *values = calloc(s->n ? s->n : 1, sizeof *values);
+	if (values == NULL)
+		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
+	size_t n = peak_sustain_rows(s, unit_per_byte_s, values, tmpl, &cp, rows);
+	peak_context_set_str(ctx, knee_key, cp.found ? "found" : cp.why);
+	int rc =
+	    n == 0 ? peak_bench_fail(e, PEAK_EXIT_FAIL, "--sustain: no whole second measured") : 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		peak_result_finish(&rows[i]);
+		if (peak_output_record(out, &rows[i]) != 0)
+			rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
+	}
+	free(values);
+	return rc;
 }

@@ -56,4 +56,14 @@ size_t peak_sustain_rows(const struct peak_sustain *s, double unit_per_byte_s, d
 			 const struct peak_result *tmpl, struct peak_changepoint *cp,
 			 struct peak_result rows[2]);
 
+struct peak_output;
+struct peak_context;
+struct peak_bench_err;
+/* peak_sustain_rows from tmpl, each row finished and written to out; the context key
+ * knee_key says "found" or why no knee. 0, or peak_bench_fail's -1 with e set (no whole
+ * second measured, out of memory, a write that failed). */
+int peak_sustain_record(const struct peak_sustain *s, double unit_per_byte_s,
+			const struct peak_result *tmpl, const char *knee_key, struct peak_output *out,
+			struct peak_context *ctx, struct peak_bench_err *e);
+
 #endif

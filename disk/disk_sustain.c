@@ -104,8 +104,7 @@ static int emit(const struct disk_opts *o, const struct disk_engine_ops *eng, bo
 		const struct peak_sustain *s, double peak_mbps, struct peak_output *out,
 		struct peak_context *ctx, struct peak_bench_err *e)
 {
-	struct peak_result tmpl, rows[2];
-	struct peak_changepoint cp;
+	struct peak_result tmpl;
 	char test[48], item[48];
 	snprintf(test, sizeof test, "%s_sustain", o->tests.v[0]);
 	peak_result_init(&tmpl, "disk", test, "", "throughput", "MB/s");
@@ -117,21 +116,8 @@ static int emit(const struct disk_opts *o, const struct disk_engine_ops *eng, bo
 	peak_result_flag(&tmpl, item);
 	if (!direct)
 		peak_result_flag(&tmpl, "buffered");
-	double *values = calloc(s->n ? s->n : 1, sizeof *values);
-	if (values == NULL)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
-	size_t n = peak_sustain_rows(s, 1e-6, values, &tmpl, &cp, rows);
 	peak_context_set_num(ctx, "disk.sustain_s", o->sustain_s);
-	peak_context_set_str(ctx, "disk.sustain_knee", cp.found ? "found" : cp.why);
-	int rc =
-	    n == 0 ? peak_bench_fail(e, PEAK_EXIT_FAIL, "--sustain: no whole second measured") : 0;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		peak_result_finish(&rows[i]);
-		if (peak_output_record(out, &rows[i]) != 0)
-			rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
-	}
-	free(values);
-	return rc;
+	return peak_sustain_record(s, 1e-6, &tmpl, "disk.sustain_knee", out, ctx, e);
 }
 
 int disk_sustain_run(const struct disk_opts *o, struct disk_file *f, const struct disk_pattern *pat,

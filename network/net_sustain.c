@@ -50,8 +50,7 @@ static int emit(const struct peak_sustain *s, const struct net_theory *th,
 		const struct net_sustain_cfg *cfg, bool shaped, struct peak_output *out,
 		struct peak_context *ctx, struct peak_bench_err *e)
 {
-	struct peak_result tmpl, rows[2];
-	struct peak_changepoint cp;
+	struct peak_result tmpl;
 	peak_result_init(&tmpl, "network", "tcp_sustain", "", "throughput", "Gbit/s");
 	tmpl.threads = cfg->nconns;
 	tmpl.block_bytes = cfg->block_bytes;
@@ -62,20 +61,7 @@ static int emit(const struct peak_sustain *s, const struct net_theory *th,
 	peak_result_flag(&tmpl, src);
 	if (shaped)
 		peak_result_flag(&tmpl, "shaped_by_provider");
-	double *values = calloc(s->n ? s->n : 1, sizeof *values);
-	if (values == NULL)
-		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
-	size_t n = peak_sustain_rows(s, 8e-9, values, &tmpl, &cp, rows);
-	peak_context_set_str(ctx, "netbench.sustain_knee", cp.found ? "found" : cp.why);
-	int rc =
-	    n == 0 ? peak_bench_fail(e, PEAK_EXIT_FAIL, "--sustain: no whole second measured") : 0;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		peak_result_finish(&rows[i]);
-		if (peak_output_record(out, &rows[i]) != 0)
-			rc = peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
-	}
-	free(values);
-	return rc;
+	return peak_sustain_record(s, 8e-9, &tmpl, "netbench.sustain_knee", out, ctx, e);
 }
 
 int net_sustain_run(struct net_client *cli, const struct net_params *base,
