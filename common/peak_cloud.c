@@ -55,21 +55,6 @@ static void dmi_read(struct dmi *d, const char *root)
 			f[i].buf[0] = '\0';
 }
 
-bool peak_cloud_type_plausible(const char *s, size_t len)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n >= len)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char ch = s[i];
-		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			  (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
 /* The DMI values each provider uses (cloud-init's ds-identify and DataSource modules;
  * AWS's "Identify EC2 instances" page; Azure's fixed chassis asset tag). */
 void peak_cloud_from_dmi(struct peak_cloud *c, const char *root)
@@ -248,5 +233,17 @@ int peak_config_put_cloud(struct peak_config *cfg, const char *key, const char *
 		return -1;
 	}
 	set_str(cfg->cloud_origin, sizeof cfg->cloud_origin, origin);
+	return 0;
+}
+
+int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len)
+{
+	char type[sizeof c->instance_type];
+	const char *path = "";
+	if (peak_cloud_metadata_ask(c->provider, type, sizeof type, &path, why, why_len) != 0)
+		return -1;
+	(void)peak_fmt(c->instance_type, sizeof c->instance_type, "%s", type);
+	(void)peak_fmt(c->source, sizeof c->source, "metadata");
+	(void)peak_fmt(c->note, sizeof c->note, "%s metadata service (%s)", c->provider, path);
 	return 0;
 }

@@ -9,17 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "peak_cloud_metadata.h"
 #include "peak_context.h"
 
 /* The run's identification, handed down by run_all.sh from peakinfo (which asks the
  * metadata service once): "PROVIDER,TYPE,SOURCE" (TYPE may be empty). A binary that finds
  * it sends no request of its own. */
 #define PEAK_CLOUD_ENV "PEAKBENCH_CLOUD"
-
-/* The metadata service's address: link-local on every cloud that has a client here. */
-#define PEAK_CLOUD_METADATA_ADDR "169.254.169.254"
-/* The whole metadata exchange (connect, token, answer) ends within this: under a second. */
-#define PEAK_CLOUD_METADATA_BUDGET_MS 800
 
 struct peak_cloud {
 	/* aws azure gce openstack oracle alibaba hetzner digitalocean unknown */
@@ -34,10 +30,6 @@ struct peak_cloud {
 extern const char *const peak_cloud_providers[];
 /* True when name is one of peak_cloud_providers. */
 bool peak_cloud_provider_known(const char *name);
-
-/* An instance type as the providers spell them: letters, digits and . _ - (m5.large,
- * Standard_D2s_v5, n2-standard-4, VM.Standard.E4.Flex), 1 to len - 1 characters. */
-bool peak_cloud_type_plausible(const char *s, size_t len);
 
 /* DMI only, under root ("" the live /sys): provider and, where DMI carries it (AWS Nitro's
  * product_name), the type. Reads world-readable files; sends nothing. Unknown: provider
@@ -66,9 +58,6 @@ void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct pe
  * or -1 with the one-line reason in why (no client for the provider, refused, HTTP status,
  * timed out, garbage). */
 int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len);
-/* True when peak_cloud_metadata has a client for provider (aws gce azure openstack
- * oracle); the others' types come from --set only. */
-bool peak_cloud_metadata_supported(const char *provider);
 
 struct peak_config;
 /* peaks.conf / --set's cloud.provider (one of peak_cloud_providers) and cloud.instance_type

@@ -1,4 +1,4 @@
-/* The metadata client (peak_cloud.h, docs/cloud.md): one exchange with the provider's
+/* The metadata client (peak_cloud_metadata.h, docs/cloud.md): one exchange with the provider's
  * link-local service over plain sockets, the whole of it (connect, AWS's token, the
  * answer) within PEAK_CLOUD_METADATA_BUDGET_MS, no retries. The paths and headers are the
  * providers' documented ones: AWS IMDSv2, GCE's computeMetadata/v1, Azure IMDS, the
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "peak_cloud.h"
+#include "peak_cloud_metadata.h"
 #include "peak_path.h"
 
 #define ANSWER_MAX 4096
@@ -288,11 +288,12 @@ static char *aws_type(struct client *cl, const struct question *q, char *resp, s
 	return http(cl, "GET", q->path, header, resp, cap);
 }
 
-int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len)
+int peak_cloud_metadata_ask(const char *provider, char *type_out, size_t type_len, const char **path,
+			    char *why, size_t why_len)
 {
-	const struct question *q = question_for(c->provider);
+	const struct question *q = question_for(provider);
 	if (!q) {
-		(void)peak_fmt(why, why_len, "no metadata client for %s", c->provider);
+		(void)peak_fmt(why, why_len, "no metadata client for %s", provider);
 		return -1;
 	}
 	struct client cl = {.why = ""};
@@ -307,18 +308,17 @@ int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len)
 			 : http(&cl, "GET", q->path, q->header, resp, sizeof resp);
 	if (type && q->last_path_part && strrchr(type, '/'))
 		type = strrchr(type, '/') + 1;
-	if (type && !peak_cloud_type_plausible(type, sizeof c->instance_type)) {
+	if (type && !peak_cloud_type_plausible(type, type_len)) {
 		(void)peak_fmt(cl.why, sizeof cl.why,
 			       "garbage: the answer is not an instance type");
 		type = NULL;
 	}
 	if (!type) {
 		(void)peak_fmt(why, why_len, "%s %s: %s, the instance type stays unknown",
-			       c->provider, PEAK_CLOUD_METADATA_ADDR, cl.why);
+			       provider, PEAK_CLOUD_METADATA_ADDR, cl.why);
 		return -1;
 	}
-	(void)peak_fmt(c->instance_type, sizeof c->instance_type, "%s", type);
-	(void)peak_fmt(c->source, sizeof c->source, "metadata");
-	(void)peak_fmt(c->note, sizeof c->note, "%s metadata service (%s)", c->provider, q->path);
+	(void)peak_fmt(type_out, type_len, "%s", type);
+	*path = q->path;
 	return 0;
 }
