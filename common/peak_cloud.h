@@ -51,12 +51,8 @@ struct peak_cloud_set {
 void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct peak_cloud_set *set,
 			 bool metadata, char *warn, size_t warn_len);
 
-/* Ask the metadata service of c->provider for the instance type (aws: IMDSv2 token then
- * instance-type; gce: machine-type with Metadata-Flavor; azure: compute/vmSize with
- * Metadata; openstack: the EC2-compatible instance-type). One exchange, no retries, within
- * PEAK_CLOUD_METADATA_BUDGET_MS. Returns 0 with c->instance_type set (source "metadata"),
- * or -1 with the one-line reason in why (no client for the provider, refused, HTTP status,
- * timed out, garbage). */
+/* peak_cloud_metadata_ask for c->provider: 0 with c->instance_type set (source "metadata",
+ * the path asked in the note), or -1 with the one-line reason in why. */
 int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len);
 
 struct peak_config;

@@ -288,8 +288,8 @@ static char *aws_type(struct client *cl, const struct question *q, char *resp, s
 	return http(cl, "GET", q->path, header, resp, cap);
 }
 
-int peak_cloud_metadata_ask(const char *provider, char *type_out, size_t type_len, const char **path,
-			    char *why, size_t why_len)
+int peak_cloud_metadata_ask(const char *provider, char *type_out, size_t type_len,
+			    const char **path, char *why, size_t why_len)
 {
 	const struct question *q = question_for(provider);
 	if (!q) {
@@ -314,8 +314,8 @@ int peak_cloud_metadata_ask(const char *provider, char *type_out, size_t type_le
 		type = NULL;
 	}
 	if (!type) {
-		(void)peak_fmt(why, why_len, "%s %s: %s, the instance type stays unknown",
-			       provider, PEAK_CLOUD_METADATA_ADDR, cl.why);
+		(void)peak_fmt(why, why_len, "%s %s: %s, the instance type stays unknown", provider,
+			       PEAK_CLOUD_METADATA_ADDR, cl.why);
 		return -1;
 	}
 	(void)peak_fmt(type_out, type_len, "%s", type);
