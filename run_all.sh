@@ -49,7 +49,7 @@ done
 # The last field is the plan program's exit status.
 read_plan() {
 	local f=() i=0 k
-	BUFFER_DIR=""
+	BUFFER_DIR="" CONF_SET=""
 	mapfile -d '' -t f < <("${PLAN[@]}" --nul "$@"; printf 'rc=%s\0' "$?")
 	[ "${f[-1]}" = rc=0 ] || exit "${f[-1]#rc=}"
 	unset 'f[-1]'
@@ -57,7 +57,7 @@ read_plan() {
 		k=${f[i]%%=*}
 		case $k in
 		out) OUT=${f[i]#*=} ;; build_dir) BUILD_DIR=${f[i]#*=} ;; disk_dir) DISK_DIR=${f[i]#*=} ;;
-		buffer_dir) BUFFER_DIR=${f[i]#*=} ;;
+		buffer_dir) BUFFER_DIR=${f[i]#*=} ;; conf_set) CONF_SET=${f[i]#*=} ;;
 		build) BUILD=${f[i]#*=} ;; total_est) TOTAL_EST=${f[i]#*=} ;;
 		esac
 		i=$((i + 1))
@@ -294,6 +294,16 @@ cache_sizes() {
 [[ " ${STEP_KIND[*]} " != *" baseline "* ]] || bash "$ROOT/scripts/deps.sh" --tools >&2 || true
 
 mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
+# --set KEY=VALUE (docs/peaks-conf.md): the run's peaks.conf is the user's (PEAKBENCH_CONF,
+# else ./peaks.conf, where every binary looks) with the --set lines after it (a key's last
+# value wins), kept in the results folder and handed to every binary.
+if [ -n "$CONF_SET" ]; then
+	{
+		if [ -n "${PEAKBENCH_CONF:-}" ]; then cat -- "$PEAKBENCH_CONF"; elif [ -f peaks.conf ]; then cat peaks.conf; fi
+		printf '# run_all.sh --set\n%s\n' "$CONF_SET" | sed '2,$s/=/ = /'
+	} >"$OUT/peaks-set.conf" || exit 1
+	export PEAKBENCH_CONF=$OUT/peaks-set.conf
+fi
 # The run's options, for --resume: the same plan again (the folder named, whatever --out was).
 [ -n "$RESUME" ] || printf '%s\0' "$@" --out "$OUT" >"$OUT/plan-args" || exit 1
 # The plan again (which steps and estimates depends on the tools there now), writing the

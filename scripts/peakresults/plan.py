@@ -365,6 +365,7 @@ def settings(o, steps) -> dict:
             "buffer_dir": " ".join(sorted(bufdirs)),
             "build": "0" if o.no_build else "1", "threads": o.threads, "reps": str(o.reps),
             "quick": "1" if o.quick else "0", "peer": o.peer or "",
+            "conf_set": "\n".join(o.set),
             "steps": str(len(steps)), "total_est": str(sum(s.est for s in steps if not s.cond)),
             "total_max": str(sum(s.est for s in steps))}
 

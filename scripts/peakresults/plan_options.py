@@ -33,6 +33,8 @@ Options:
                      and netbench --sustain (TCP, to --peer when given, else loopback),
                      their throughput every second, burst and baseline (e.g. 30m, 1h;
                      0: none; default 30s in the full protocol, none in --quick)
+  --set KEY=VALUE    a peaks.conf line for every binary of the run, after PEAKBENCH_CONF's
+                     or ./peaks.conf's (e.g. cloud.instance_type=m5.large; repeatable)
   --peer HOST        also run netbench against a `netbench server` on HOST (two-node part)
   --hostfile FILE    also run the cluster part on the hosts of FILE (scripts/cluster_run.sh)
   --mpirun "ARGS"    extra arguments for mpirun in the cluster part
@@ -151,6 +153,7 @@ def parse_options(argv: list) -> argparse.Namespace:
                 # for tests: the CPUs, the tools taken as installed, where /sys is
                 "--ncpu", "--have", "--sysroot", "--root"):
         p.add_argument(opt)
+    p.add_argument("--set", action="append", default=[])
     if any(a in ("-h", "--help") for a in argv):
         o = argparse.Namespace(help=True)
         return o
@@ -187,6 +190,9 @@ def parse_options(argv: list) -> argparse.Namespace:
         ok = re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)", o.min_time)
         if not ok or not 0 < float(o.min_time) <= 3600:
             raise UsageError(f"--min-time: '{o.min_time}' is not a number of seconds in (0, 3600]")
+    for kv in o.set:
+        if not re.fullmatch(r"[a-z][a-z0-9_.]*=[^\n#]*[^\s#]", kv):
+            raise UsageError(f"--set: '{kv}' is not KEY=VALUE with a peaks.conf key (docs/peaks-conf.md)")
     o.sustain_s = sustain_seconds(o.sustain, o.quick)
     if o.peer and not re.fullmatch(r"[A-Za-z0-9.:_-]+", o.peer):
         raise UsageError(f"--peer: '{o.peer}' is not a host name or address")
@@ -211,7 +217,7 @@ def parse_options(argv: list) -> argparse.Namespace:
     return o
 
 
-_VALUED = {"sustain", "only", "reps", "threads", "min_time", "out", "disk_dir", "peer", "build_dir",
+_VALUED = {"set", "sustain", "only", "reps", "threads", "min_time", "out", "disk_dir", "peer", "build_dir",
            "hostfile", "mpirun", "ncpu", "have", "sysroot", "root"}
 
 
