@@ -7,11 +7,16 @@
 # transport, measured in the same run, is TCP over its veth. Also: every pair present
 # once, p50 <= p99, and the file
 # validates against the schema (schema_check).
-# usage: mpi_latency.sh CLUSTERBENCH SCHEMA_CHECK [K]
+# In a sanitizer build (4th argument "sanitized") the comparison means nothing and is not
+# made: netbench's TCP round trip runs instrumented code while OpenMPI's library does not
+# (an ASan run read TCP's fastest half round trip at 25 us against MPI's 11 us on one pair);
+# the rows, the transport and the rule firing are still checked there.
+# usage: mpi_latency.sh CLUSTERBENCH SCHEMA_CHECK [K] [sanitized]
 # shellcheck source=tests/cluster/lib.sh
 . "$(dirname "$0")/lib.sh"
 CHECK=$2
 K=${3:-3}
+SANITIZED=${4:-}
 cluster_up "$K"
 # shellcheck disable=SC2086
 timeout 120 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
@@ -19,10 +24,11 @@ timeout 120 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$
 	--latency-duration 0.2 --format json --output "$tmp/p2p.json" >"$tmp/run.log" 2>"$tmp/run.err" ||
 	fail "clusterbench --test mpi_p2p exited $?"
 "$CHECK" json "$tmp/p2p.json" || fail "mpi_p2p's JSON does not validate"
-python3 - "$tmp/p2p.json" "$K" <<'PY' || fail "latency against TCP"
+python3 - "$tmp/p2p.json" "$K" "$SANITIZED" <<'PY' || fail "latency against TCP"
 import json, sys
 d = json.load(open(sys.argv[1]))
 k = int(sys.argv[2])
+compare = sys.argv[3] != "sanitized"
 rows = [r for r in d["results"] if r["test"] == "mpi_p2p_latency" and r["block_bytes"] == 8]
 pairs = {(r["host"], r["peer"]) for r in rows}
 assert len(rows) == k * (k - 1) // 2 == len(pairs), f"{len(rows)} 8 B rows for {k} nodes: {pairs}"
@@ -38,7 +44,7 @@ for r in rows:
     tcp = float(flags["tcp_min_half_rtt_us"])
     print(f'{r["host"]} - {r["peer"]}: MPI 8 B p50 {r["p50"]:.2f} us, p99 {r["p99"]:.2f}; TCP fastest half round trip {tcp:.2f} us (p50 {flags["tcp_half_rtt_us"]})')
     assert r["p50"] <= r["p99"], r
-    if r["p50"] < 0.5 * tcp or "below_tcp" in flags:
+    if compare and (r["p50"] < 0.5 * tcp or "below_tcp" in flags):
         bad.append(f'{r["host"]}-{r["peer"]}: {r["p50"]:.2f} us against TCP {tcp:.2f} us ({r["flags"]})')
 if bad:
     sys.exit("; ".join(bad))
@@ -55,4 +61,8 @@ import json, sys
 r = next(r for r in json.load(open(sys.argv[1]))["results"] if r["test"] == "mpi_p2p_latency")
 assert "below_tcp" in r["flags"].split(";"), r["flags"]
 PY
-echo "PASS: every pair's 8 B MPI latency beside its TCP round trip, none below it; the rule fires at 10^6"
+if [ "$SANITIZED" = sanitized ]; then
+	echo "PASS: every pair's 8 B MPI latency beside its TCP round trip (not compared: a sanitizer build); the rule fires at 10^6"
+else
+	echo "PASS: every pair's 8 B MPI latency beside its TCP round trip, none below it; the rule fires at 10^6"
+fi
