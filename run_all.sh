@@ -300,7 +300,8 @@ mkdir -p "$OUT/raw" "$OUT/logs" || exit 1
 if [ -n "$CONF_SET" ]; then
 	{
 		if [ -n "${PEAKBENCH_CONF:-}" ]; then cat -- "$PEAKBENCH_CONF"; elif [ -f peaks.conf ]; then cat peaks.conf; fi
-		printf '# run_all.sh --set\n%s\n' "$CONF_SET" | sed '2,$s/=/ = /'
+		# (a newline first: the user's file may not end with one)
+		printf '\n# run_all.sh --set\n%s\n' "$CONF_SET" | sed '3,$s/=/ = /'
 	} >"$OUT/peaks-set.conf" || exit 1
 	export PEAKBENCH_CONF=$OUT/peaks-set.conf
 fi

@@ -4,14 +4,14 @@
 # run as an m5.large. The run's peaks.conf holds the line, the cloud is identified from it
 # (PEAKBENCH_CLOUD says m5.large, source --set), and report.md's summary holds the disk
 # figures against m5.large's published EBS burst and baseline. A user's own peaks.conf comes
-# first: its line (c5.large) stays, the --set line after it wins.
+# first (here without a final newline): its line (c5.large) stays, the --set line after it wins.
 # Usage: test_set_cloud.sh REPO BUILD
 set -u
 REPO=$1 BUILD=$2
 . "$REPO/tests/suite/lib_test.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-printf 'cloud.instance_type = c5.large\n' >"$tmp/user.conf"
+printf 'cloud.instance_type = c5.large' >"$tmp/user.conf"
 out=$tmp/run
 PEAKBENCH_CONF=$tmp/user.conf PEAKBENCH_CLOUD='' "$REPO/run_all.sh" --tiny --only disk --no-build \
 	--no-baselines --no-charts --reps 1 --min-time 0.01 --build-dir "$BUILD" --out "$out" \
