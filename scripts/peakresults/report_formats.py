@@ -77,11 +77,19 @@ def collect(cpu_rows: list[dict], peaks: list[dict] | None = None) -> dict:
 
 
 def _reference(variant: str, pair_recs: list[dict]) -> str:
-    """The paired reference round of that variant (run_all.sh's pairs), or "no reference"."""
-    for p in pair_recs or []:
-        if p.get("suite") == "cpu" and p.get("variant") == variant:
-            rm = p.get("ratio_median")
-            return f"{p.get('tool')}: {rm:.2f}x" if isnum(rm) else f"{p.get('tool')}: no complete round"
+    """The paired reference round of that variant (run_all.sh's pairs); else one of another
+    row of the same format and unit, naming the row it was paired with (the table shows the
+    best unflagged row, which need not be the paired one); else "no reference"."""
+    cpu = [p for p in pair_recs or [] if p.get("suite") == "cpu"]
+    same = [p for p in cpu if p.get("variant") == variant]
+    kin = [p for p in cpu if p.get("variant") != variant and form_of(variant) is not None
+           and form_of(p.get("variant") or "") == form_of(variant)]
+    for p in same + kin:
+        rm = p.get("ratio_median")
+        said = f"{p.get('tool')}: {rm:.2f}x" if isnum(rm) else f"{p.get('tool')}: no complete round"
+        if p in kin:
+            said += f" (paired with {p.get('variant')}" + (f", {p['threads']}t)" if p.get("threads") else ")")
+        return said
     return "no reference"
 
 

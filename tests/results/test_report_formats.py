@@ -94,6 +94,13 @@ class AmxServer(unittest.TestCase):
         pairs = [{"suite": "cpu", "variant": "avx512_bf16_dot", "tool": "onednn", "ratio_median": 0.97}]
         self.assertIn("onednn: 0.97x", line_of(rf.table(self.rows, pairs), "BF16", "vector"))
         self.assertIn("no reference", line_of(rf.table(self.rows, pairs), "BF16", "matrix"))
+        # the pair of another row of the same format and unit, named (a quick run showed the
+        # best unflagged INT8 row was the ymm one while oneDNN was paired with the zmm one)
+        kin = [{"suite": "cpu", "variant": "avx512_int8_dot_ymm", "threads": 2, "tool": "onednn",
+                "ratio_median": 1.07}]
+        line = line_of(rf.table(self.rows, kin), "INT8", "vector")
+        self.assertIn("onednn: 1.07x (paired with avx512_int8_dot_ymm, 2t)", line)
+        self.assertIn("no reference", line_of(rf.table(self.rows, kin), "BF16", "vector"))
 
     def test_chart_data(self):
         with tempfile.TemporaryDirectory() as tmp:
