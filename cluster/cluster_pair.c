@@ -99,19 +99,22 @@ static int run_lat(const struct cluster_cfg *cfg, struct net_client *cli, struct
 	return rc;
 }
 
-int cluster_pair_run(const struct cluster_cfg *cfg, const char *addr, uint16_t port,
-		     struct cluster_pair *p)
+/* One connection to the peer's netbench server: every test (TCP, UDP, round trips) or the
+ * round trips alone. Pinned as netbench's client team is (its first CPU of the rank's
+ * mask): the same placement, so a pair's figure is netbench's between the same two hosts. */
+static int pair_session(const struct cluster_cfg *cfg, const char *addr, uint16_t port,
+			struct cluster_pair *p, bool latency_only)
 {
 	struct net_client cli;
 	p->ok = 0;
 	p->err[0] = '\0';
 	if (net_client_connect(&cli, addr, port, cfg->timeout_ms, p->err, sizeof p->err) != 0)
 		return -1;
-	/* Pinned as netbench's client team is (its first CPU of the rank's mask): the same
-	 * placement, so a pair's figure is netbench's between the same two hosts. */
 	struct peak_team *team = peak_team_create(1, true, p->err, sizeof p->err);
 	int rc = -1;
-	if (team != NULL && run_tcp(cfg, &cli, team, p) == 0 && run_udp(cfg, &cli, team, p) == 0 &&
+	if (team != NULL &&
+	    (latency_only ||
+	     (run_tcp(cfg, &cli, team, p) == 0 && run_udp(cfg, &cli, team, p) == 0)) &&
 	    run_lat(cfg, &cli, team, p) == 0)
 		rc = 0;
 	if (team != NULL)
@@ -121,21 +124,16 @@ int cluster_pair_run(const struct cluster_cfg *cfg, const char *addr, uint16_t p
 	return rc;
 }
 
+int cluster_pair_run(const struct cluster_cfg *cfg, const char *addr, uint16_t port,
+		     struct cluster_pair *p)
+{
+	return pair_session(cfg, addr, port, p, false);
+}
+
 int cluster_pair_latency(const struct cluster_cfg *cfg, const char *addr, uint16_t port,
 			 struct cluster_pair *p)
 {
-	struct net_client cli;
-	p->ok = 0;
-	p->err[0] = '\0';
-	if (net_client_connect(&cli, addr, port, cfg->timeout_ms, p->err, sizeof p->err) != 0)
-		return -1;
-	struct peak_team *team = peak_team_create(1, true, p->err, sizeof p->err);
-	int rc = team != NULL ? run_lat(cfg, &cli, team, p) : -1;
-	if (team != NULL)
-		peak_team_destroy(team);
-	net_client_close(&cli);
-	p->ok = rc == 0;
-	return rc;
+	return pair_session(cfg, addr, port, p, true);
 }
 
 double cluster_pair_tcp_median(const struct cluster_pair *p)
