@@ -23,14 +23,21 @@ def from_context(ctx: dict) -> Optional[str]:
     return ",".join(items)
 
 
-def from_file(path: str) -> Optional[str]:
-    """The value from a peakinfo JSON file (peakinfo --caches); None when it has none."""
+def peakinfo_context(path: str) -> Optional[dict]:
+    """The context of a peakinfo JSON file; None when it is unreadable or has none (read by
+    this module and cloud_env, whose variables both come from peakinfo's run)."""
     try:
         with open(path, encoding="utf-8") as f:
             ctx = json.load(f).get("context") or {}
     except (OSError, ValueError, AttributeError):
         return None
-    return from_context(ctx) if isinstance(ctx, dict) else None
+    return ctx if isinstance(ctx, dict) else None
+
+
+def from_file(path: str) -> Optional[str]:
+    """The value from a peakinfo JSON file (peakinfo --caches); None when it has none."""
+    ctx = peakinfo_context(path)
+    return from_context(ctx) if ctx is not None else None
 
 
 def measured(value: Optional[str] = None) -> Dict[int, int]:

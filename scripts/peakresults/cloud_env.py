@@ -1,9 +1,10 @@
 """The cloud and instance type (docs/cloud.md, common/peak_cloud.h): the value run_all.sh
 hands every binary after peakinfo identified the machine (PEAKBENCH_CLOUD,
 "PROVIDER,TYPE,SOURCE"), and the Machine section's Cloud row."""
-import json
 import re
 from typing import Optional
+
+from .cache_env import peakinfo_context
 
 ENV = "PEAKBENCH_CLOUD"
 SOURCES = ("dmi", "metadata", "--set", "unknown")
@@ -24,12 +25,8 @@ def from_context(ctx: dict) -> Optional[str]:
 
 def from_file(path: str) -> Optional[str]:
     """The value from a peakinfo JSON file; None when it has none."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            ctx = json.load(f).get("context") or {}
-    except (OSError, ValueError, AttributeError):
-        return None
-    return from_context(ctx) if isinstance(ctx, dict) else None
+    ctx = peakinfo_context(path)
+    return from_context(ctx) if ctx is not None else None
 
 
 def report_row(ctx: dict) -> Optional[str]:

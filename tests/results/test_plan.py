@@ -156,6 +156,16 @@ class PlanSteps(unittest.TestCase):
             with self.assertRaises(plan.UsageError, msg=bad):
                 steps_of("--sustain", bad)
 
+    def test_set(self):
+        # --set KEY=VALUE, repeatable: the lines reach run_all.sh as the setting conf_set
+        o, st = steps_of("--set", "cloud.instance_type=m5.large", "--set", "disk.mbps=500")
+        self.assertEqual(plan.settings(o, st)["conf_set"], "cloud.instance_type=m5.large\ndisk.mbps=500")
+        o, st = steps_of()
+        self.assertEqual(plan.settings(o, st)["conf_set"], "")
+        for bad in ("foo", "=m5.large", "cloud.instance_type=", "Cloud.x=1", "a=b # c", "a=b\nc=d"):
+            with self.assertRaises(plan.UsageError, msg=bad):
+                steps_of("--set", bad)
+
     def test_only(self):
         _, st = steps_of("--only", "disk")
         # no unpaired sweep of the tools (the paired rounds compare): --tiny only
