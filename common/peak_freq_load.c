@@ -17,6 +17,11 @@ const char *peak_freq_load_name(enum peak_freq_load load)
 	    [PEAK_FREQ_LOAD_AVX512_VNNI] = "avx512_vnni",
 	    [PEAK_FREQ_LOAD_AVX512_FP16] = "avx512_fp16",
 	    [PEAK_FREQ_LOAD_AMX] = "amx",
+	    [PEAK_FREQ_LOAD_SSE_FP] = "sse_fp",
+	    [PEAK_FREQ_LOAD_SSE_INT] = "sse_int",
+	    [PEAK_FREQ_LOAD_AVX_FP] = "avx_fp",
+	    [PEAK_FREQ_LOAD_AVX2_INT] = "avx2_int",
+	    [PEAK_FREQ_LOAD_AVX512_INT] = "avx512_int",
 	};
 	return (unsigned)load < PEAK_FREQ_LOAD_COUNT ? names[load] : "?";
 }
@@ -113,6 +118,48 @@ bool peak_freq_load_check(struct peak_freq_load_clock *c)
 		c->why[0] = '\0';
 	}
 	return c->ok;
+}
+
+bool peak_freq_load_is_wide(enum peak_freq_load load)
+{
+	switch (load) {
+	case PEAK_FREQ_LOAD_AVX512_FMA:
+	case PEAK_FREQ_LOAD_AVX512_IMUL:
+	case PEAK_FREQ_LOAD_AVX512_BF16:
+	case PEAK_FREQ_LOAD_AVX512_VNNI:
+	case PEAK_FREQ_LOAD_AVX512_FP16:
+	case PEAK_FREQ_LOAD_AVX512_INT:
+	case PEAK_FREQ_LOAD_AMX:
+		return true;
+	default:
+		break;
+	}
+	return false;
+}
+
+unsigned peak_freq_load_refuse_unexplained(struct peak_freq_load_clock *clocks)
+{
+	bool licence = false; /* a 512-bit load's accepted clock below its scalar one */
+	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++) {
+		const struct peak_freq_load_clock *c = &clocks[l];
+		if (peak_freq_load_is_wide((enum peak_freq_load)l) && c->ok &&
+		    c->ghz < c->ghz_scalar * (1 - PEAK_FREQ_LOAD_TOL))
+			licence = true;
+	}
+	unsigned refused = 0;
+	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++) {
+		struct peak_freq_load_clock *c = &clocks[l];
+		if (!c->ok || peak_freq_load_is_wide((enum peak_freq_load)l) || licence ||
+		    !(c->ghz < PEAK_FREQ_LOAD_FLOOR * c->ghz_scalar))
+			continue;
+		c->ok = false;
+		(void)snprintf(c->why, sizeof c->why,
+			       "%.2f GHz is %.2f of the imul clock %.2f, and no 512-bit licence "
+			       "was seen",
+			       c->ghz, c->ghz / c->ghz_scalar, c->ghz_scalar);
+		refused++;
+	}
+	return refused;
 }
 
 void peak_freq_load_clock(enum peak_freq_load load, double duration_s, unsigned trials,

@@ -14,11 +14,13 @@
 
 /* The work between the chain's links. NONE: the plain chain, the same loop with nothing
  * between its links: the scalar clock every load's clock is checked against. */
-/* Only 512-bit loads: on Intel's cores 256-bit FMAs and multiplies issue to port 1 as
- * well, beside imul (uops.info), and would delay the chain they are meant to leave alone;
- * zmm FMAs issue to ports 0 and 5 only, vpmulld zmm to port 0. The 256-bit rows keep their
- * vaddpd/vpaddq ymm chains (the Intel record's 256-bit FMA rows reached 0.99 of their
- * peak at that clock). */
+/* Every vector class cpubench and linpack clock has a load: no clock that enters a peak is
+ * timed at an instruction latency from a table or the code (the Zen 5 record: vpaddq takes
+ * 2 cycles there, and a chain timed at 1 read half the clock). On Intel's cores the 128-
+ * and 256-bit instructions may issue to port 1 beside imul (uops.info); the chain is the
+ * loop's oldest instruction whenever it is ready, so it should win that port, and where it
+ * does not the two densities disagree and the reading is refused: the rows then stand at
+ * the scalar clock (peak_freq_load_check). */
 enum peak_freq_load {
 	PEAK_FREQ_LOAD_NONE,
 	PEAK_FREQ_LOAD_AVX512_FMA,  /* vfmadd231pd zmm */
@@ -31,6 +33,13 @@ enum peak_freq_load {
 	/* tdpbf16ps: one a 8 links (24 cycles) and one a 16, below the tile unit's one per 16
 	 * cycles (Intel's optimization manual), so the tiles never back up into the chain. */
 	PEAK_FREQ_LOAD_AMX,
+	/* The narrower classes and the 512-bit integer adds (issue 41). Operands are the zero
+	 * registers, so each instruction is independent of every other. */
+	PEAK_FREQ_LOAD_SSE_FP,     /* addpd xmm */
+	PEAK_FREQ_LOAD_SSE_INT,    /* paddq xmm */
+	PEAK_FREQ_LOAD_AVX_FP,     /* vmulpd ymm: a heavy 256-bit FP op on AVX-only cores too */
+	PEAK_FREQ_LOAD_AVX2_INT,   /* vpaddq ymm */
+	PEAK_FREQ_LOAD_AVX512_INT, /* vpaddq zmm */
 	PEAK_FREQ_LOAD_COUNT
 };
 
@@ -53,6 +62,13 @@ enum peak_freq_density { PEAK_FREQ_FULL, PEAK_FREQ_LIGHT };
 
 /* A reading is refused when two readings that must agree differ by more than this. */
 #define PEAK_FREQ_LOAD_TOL 0.03
+/* A load's clock under this fraction of the scalar clock is believed only where a licence
+ * explains it: the load is 512 bits wide (its two densities agreeing are the licence), or
+ * a 512-bit load was seen below the scalar clock on this core (a core that lowers its clock
+ * for vector width lowers it most for 512 bits). Intel's deepest 256-bit licences are
+ * above it (Skylake-SP's AVX2 heavy bins, in its specification update, are 0.8-0.9 of the
+ * non-AVX ones); the Zen 5 record's vpaddq chains at a claimed latency read 0.49. */
+#define PEAK_FREQ_LOAD_FLOOR 0.80
 
 /* The load's name in flags and context keys (avx512_fma, ...). */
 const char *peak_freq_load_name(enum peak_freq_load load);
@@ -85,5 +101,11 @@ void peak_freq_load_clock(enum peak_freq_load load, double duration_s, unsigned 
 			  struct peak_freq_load_clock *c);
 /* The checks alone, on readings already taken (the test's entry point). */
 bool peak_freq_load_check(struct peak_freq_load_clock *c);
+/* True for the loads whose instructions are 512 bits wide (or AMX's tiles). */
+bool peak_freq_load_is_wide(enum peak_freq_load load);
+/* The floor rule on readings already checked (clocks: PEAK_FREQ_LOAD_COUNT entries): a load
+ * below PEAK_FREQ_LOAD_FLOOR of its scalar clock that no licence explains is refused, its
+ * why saying so. Returns the number refused. */
+unsigned peak_freq_load_refuse_unexplained(struct peak_freq_load_clock *clocks);
 
 #endif

@@ -20,6 +20,15 @@
 #define V_BF16(i)        "vdpbf16ps %%zmm9, %%zmm8, %%zmm" #i "\n\t"
 #define V_VNNI(i)        "vpdpbusd %%zmm9, %%zmm8, %%zmm" #i "\n\t"
 #define V_FP16(i)        "vfmadd231ph %%zmm9, %%zmm8, %%zmm" #i "\n\t"
+/* The 256- and 512-bit classes write each accumulator from the two zero registers: no
+ * instruction waits on another, whatever the class's latency. The SSE classes are the
+ * legacy two-operand forms (a core with SSE2 and no AVX runs them): each adds zero to its
+ * accumulator, reused every fourth link as above. */
+#define V_SSE_FP(i)      "addpd %%xmm8, %%xmm" #i "\n\t"
+#define V_SSE_INT(i)     "paddq %%xmm8, %%xmm" #i "\n\t"
+#define V_AVX_FP(i)      "vmulpd %%ymm9, %%ymm8, %%ymm" #i "\n\t"
+#define V_AVX2_INT(i)    "vpaddq %%ymm9, %%ymm8, %%ymm" #i "\n\t"
+#define V_AVX512_INT(i)  "vpaddq %%zmm9, %%zmm8, %%zmm" #i "\n\t"
 
 /* Two vector instructions a link over four links; one and a half over sixteen; one a
  * link, or half, over eight. */
@@ -57,6 +66,27 @@
 		return x;                                                                          \
 	}
 
+/* The SSE loads in legacy encoding throughout: pxor, and no vzeroupper (AVX's). */
+#define PZERO(i) "pxor %%xmm" #i ", %%xmm" #i "\n\t"
+#define PZERO_ALL PZERO(0) PZERO(1) PZERO(2) PZERO(3) PZERO(4) PZERO(5) PZERO(6) PZERO(7) PZERO(8)
+#define DEF_LOADED_SSE(fn, body)                                                                   \
+	static uint64_t fn(uint64_t iters)                                                         \
+	{                                                                                          \
+		uint64_t x = PEAK_FREQ_LOAD_START, k = PEAK_FREQ_LOAD_K, n = iters;                \
+		if (!n)                                                                            \
+			return x;                                                                  \
+		__asm__ volatile(PZERO_ALL                                                         \
+				 ".p2align 6\n"                                                   \
+				 "1:\n\t" body                                                     \
+				 "decq %[n]\n\t"                                                   \
+				 "jnz 1b\n\t"                                                      \
+				 : [x] "+r"(x), [n] "+r"(n)                                        \
+				 : [k] "r"(k)                                                      \
+				 : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",   \
+				   "xmm7", "xmm8");                                                \
+		return x;                                                                          \
+	}
+
 /* The plain chain has no vector instruction, but the same loop, so it runs no vpxor. */
 static uint64_t plain(uint64_t iters)
 {
@@ -83,6 +113,16 @@ DEF_LOADED(vnni_full, BODY_2(V_VNNI))
 DEF_LOADED(vnni_light, BODY_15(V_VNNI))
 DEF_LOADED(fp16_full, BODY_2(V_FP16))
 DEF_LOADED(fp16_light, BODY_15(V_FP16))
+DEF_LOADED_SSE(sse_fp_full, BODY_2(V_SSE_FP))
+DEF_LOADED_SSE(sse_fp_light, BODY_15(V_SSE_FP))
+DEF_LOADED_SSE(sse_int_full, BODY_2(V_SSE_INT))
+DEF_LOADED_SSE(sse_int_light, BODY_15(V_SSE_INT))
+DEF_LOADED(avx_fp_full, BODY_2(V_AVX_FP))
+DEF_LOADED(avx_fp_light, BODY_15(V_AVX_FP))
+DEF_LOADED(avx2_int_full, BODY_2(V_AVX2_INT))
+DEF_LOADED(avx2_int_light, BODY_15(V_AVX2_INT))
+DEF_LOADED(avx512_int_full, BODY_2(V_AVX512_INT))
+DEF_LOADED(avx512_int_light, BODY_15(V_AVX512_INT))
 /* clang-format on */
 
 /* AMX: 16 links with two (full) or one (light) tdpbf16ps between them; four bodies in
@@ -132,6 +172,11 @@ static const unsigned need[PEAK_FREQ_LOAD_COUNT] = {
     [PEAK_FREQ_LOAD_AVX512_VNNI] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
     [PEAK_FREQ_LOAD_AVX512_FP16] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
     [PEAK_FREQ_LOAD_AMX] = PEAK_FEAT_AVX,
+    [PEAK_FREQ_LOAD_SSE_FP] = PEAK_FEAT_SSE2,
+    [PEAK_FREQ_LOAD_SSE_INT] = PEAK_FEAT_SSE2,
+    [PEAK_FREQ_LOAD_AVX_FP] = PEAK_FEAT_AVX,
+    [PEAK_FREQ_LOAD_AVX2_INT] = PEAK_FEAT_AVX | PEAK_FEAT_AVX2,
+    [PEAK_FREQ_LOAD_AVX512_INT] = PEAK_FEAT_AVX | PEAK_FEAT_AVX512F,
 };
 /* ... and the number-format extension each needs (peak_formats_x86.h). */
 static const unsigned need_fmt[PEAK_FREQ_LOAD_COUNT] = {
@@ -162,6 +207,11 @@ uint64_t peak_freq_load_run(enum peak_freq_load load, enum peak_freq_density d, 
 	    [PEAK_FREQ_LOAD_AVX512_VNNI] = {vnni_full, vnni_light},
 	    [PEAK_FREQ_LOAD_AVX512_FP16] = {fp16_full, fp16_light},
 	    [PEAK_FREQ_LOAD_AMX] = {amx_full, amx_light},
+	    [PEAK_FREQ_LOAD_SSE_FP] = {sse_fp_full, sse_fp_light},
+	    [PEAK_FREQ_LOAD_SSE_INT] = {sse_int_full, sse_int_light},
+	    [PEAK_FREQ_LOAD_AVX_FP] = {avx_fp_full, avx_fp_light},
+	    [PEAK_FREQ_LOAD_AVX2_INT] = {avx2_int_full, avx2_int_light},
+	    [PEAK_FREQ_LOAD_AVX512_INT] = {avx512_int_full, avx512_int_light},
 	};
 	if ((unsigned)load >= PEAK_FREQ_LOAD_COUNT)
 		return 0;

@@ -9,19 +9,48 @@
 #define READ_S     0.002
 #define READ_RUNS  5
 
+static void measure_once(enum cpu_chain chain, struct peak_freq_load_clock *clocks)
+{
+	enum peak_freq_load load = cpu_chain_load(chain);
+	if (load == PEAK_FREQ_LOAD_NONE || clocks[load].ghz_scalar > 0 || clocks[load].why[0])
+		return;
+	peak_freq_load_clock(load, READ_S, READ_RUNS, &clocks[load]);
+}
+
 void cpu_clock_measure(const struct cpu_kernel *const *ks, size_t n,
 		       struct peak_freq_load_clock *clocks)
 {
 	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
 		clocks[l] = (struct peak_freq_load_clock){0};
 	char why[160];
-	for (size_t i = 0; i < n; i++) {
-		enum peak_freq_load load = cpu_chain_load(ks[i]->chain);
-		if (load == PEAK_FREQ_LOAD_NONE || clocks[load].ghz_scalar > 0 ||
-		    clocks[load].why[0] || !cpu_kernel_supported(ks[i], why, sizeof why))
-			continue;
-		peak_freq_load_clock(load, READ_S, READ_RUNS, &clocks[load]);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (cpu_kernel_supported(ks[i], why, sizeof why))
+			measure_once(ks[i]->chain, clocks);
+	/* A reading far below the anchor that no licence explains is a chain gone wrong, not a
+	 * clock: refused, and its rows stand at the plain anchor. */
+	(void)peak_freq_load_refuse_unexplained(clocks);
+}
+
+void cpu_clock_measure_chains(const enum cpu_chain *chains, size_t n,
+			      struct peak_freq_load_clock *clocks)
+{
+	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
+		clocks[l] = (struct peak_freq_load_clock){0};
+	for (size_t i = 0; i < n; i++)
+		measure_once(chains[i], clocks);
+	(void)peak_freq_load_refuse_unexplained(clocks);
+}
+
+enum cpu_chain cpu_clock_chain(enum cpu_chain chain, const struct peak_freq_load_clock *clocks,
+			       unsigned *latency, bool *refused)
+{
+	enum cpu_chain c = cpu_chain_clock(chain, latency);
+	enum peak_freq_load load = cpu_chain_load(c);
+	*refused = false;
+	if (load == PEAK_FREQ_LOAD_NONE || (clocks && clocks[load].ok))
+		return c;
+	*refused = clocks != NULL && clocks[load].why[0] != '\0';
+	return cpu_chain_clock(CPU_CHAIN_SCALAR_INT, latency);
 }
 
 void cpu_clock_to_context(const struct peak_freq_load_clock *clocks, struct peak_context *ctx)

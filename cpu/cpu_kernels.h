@@ -38,20 +38,21 @@ enum cpu_kind {
 enum cpu_elem { CPU_F32, CPU_F64, CPU_I32, CPU_I64, CPU_F16 };
 enum cpu_test { CPU_TEST_FLOPS, CPU_TEST_IOPS };
 
-/* Which dependent chain measures the clock under this kernel's load. */
+/* Which chain measures the clock under this kernel's load. Every one is the anchor chain
+ * (imul r64 on x86-64, add x on aarch64): plain for the scalar classes, and with the
+ * class's instructions between its links for the vector ones (peak_freq_load.h): the clock
+ * while that class holds its licence, whatever the vector latencies. A loaded chain is used
+ * only once its checks held (cpu_measure.c); aarch64 has none, its rows take the plain. */
 enum cpu_chain {
 	CPU_CHAIN_NONE,
-	CPU_CHAIN_SCALAR_FP,  /* addsd, latency uarch.fp_add_latency */
+	CPU_CHAIN_SCALAR_FP,  /* the plain anchor: scalar FP holds no licence */
 	CPU_CHAIN_SSE_FP,     /* addpd xmm */
-	CPU_CHAIN_AVX_FP,     /* vaddpd ymm */
-	CPU_CHAIN_AVX512_FP,  /* vaddpd zmm */
-	CPU_CHAIN_SCALAR_INT, /* imul r64, latency uarch.imul_latency */
-	CPU_CHAIN_SSE_INT,    /* paddq xmm, latency 1 */
-	CPU_CHAIN_AVX2_INT,   /* vpaddq ymm, latency 1 */
-	CPU_CHAIN_AVX512_INT, /* vpaddq zmm, latency 1 */
-	/* The imul r64 chain with the class's heavy instructions between its links
-	 * (peak_freq_load.h): the clock while that class holds its licence, whatever the
-	 * vector latencies. Used only once its checks held (cpu_measure.c). */
+	CPU_CHAIN_AVX_FP,     /* vmulpd ymm */
+	CPU_CHAIN_AVX512_FP,  /* vfmadd231pd zmm (linpack's zmm solves) */
+	CPU_CHAIN_SCALAR_INT, /* the plain anchor */
+	CPU_CHAIN_SSE_INT,    /* paddq xmm */
+	CPU_CHAIN_AVX2_INT,   /* vpaddq ymm */
+	CPU_CHAIN_AVX512_INT, /* vpaddq zmm */
 	CPU_CHAIN_AVX512_FMA_LOAD,  /* vfmadd231pd zmm */
 	CPU_CHAIN_AVX512_IMUL_LOAD, /* vpmulld zmm */
 	CPU_CHAIN_AVX512_BF16_LOAD, /* vdpbf16ps zmm */
@@ -169,14 +170,12 @@ uint32_t cpu_affine_pow_u32(uint32_t x, uint32_t a, uint32_t b, uint64_t n);
  * caller checks with cpu_chain_expected (so the chain cannot be skipped). */
 uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters);
 uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters);
-/* Latency of one step in cycles for this micro-architecture; 0 when unknown. */
-unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u);
-/* The chain that clocks a kernel of this chain: itself when its latency is known, else
- * the imul r64 chain (3 cycles on every x86-64), which still runs right after the kernel
- * and so reads the same clock on cores without per-ISA licences. *latency gets its
- * latency. */
-enum cpu_chain cpu_chain_clock(enum cpu_chain chain, const struct peak_uarch *u,
-			       unsigned *latency);
+/* Cycles of one step: the anchor's (imul r64: 3; add x: 1), never a table's; 0 when the
+ * chain does not exist here. */
+unsigned cpu_chain_latency(enum cpu_chain chain);
+/* The chain that clocks a kernel of this chain: its loaded chain, or the plain anchor for
+ * scalar work and where no loaded chain exists. *latency gets its step's cycles. */
+enum cpu_chain cpu_chain_clock(enum cpu_chain chain, unsigned *latency);
 const char *cpu_chain_name(enum cpu_chain chain);
 /* The load a loaded chain runs (peak_freq_load.h); PEAK_FREQ_LOAD_NONE for the others. */
 enum peak_freq_load cpu_chain_load(enum cpu_chain chain);

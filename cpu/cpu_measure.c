@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu_clock.h"
 #include "peak_bench.h"
+#include "peak_diagnose.h"
 #include "peak_steal.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch_probe.h"
@@ -25,7 +27,8 @@ struct run_ctx {
 	uint64_t *chain_out; /* one per thread */
 	enum cpu_chain chain; /* the kernel's ISA chain, or imul when its latency is unknown */
 	bool corrupt;        /* test hook: damage thread 0's result before verification */
-	unsigned latency;    /* cycles per step of the clock chain */
+	unsigned latency;    /* cycles per step of the clock chain: the anchor's */
+	bool clock_refused;  /* the class's loaded chain was refused: the plain anchor clocks it */
 	const struct cpu_measure_opts *o;
 	struct cpu_sweep *w; /* the frequency row lands here */
 	double ghz[CPU_MAX_REPS];
@@ -83,10 +86,7 @@ static int setup_hook(struct peak_bench_run *b, struct peak_bench_err *e)
 		teardown_hook(b); /* the harness tears down only what set up */
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "out of memory");
 	}
-	r->chain = cpu_chain_clock(k->chain, o->uarch, &r->latency);
-	enum peak_freq_load load = cpu_chain_load(r->chain);
-	if (load != PEAK_FREQ_LOAD_NONE && (!o->load_clocks || !o->load_clocks[load].ok))
-		r->chain = cpu_chain_clock(CPU_CHAIN_SCALAR_INT, o->uarch, &r->latency);
+	r->chain = cpu_clock_chain(k->chain, o->load_clocks, &r->latency, &r->clock_refused);
 	double ghz = o->ghz_hint > 0.1 ? o->ghz_hint : 3.0;
 	/* About 3 ms per chain run: long next to the clock's resolution, short next to the
 	 * time the core keeps its AVX licence. */
@@ -233,17 +233,21 @@ static void cause_flag(struct peak_result *rr, double vs_probe, double probe_per
  * loop's limit shows as ours, not the CPU's); probe_short when the probe itself read the
  * class below the count the peak uses (the core was shared then, or the table is wrong
  * downward); table_corrected when the peak rests on a count the probe corrected. */
-static void probe_flags(const struct run_ctx *r, struct peak_result *rr)
+/* The medians probe_flags read, for the diagnosis (NAN when not read). */
+struct probe_medians {
+	double vs_probe;    /* the kernel's instructions per cycle over its probe loop's */
+	double probe_ratio; /* the probe's per cycle over the table's, at the row's clock */
+};
+
+static void probe_flags(const struct run_ctx *r, struct peak_result *rr, struct probe_medians *pm)
 {
+	pm->vs_probe = pm->probe_ratio = NAN;
 	const struct cpu_measure_opts *o = r->o;
-	/* A count the claim lacked (0) and the probe filled in is not a correction. */
-	unsigned lat_now, lat_claimed;
-	enum cpu_chain c_now = cpu_chain_clock(r->k->chain, o->uarch, &lat_now);
-	enum cpu_chain c_claimed = cpu_chain_clock(r->k->chain, o->uarch_claimed, &lat_claimed);
+	/* A count the claim lacked (0) and the probe filled in is not a correction. No latency
+	 * enters a clock, so a corrected latency changes no row. */
 	double now = cpu_kernel_ops_per_cycle(r->k, o->uarch);
 	double claimed = cpu_kernel_ops_per_cycle(r->k, o->uarch_claimed);
-	if ((c_now == c_claimed && lat_now != lat_claimed) ||
-	    (isfinite(now) && isfinite(claimed) && now != claimed))
+	if (isfinite(now) && isfinite(claimed) && now != claimed)
 		peak_result_flag(rr, "table_corrected");
 	unsigned cores_used = r->nthreads < o->cores ? r->nthreads : o->cores;
 	double ratio[CPU_MAX_REPS], probe[CPU_MAX_REPS];
@@ -265,10 +269,45 @@ static void probe_flags(const struct run_ctx *r, struct peak_result *rr)
 	(void)snprintf(flag, sizeof flag, "vs_probe=%.3f", med);
 	peak_result_flag(rr, flag);
 	double table = now / cpu_kernel_ops_per_instr(r->k);
+	pm->vs_probe = med;
+	pm->probe_ratio = med_probe / table;
 	if (isfinite(table) &&
 	    med_probe < table - fmin(PEAK_UNITS_BELOW_TOL * table, PEAK_UNITS_ABS_TOL))
 		peak_result_flag(rr, "probe_short");
 	cause_flag(rr, med, med_probe, table);
+}
+
+/* The anchor clock measured before the sweep (the plain chain beside the loads' readings),
+ * or peakinfo's imul clock when no load was read. */
+static double anchor_ghz(const struct cpu_measure_opts *o)
+{
+	double g = 0;
+	for (size_t l = 0; o->load_clocks && l < PEAK_FREQ_LOAD_COUNT; l++)
+		g = fmax(g, o->load_clocks[l].ghz_scalar);
+	return g > 0 ? g : o->ghz_hint;
+}
+
+/* A row above its peak names the input that disagrees with its own measurement
+ * (peak_diagnose.h): the clock (the row's chain against the anchor), the unit count (the
+ * probe's loop at the anchor clock against the table), the width (the kernel against its
+ * probe loop: more work per cycle than the loop's instructions allow) and the cores (the
+ * threads that ran at once, from their CPU time). */
+static void diagnose(const struct peak_bench_run *b, const struct run_ctx *r,
+		     struct peak_result *rr, const struct peak_result *fr,
+		     const struct probe_medians *pm)
+{
+	if (!peak_result_has_flag(rr->flags, "above_peak"))
+		return;
+	const struct cpu_measure_opts *o = r->o;
+	double row_ghz = fr->summary.mean, anchor = anchor_ghz(o);
+	unsigned cores_used = r->nthreads < o->cores ? r->nthreads : o->cores;
+	const struct peak_input in[] = {
+	    {"clock_chain", row_ghz, anchor},
+	    {"count", 1.0, pm->probe_ratio * row_ghz / anchor},
+	    {"width", 1.0, pm->vs_probe},
+	    {"cores", (double)cores_used, r->nthreads * b->cpu_share},
+	};
+	(void)peak_diagnose_row(rr, in, sizeof in / sizeof in[0]);
 }
 
 #if defined(__aarch64__)
@@ -300,11 +339,15 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		if (peak_result_flag_item(rr->flags, "steal_pct", share, sizeof share))
 			peak_result_flag(fr, share);
 	}
-	if (r->chain != r->k->chain) { /* the ISA's FP add latency is unknown, or its load's
-					* clock was refused: the integer chain clocked it (imul r64
-					* on x86-64, add x on aarch64) */
+	if (r->chain != r->k->chain) { /* scalar work, a class with no loaded chain here, or
+					* its load's clock refused: the plain anchor clocked it
+					* (imul r64 on x86-64, add x on aarch64) */
 		peak_result_flag(rr, INT_CHAIN_FLAG);
 		peak_result_flag(fr, INT_CHAIN_FLAG);
+	}
+	if (r->clock_refused) { /* the reason is the context's cpu.clock_ghz.<load> */
+		peak_result_flag(rr, "clock_refused");
+		peak_result_flag(fr, "clock_refused");
 	}
 	enum peak_freq_load load = cpu_chain_load(r->chain);
 	if (load != PEAK_FREQ_LOAD_NONE) { /* the clock under the row's own class (cpu_clock.h) */
@@ -314,7 +357,9 @@ static int row_hook(struct peak_bench_run *b, struct peak_result *rr, struct pea
 		peak_result_flag(fr, clock);
 	}
 	peak_result_finish(fr);
-	probe_flags(r, rr);
+	struct probe_medians pm;
+	probe_flags(r, rr, &pm);
+	diagnose(b, r, rr, fr, &pm);
 	return 0;
 }
 

@@ -181,102 +181,55 @@ _Static_assert(PEAK_FREQ_LOAD_K == CPU_CHAIN_IMUL_FACTOR, "one imul chain, one m
 
 uint64_t cpu_chain_run(enum cpu_chain chain, uint64_t iters)
 {
-	switch (chain) {
-	case CPU_CHAIN_SCALAR_FP:
-		return cpu_chain_scalar_fp(iters);
-	case CPU_CHAIN_SCALAR_INT:
+	if (chain == CPU_CHAIN_SCALAR_FP || chain == CPU_CHAIN_SCALAR_INT)
 		return cpu_chain_scalar_int(iters);
-#if defined(__x86_64__)
-	case CPU_CHAIN_SSE_FP:
-		return cpu_chain_sse_fp(iters);
-	case CPU_CHAIN_AVX_FP:
-		return cpu_chain_avx_fp(iters);
-	case CPU_CHAIN_AVX512_FP:
-		return cpu_chain_avx512_fp(iters);
-	case CPU_CHAIN_SSE_INT:
-		return cpu_chain_sse_int(iters);
-	case CPU_CHAIN_AVX2_INT:
-		return cpu_chain_avx2_int(iters);
-	case CPU_CHAIN_AVX512_INT:
-		return cpu_chain_avx512_int(iters);
-	case CPU_CHAIN_AVX512_FMA_LOAD:
-	case CPU_CHAIN_AVX512_IMUL_LOAD:
-	case CPU_CHAIN_AVX512_BF16_LOAD:
-	case CPU_CHAIN_AVX512_VNNI_LOAD:
-	case CPU_CHAIN_AVX512_FP16_LOAD:
-	case CPU_CHAIN_AMX_LOAD:
-		return peak_freq_load_run(cpu_chain_load(chain), PEAK_FREQ_FULL, iters);
-#endif
-	default: /* CPU_CHAIN_NONE, or an x86 vector chain on aarch64 (no kernel uses it) */
-		break;
-	}
-	return 0;
+	enum peak_freq_load load = cpu_chain_load(chain);
+	if (load != PEAK_FREQ_LOAD_NONE)
+		return peak_freq_load_run(load, PEAK_FREQ_FULL, iters);
+	return 0; /* CPU_CHAIN_NONE, or a vector class where no loaded chain exists (aarch64) */
 }
 
 uint64_t cpu_chain_expected(enum cpu_chain chain, uint64_t iters)
 {
-#if defined(__aarch64__)
-	if (chain == CPU_CHAIN_SCALAR_INT)
-		return 1 + iters * CPU_CHAIN_STEPS;
-#else
-	if (chain == CPU_CHAIN_SCALAR_INT)
-		return cpu_affine_pow_u64(1, CPU_CHAIN_IMUL_FACTOR, 0, iters * CPU_CHAIN_STEPS);
-	/* A loaded chain is the imul chain: the vector work beside it leaves it alone. */
-	if (cpu_chain_load(chain) != PEAK_FREQ_LOAD_NONE)
-		return cpu_affine_pow_u64(PEAK_FREQ_LOAD_START, PEAK_FREQ_LOAD_K, 0,
-					  iters * CPU_CHAIN_STEPS);
-#endif
 	if (chain == CPU_CHAIN_NONE)
 		return 0;
-	return iters * CPU_CHAIN_STEPS;
-}
-
-/* Vector integer adds have a latency of one cycle on every x86-64 core with SSE2;
- * floating-point adds take the micro-architecture's FP add latency for that width (4 on
- * Skylake, 3 on Zen 4, 2 on Zen 5), from the table or measured. 0: unknown, and the
- * caller must not turn that chain into a clock. */
-unsigned cpu_chain_latency(enum cpu_chain chain, const struct peak_uarch *u)
-{
-	switch (chain) {
-	case CPU_CHAIN_SCALAR_FP:
-	case CPU_CHAIN_SSE_FP:
-		return u->fp_add_latency;
-	case CPU_CHAIN_AVX_FP:
-		return u->fp_add256_latency;
-	case CPU_CHAIN_AVX512_FP:
-		return u->fp_add512_latency;
-	case CPU_CHAIN_SCALAR_INT:
 #if defined(__aarch64__)
-		(void)u;
-		return 1; /* add x: one cycle on every Arm core (cpu_chains_arm64.c) */
-#else
-		return u->imul_latency ? u->imul_latency : 3;
-#endif
-	case CPU_CHAIN_SSE_INT:
-	case CPU_CHAIN_AVX2_INT:
-	case CPU_CHAIN_AVX512_INT:
-		return 1;
-	case CPU_CHAIN_AVX512_FMA_LOAD:
-	case CPU_CHAIN_AVX512_IMUL_LOAD:
-	case CPU_CHAIN_AVX512_BF16_LOAD:
-	case CPU_CHAIN_AVX512_VNNI_LOAD:
-	case CPU_CHAIN_AVX512_FP16_LOAD:
-	case CPU_CHAIN_AMX_LOAD:
-		return 3; /* imul r64 (peak_freq_load.h), not the table's: no claim enters it */
-	case CPU_CHAIN_NONE:
-		break;
-	}
+	if (chain == CPU_CHAIN_SCALAR_FP || chain == CPU_CHAIN_SCALAR_INT)
+		return 1 + iters * CPU_CHAIN_STEPS;
 	return 0;
+#else
+	if (chain == CPU_CHAIN_SCALAR_FP || chain == CPU_CHAIN_SCALAR_INT)
+		return cpu_affine_pow_u64(1, CPU_CHAIN_IMUL_FACTOR, 0, iters * CPU_CHAIN_STEPS);
+	/* A loaded chain is the imul chain: the vector work beside it leaves it alone. */
+	return cpu_affine_pow_u64(PEAK_FREQ_LOAD_START, PEAK_FREQ_LOAD_K, 0,
+				  iters * CPU_CHAIN_STEPS);
+#endif
 }
 
-enum cpu_chain cpu_chain_clock(enum cpu_chain chain, const struct peak_uarch *u,
-			       unsigned *latency)
+/* Every clock chain steps at the anchor's latency, the one instruction whose latency is
+ * known on every core of the architecture: imul r64 on x86-64 (3 cycles; the loaded
+ * chains are imul links with the class's instructions between them), add x on aarch64
+ * (1 cycle). No vector or FP latency enters a clock: those are measured against it by
+ * the probe and check the table (peak_uarch_check.c). */
+unsigned cpu_chain_latency(enum cpu_chain chain)
 {
-	*latency = cpu_chain_latency(chain, u);
-	if (*latency)
-		return chain;
-	*latency = cpu_chain_latency(CPU_CHAIN_SCALAR_INT, u);
-	return CPU_CHAIN_SCALAR_INT;
+	if (chain == CPU_CHAIN_NONE)
+		return 0;
+#if defined(__aarch64__)
+	return chain == CPU_CHAIN_SCALAR_FP || chain == CPU_CHAIN_SCALAR_INT ? 1 : 0;
+#else
+	return 3;
+#endif
+}
+
+enum cpu_chain cpu_chain_clock(enum cpu_chain chain, unsigned *latency)
+{
+	/* Scalar FP work holds no licence: the plain anchor chain is its clock. Elsewhere a
+	 * vector class without a loaded chain (aarch64) falls back to the anchor too. */
+	if (chain == CPU_CHAIN_SCALAR_FP || !cpu_chain_latency(chain))
+		chain = CPU_CHAIN_SCALAR_INT;
+	*latency = cpu_chain_latency(chain);
+	return chain;
 }
 
 const char *cpu_chain_name(enum cpu_chain chain)
@@ -294,17 +247,17 @@ const char *cpu_chain_name(enum cpu_chain chain)
 		return "imul r64";
 #endif
 	case CPU_CHAIN_SSE_FP:
-		return "addpd xmm";
+		return "imul r64 + addpd xmm";
 	case CPU_CHAIN_AVX_FP:
-		return "vaddpd ymm";
+		return "imul r64 + vmulpd ymm";
 	case CPU_CHAIN_AVX512_FP:
-		return "vaddpd zmm";
+		return "imul r64 + vfmadd231pd zmm";
 	case CPU_CHAIN_SSE_INT:
-		return "paddq xmm";
+		return "imul r64 + paddq xmm";
 	case CPU_CHAIN_AVX2_INT:
-		return "vpaddq ymm";
+		return "imul r64 + vpaddq ymm";
 	case CPU_CHAIN_AVX512_INT:
-		return "vpaddq zmm";
+		return "imul r64 + vpaddq zmm";
 	case CPU_CHAIN_AVX512_FMA_LOAD:
 		return "imul r64 + vfmadd231pd zmm";
 	case CPU_CHAIN_AVX512_IMUL_LOAD:
@@ -326,6 +279,17 @@ const char *cpu_chain_name(enum cpu_chain chain)
 enum peak_freq_load cpu_chain_load(enum cpu_chain chain)
 {
 	switch (chain) {
+	case CPU_CHAIN_SSE_FP:
+		return PEAK_FREQ_LOAD_SSE_FP;
+	case CPU_CHAIN_SSE_INT:
+		return PEAK_FREQ_LOAD_SSE_INT;
+	case CPU_CHAIN_AVX_FP:
+		return PEAK_FREQ_LOAD_AVX_FP;
+	case CPU_CHAIN_AVX2_INT:
+		return PEAK_FREQ_LOAD_AVX2_INT;
+	case CPU_CHAIN_AVX512_INT:
+		return PEAK_FREQ_LOAD_AVX512_INT;
+	case CPU_CHAIN_AVX512_FP: /* linpack's zmm solves: the FMA units' load */
 	case CPU_CHAIN_AVX512_FMA_LOAD:
 		return PEAK_FREQ_LOAD_AVX512_FMA;
 	case CPU_CHAIN_AVX512_IMUL_LOAD:

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_clock.h"
 #include "cpu_kernels.h"
 #include "linpack_solve.h"
 #include "peak_bench.h"
@@ -40,14 +41,19 @@ struct linpack_env {
 	struct peak_bench_err *err;
 	enum peak_isa wide; /* widest FMA ISA here (avx512 or avx2), or scalar */
 	double worst_residual;
+	struct peak_freq_load_clock clocks[PEAK_FREQ_LOAD_COUNT]; /* cpu_clock.h */
 };
 
-/* Clock under the load of the ISA's vector adds, on this thread, right after a solve
- * (the core still holds that ISA's licence): best of five ~3 ms chains. */
-static double chain_ghz(enum cpu_chain isa_chain, const struct peak_machine *m)
+/* Clock under the load of the ISA's FP work, on this thread, right after a solve (the core
+ * still holds that ISA's licence): best of five ~3 ms runs of the imul chain with the
+ * ISA's instructions between its links, or of the plain chain where that load's clock was
+ * refused (cpu_clock.h). */
+static double chain_ghz(enum cpu_chain isa_chain, const struct linpack_env *e)
 {
 	unsigned lat;
-	enum cpu_chain chain = cpu_chain_clock(isa_chain, &m->uarch, &lat);
+	bool refused;
+	enum cpu_chain chain = cpu_clock_chain(isa_chain, e->clocks, &lat, &refused);
+	const struct peak_machine *m = e->m;
 	double hint = m->ghz.value > 0.1 ? m->ghz.value : 3.0, best = 0;
 	uint64_t iters = (uint64_t)(0.003 * hint * 1e9 / (CPU_CHAIN_STEPS * (double)lat)) + 1;
 	for (int t = 0; t < 5; t++) {
@@ -59,6 +65,11 @@ static double chain_ghz(enum cpu_chain isa_chain, const struct peak_machine *m)
 		best = fmax(best, (double)iters * CPU_CHAIN_STEPS * lat / (double)ns);
 	}
 	return best;
+}
+
+static enum cpu_chain wide_chain(const struct linpack_env *e)
+{
+	return e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP : CPU_CHAIN_AVX_FP;
 }
 
 /* One solve with its residual check; 0, or -1 with e->err set. */
@@ -189,9 +200,8 @@ static int measure_hook(struct peak_bench_run *r, double *value, struct peak_ben
 	/* OpenBLAS's threads should own `used` CPUs for the whole solve. */
 	if (sv->seconds > 0)
 		w->share = fmin(w->share, sv->cpu_seconds / (sv->seconds * w->used));
-	w->ghz_wide[i] = chain_ghz(
-	    w->e->wide == PEAK_ISA_AVX512 ? CPU_CHAIN_AVX512_FP : CPU_CHAIN_AVX_FP, w->e->m);
-	w->ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, w->e->m);
+	w->ghz_wide[i] = chain_ghz(wide_chain(w->e), w->e);
+	w->ghz_avx2[i] = chain_ghz(CPU_CHAIN_AVX_FP, w->e);
 	return 0;
 }
 
@@ -340,7 +350,8 @@ static int lp_context(struct peak_bench_env *env)
 	peak_context_set_num(e->ctx, "linpack.residual_threshold", LINPACK_RESIDUAL_THRESHOLD);
 	peak_context_set_str(e->ctx, "linpack.theoretical",
 			     "dgesv: widest FMA ISA (avx512 here if present) x cores used x GHz "
-			     "of its vector-add chain after each solve; dgesv_vs_avx2: AVX2 peak");
+			     "of the imul chain under that ISA's load after each solve; "
+			     "dgesv_vs_avx2: AVX2 peak");
 	if (o->corrupt)
 		peak_context_set_bool(e->ctx, "linpack.test_corrupt_solve", true);
 	return 0;
@@ -357,6 +368,11 @@ static int lp_sweep(struct peak_bench_env *env)
 		return peak_bench_fail(e->err, PEAK_EXIT_FAIL, "--n %zu: cannot allocate %.1f GB", n,
 				       (double)linpack_bytes(n) / 1e9);
 	lp->w = (struct lp_sweep){.e = e, .o = &lp->o, .s = &lp->s};
+	/* The loads' clocks, checked once before the solves (cpu_clock.h); a refused one
+	 * leaves its rows at the plain imul chain. */
+	const enum cpu_chain chains[] = {wide_chain(e), CPU_CHAIN_AVX_FP};
+	cpu_clock_measure_chains(chains, 2, e->clocks);
+	cpu_clock_to_context(e->clocks, e->ctx);
 	lp->w.cores = e->m->cores.value >= 1 ? (unsigned)e->m->cores.value : peak_team_allowed_cpus();
 	const struct peak_bench_suite suite = {
 	    .name = "cpu",

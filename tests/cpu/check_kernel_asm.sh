@@ -99,7 +99,5 @@ if grep -q '<peak_loop_avx512_bf16_dot>:' "$dis"; then
 		status=1
 	fi
 fi
-expect cpu_chain_avx512_fp 'vaddpd.*%zmm'
-expect cpu_chain_avx_fp 'vaddpd.*%ymm'
 expect cpu_chain_scalar_int 'imul[[:space:]]+%r'
 exit $status

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_clock.h"
 #include "cpu_kernels.h"
 #if defined(__x86_64__)
 #include "peak_formats_x86.h"
@@ -181,12 +182,86 @@ static void test_chains(void **state)
 			assert_true(cpu_chain_run(chains[i].chain, n) ==
 				    cpu_chain_expected(chains[i].chain, n));
 	}
-	/* A loaded chain is clocked at imul's latency, whatever the table says. */
-	struct peak_uarch u = {0};
+}
+
+/* Every kernel's clock is anchor-timed (issue 41): the chain that clocks it steps at the
+ * anchor's latency (imul r64: 3 on x86-64; add x: 1 on aarch64), a figure no table gives
+ * (cpu_chain_clock takes none), and a vector kernel's chain on x86-64 is a loaded one:
+ * the anchor with the class's instructions between its links, never a vector latency
+ * chain. */
+static void test_every_clock_is_anchored(void **state)
+{
+	(void)state;
+#if defined(__aarch64__)
+	const unsigned anchor = 1;
+#else
+	const unsigned anchor = 3;
+#endif
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		const struct cpu_kernel *k = &cpu_kernels[i];
+		unsigned lat = 0;
+		enum cpu_chain c = cpu_chain_clock(k->chain, &lat);
+		assert_int_equal(lat, anchor);
+		if (c == CPU_CHAIN_SCALAR_INT)
+			continue; /* the plain anchor */
+#if defined(__x86_64__)
+		assert_int_not_equal(cpu_chain_load(c), PEAK_FREQ_LOAD_NONE);
+		assert_non_null(strstr(cpu_chain_name(c), "imul r64 + "));
+#else
+		fail_msg("%s: clocked by %s, not the add x anchor", k->name, cpu_chain_name(c));
+#endif
+	}
+	/* linpack's two classes too. */
 	unsigned lat = 0;
-	assert_int_equal(cpu_chain_clock(CPU_CHAIN_AVX512_FMA_LOAD, &u, &lat),
-			 CPU_CHAIN_AVX512_FMA_LOAD);
-	assert_int_equal(lat, 3);
+	enum cpu_chain zmm = cpu_chain_clock(CPU_CHAIN_AVX512_FP, &lat);
+	assert_int_equal(lat, anchor);
+#if defined(__x86_64__)
+	assert_int_equal(cpu_chain_load(zmm), PEAK_FREQ_LOAD_AVX512_FMA);
+	assert_int_equal(cpu_chain_load(cpu_chain_clock(CPU_CHAIN_AVX_FP, &lat)),
+			 PEAK_FREQ_LOAD_AVX_FP);
+#else
+	assert_int_equal(zmm, CPU_CHAIN_SCALAR_INT);
+#endif
+}
+
+/* The clock a row of this class gets from the loads' readings: its load's when believed,
+ * else the plain chain's (cpu_clock_chain). */
+static double row_clock(enum cpu_chain chain, const struct peak_freq_load_clock *clocks)
+{
+	unsigned lat;
+	bool refused;
+	enum cpu_chain c = cpu_clock_chain(chain, clocks, &lat, &refused);
+	enum peak_freq_load load = cpu_chain_load(c);
+	return load == PEAK_FREQ_LOAD_NONE ? clocks[PEAK_FREQ_LOAD_AVX2_INT].ghz_scalar
+					   : clocks[load].ghz;
+}
+
+/* Issue 41: a core whose vector-integer latency is 2 or 3 gets the same clock as one whose
+ * latency is 1. A chain timed at a claimed 1-cycle step reads scalar / latency; injected
+ * as the AVX2 integer load's reading beside a 3.55 GHz anchor and an AVX-512 FMA load that
+ * shows no licence, the 2- and 3-cycle readings are refused and the rows stand at the
+ * anchor, as the 1-cycle one stands at its own (equal) reading. */
+static void test_latency_does_not_move_the_clock(void **state)
+{
+	(void)state;
+	const double scalar = 3.55;
+	for (unsigned latency = 1; latency <= 3; latency++) {
+		struct peak_freq_load_clock c[PEAK_FREQ_LOAD_COUNT] = {0};
+		double reading = scalar / latency;
+		c[PEAK_FREQ_LOAD_AVX2_INT] = (struct peak_freq_load_clock){
+		    .ghz = reading, .ghz_light = reading, .ghz_scalar = scalar};
+		c[PEAK_FREQ_LOAD_AVX512_FMA] = (struct peak_freq_load_clock){
+		    .ghz = scalar, .ghz_light = scalar, .ghz_scalar = scalar};
+		for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
+			if (c[l].ghz > 0)
+				(void)peak_freq_load_check(&c[l]);
+		(void)peak_freq_load_refuse_unexplained(c);
+		assert_true(fabs(row_clock(CPU_CHAIN_AVX2_INT, c) - scalar) < 1e-9);
+		unsigned lat;
+		bool refused;
+		(void)cpu_clock_chain(CPU_CHAIN_AVX2_INT, c, &lat, &refused);
+		assert_true(refused == (latency > 1));
+	}
 }
 
 /* Each kernel needs exactly the features its instructions use (peak_cpu_can_run): FMA
@@ -291,6 +366,8 @@ int main(void)
 	    cmocka_unit_test(test_ops_per_iter),
 	    cmocka_unit_test(test_format_ops),
 	    cmocka_unit_test(test_chains),
+	    cmocka_unit_test(test_every_clock_is_anchored),
+	    cmocka_unit_test(test_latency_does_not_move_the_clock),
 	    cmocka_unit_test(test_pretend_missing),
 	    cmocka_unit_test(test_kernel_features),
 	    cmocka_unit_test(test_probe_class),

@@ -61,6 +61,40 @@ static void test_each_check_refuses(void **state)
 	assert_false(peak_freq_load_check(&c));
 }
 
+/* The floor rule (issue 41), on the Zen 5 record's readings: its vpaddq ymm chain timed at
+ * a claimed 1-cycle step read 1.75 GHz beside the imul chain's 3.55 and an AVX-512 FMA
+ * clock of 3.56 (no licence): refused, naming the ratio. The same reading on a core whose
+ * 512-bit FMA clock is lowered (a licence seen) stands, as does any 512-bit reading whose
+ * densities agree; a narrow reading above the floor stands without a licence. */
+static void test_floor_rule(void **state)
+{
+	(void)state;
+	struct peak_freq_load_clock c[PEAK_FREQ_LOAD_COUNT] = {0};
+	c[PEAK_FREQ_LOAD_AVX512_FMA] = readings(3.56, 3.56, 3.55);
+	c[PEAK_FREQ_LOAD_AVX2_INT] = readings(1.75, 1.75, 3.55);
+	c[PEAK_FREQ_LOAD_SSE_INT] = readings(3.40, 3.40, 3.55);
+	for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
+		if (c[l].ghz > 0)
+			assert_true(peak_freq_load_check(&c[l]));
+	assert_int_equal(peak_freq_load_refuse_unexplained(c), 1);
+	assert_false(c[PEAK_FREQ_LOAD_AVX2_INT].ok);
+	assert_non_null(strstr(c[PEAK_FREQ_LOAD_AVX2_INT].why, "is 0.49 of the imul clock 3.55"));
+	assert_true(c[PEAK_FREQ_LOAD_SSE_INT].ok);
+	assert_true(c[PEAK_FREQ_LOAD_AVX512_FMA].ok);
+
+	/* A licence seen: the 512-bit FMA clock at 0.70 of the scalar one. */
+	struct peak_freq_load_clock d[PEAK_FREQ_LOAD_COUNT] = {0};
+	d[PEAK_FREQ_LOAD_AVX512_FMA] = readings(2.77, 2.77, 3.96);
+	d[PEAK_FREQ_LOAD_AVX_FP] = readings(3.10, 3.10, 3.96);
+	for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
+		if (d[l].ghz > 0)
+			assert_true(peak_freq_load_check(&d[l]));
+	assert_int_equal(peak_freq_load_refuse_unexplained(d), 0);
+	assert_true(d[PEAK_FREQ_LOAD_AVX_FP].ok && d[PEAK_FREQ_LOAD_AVX512_FMA].ok);
+	assert_true(peak_freq_load_is_wide(PEAK_FREQ_LOAD_AVX512_INT));
+	assert_false(peak_freq_load_is_wide(PEAK_FREQ_LOAD_AVX2_INT));
+}
+
 /* Every load that runs here reads a clock (its chain's value checked inside); one that
  * does not run here is refused with its reason and reads nothing. */
 static void test_loads_here(void **state)
@@ -102,6 +136,7 @@ int main(void)
 	    cmocka_unit_test(test_intel_record_believed),
 	    cmocka_unit_test(test_no_licence_believed),
 	    cmocka_unit_test(test_each_check_refuses),
+	    cmocka_unit_test(test_floor_rule),
 	    cmocka_unit_test(test_loads_here),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
