@@ -25,6 +25,9 @@ enum peak_freq_chain { PEAK_FREQ_IMUL, PEAK_FREQ_ADDSD };
 #else
 #define PEAK_FREQ_INT_LATENCY 0
 #endif
+/* imul r64's latency: 3 cycles on Intel's cores since Core 2 and AMD's since Zen
+ * (uops.info): the x86-64 anchor every clock is timed at, not a table's entry. */
+#define PEAK_FREQ_IMUL_LATENCY 3
 
 /* Instructions per loop iteration of a chain: long enough that the loop's own counter and
  * branch, which run on other pipes in parallel with the chain, never shorten or lengthen

@@ -63,11 +63,12 @@ enum peak_freq_density { PEAK_FREQ_FULL, PEAK_FREQ_LIGHT };
 /* A reading is refused when two readings that must agree differ by more than this. */
 #define PEAK_FREQ_LOAD_TOL 0.03
 /* A load's clock under this fraction of the scalar clock is believed only where a licence
- * explains it: the load is 512 bits wide (its two densities agreeing are the licence), or
- * a 512-bit load was seen below the scalar clock on this core (a core that lowers its clock
- * for vector width lowers it most for 512 bits). Intel's deepest 256-bit licences are
- * above it (Skylake-SP's AVX2 heavy bins, in its specification update, are 0.8-0.9 of the
- * non-AVX ones); the Zen 5 record's vpaddq chains at a claimed latency read 0.49. */
+ * explains it: another load of heavy 512-bit work (peak_freq_load_licenses) was seen below
+ * the scalar clock on this core (a core that lowers its clock for vector work does so for
+ * its 512-bit FMAs and multiplies first). Intel's deepest 256-bit licences are above it (Skylake-SP's AVX2
+ * heavy bins, in its specification update, are 0.8-0.9 of the non-AVX ones); the Zen 5
+ * record's vpaddq chains at a claimed latency read 0.49 beside a 512-bit FMA clock of
+ * 1.00. */
 #define PEAK_FREQ_LOAD_FLOOR 0.80
 
 /* The load's name in flags and context keys (avx512_fma, ...). */
@@ -101,11 +102,12 @@ void peak_freq_load_clock(enum peak_freq_load load, double duration_s, unsigned 
 			  struct peak_freq_load_clock *c);
 /* The checks alone, on readings already taken (the test's entry point). */
 bool peak_freq_load_check(struct peak_freq_load_clock *c);
-/* True for the loads whose instructions are 512 bits wide (or AMX's tiles). */
-bool peak_freq_load_is_wide(enum peak_freq_load load);
+/* True for the loads whose lowered clock is a licence that explains another's: the heavy
+ * 512-bit work (FMAs, multiplies, dot products) and AMX's tiles; not 512-bit adds. */
+bool peak_freq_load_licenses(enum peak_freq_load load);
 /* The floor rule on readings already checked (clocks: PEAK_FREQ_LOAD_COUNT entries): a load
- * below PEAK_FREQ_LOAD_FLOOR of its scalar clock that no licence explains is refused, its
- * why saying so. Returns the number refused. */
+ * below PEAK_FREQ_LOAD_FLOOR of its scalar clock that no other load's licence explains is
+ * refused, its why saying so. Returns the number refused. */
 unsigned peak_freq_load_refuse_unexplained(struct peak_freq_load_clock *clocks);
 
 #endif

@@ -137,9 +137,13 @@ static bool config_value(const struct peak_config *cfg, const char *key, struct 
 #define FP_CHAIN       "addsd"
 #endif
 
-/* Frequency: two independent dependent chains, or cpu.ghz. Short runs, many of them: on a
- * shared VM a preempted run only looks slower, so the best of 40 runs of 2 ms is the
- * clock, and 40 x 2 ms per chain keeps peakinfo quick. */
+/* Frequency: the anchor chain (imul r64 on x86-64, add x on aarch64: a step whose latency
+ * is the same on every core of the architecture), or cpu.ghz. Short runs, many of them: on
+ * a shared VM a preempted run only looks slower, so the best of 40 runs of 2 ms is the
+ * clock, and 40 x 2 ms per chain keeps peakinfo quick. The FP add chain is timed beside it
+ * as a witness of the table's FP add latency, never as a clock: the cycles it takes a step
+ * at the anchor's clock are its measured latency (issue 41: a clock timed at a table's
+ * latency halved the Zen 5 record's vector-integer peaks). */
 static void machine_frequency(struct peak_machine *m, const struct peak_config *cfg)
 {
 	const double run_s = 0.002;
@@ -150,42 +154,38 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 	if (config_value(cfg, "cpu.ghz", &m->ghz))
 		return;
 
-	char note[96];
-	double gi =
-	    peak_freq_measure(PEAK_FREQ_IMUL, m->uarch.imul_latency, run_s, m->freq_trials, NULL);
+	char note[128];
+	const unsigned anchor = PEAK_FREQ_INT_LATENCY ? PEAK_FREQ_INT_LATENCY : PEAK_FREQ_IMUL_LATENCY;
+	double gi = peak_freq_measure(PEAK_FREQ_IMUL, anchor, run_s, m->freq_trials, NULL);
 	(void)snprintf(note, sizeof note, "%s chain (latency %u) best of %u", INT_CHAIN_FULL,
-		       PEAK_FREQ_INT_LATENCY ? PEAK_FREQ_INT_LATENCY : m->uarch.imul_latency,
-		       m->freq_trials);
+		       anchor, m->freq_trials);
 	set_value(&m->ghz_imul, gi, gi > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	double gf = 0;
 	if (m->uarch.fp_add_latency) {
 		gf = peak_freq_measure(PEAK_FREQ_ADDSD, m->uarch.fp_add_latency, run_s,
 				       m->freq_trials, NULL);
-		(void)snprintf(note, sizeof note, "%s chain (latency %u in %s) best of %u",
+		(void)snprintf(note, sizeof note,
+			       "%s chain (latency %u in %s) best of %u: a witness, not the clock",
 			       FP_CHAIN, m->uarch.fp_add_latency, m->uarch.name, m->freq_trials);
 		set_value(&m->ghz_addsd, gf, gf > 0 ? PEAK_SRC_MEASURED : PEAK_SRC_UNKNOWN, note);
 	} else {
 		set_value(&m->ghz_addsd, 0, PEAK_SRC_UNKNOWN,
 			  "fp add latency unknown for this uarch");
 	}
-	if (gi > 0 && gf > 0) {
+	if (!(gi > 0)) {
+		set_value(&m->ghz, 0, PEAK_SRC_UNKNOWN, "frequency chain failed: set cpu.ghz");
+		return;
+	}
+	if (gf > 0) {
+		/* The FP add's cycles at the anchor's clock: the table's latency x gi / gf. */
 		m->freq_spread_pct = 100.0 * fabs(gi - gf) / fmax(gi, gf);
-		if (m->freq_spread_pct <= 5.0) {
-			(void)snprintf(note, sizeof note,
-				       "mean of " INT_CHAIN " and " FP_CHAIN
-				       " chains (%.1f%% apart)",
-				       m->freq_spread_pct);
-			set_value(&m->ghz, (gi + gf) / 2, PEAK_SRC_MEASURED, note);
-		} else {
-			(void)snprintf(note, sizeof note,
-				       INT_CHAIN " chain (" FP_CHAIN " chain disagrees by %.1f%%)",
-				       m->freq_spread_pct);
-			set_value(&m->ghz, gi, PEAK_SRC_MEASURED, note);
-		}
-	} else if (gi > 0) {
-		set_value(&m->ghz, gi, PEAK_SRC_MEASURED, INT_CHAIN " chain only");
+		(void)snprintf(note, sizeof note,
+			       INT_CHAIN " chain; " FP_CHAIN " measured %.2f cycles a step at it "
+			       "(table %u)",
+			       m->uarch.fp_add_latency * gi / gf, m->uarch.fp_add_latency);
+		set_value(&m->ghz, gi, PEAK_SRC_MEASURED, note);
 	} else {
-		set_value(&m->ghz, 0, PEAK_SRC_UNKNOWN, "frequency chains failed: set cpu.ghz");
+		set_value(&m->ghz, gi, PEAK_SRC_MEASURED, INT_CHAIN " chain");
 	}
 }
 

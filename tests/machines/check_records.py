@@ -8,11 +8,17 @@
       peak.uarch and its source, the FMA units, the cores, and each ISA's ops per cycle.
       TSV (superseded.tsv) names the recorded values now known wrong, or keys the record
       predates, with the value the lookup must find instead and why.
-  check_records.py below-peak --kernel-peaks BIN DIR...
-      For every record, no cpubench row (RECORD/cpubench*.json) is above its theoretical
-      peak recomputed with the current table: cores used x the row's own clock (its
-      frequency row) x the kernel's ops per cycle as cpubench computes them today
-      (kernel_peaks, which runs cpubench's code on the record's /proc and /sys).
+  check_records.py below-peak --kernel-peaks BIN [--floor-1t REC=F]... DIR...
+      For every record, no cpubench row (RECORD/cpubench*.json, and held-cpubench*.json:
+      rows recorded by code this replay corrects) is above its theoretical peak
+      recomputed with the current table: cores used x the row's clock x the kernel's ops
+      per cycle as cpubench computes them today (kernel_peaks, which runs cpubench's code
+      on the record's /proc and /sys). The row's clock is its frequency row, put through
+      today's refusal rule (peak_freq_load.h): a vector class's reading under
+      clock_floor of the record's anchor (cpu.clock_ghz.scalar, else cpu.ghz.imul) with no
+      heavy 512-bit load's clock below the anchor is refused, and the anchor stands, as cpubench
+      now does. --floor-1t REC=F: every undisturbed 1-thread row of that record is at
+      least F of its peak, or carries a cause measured in its run (cause=..., probe_short).
 
   check_records.py probe-check --peakinfo BIN [--expect REC:UARCH:TEXT]... DIR...
       For every record with probe runs (RECORD/peakinfo-measured-*.json), those runs
@@ -208,12 +214,16 @@ def lookup_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
           "schema ok (csv, json)")
 
 
-def kernel_peaks(binary: str, root: str) -> tuple[str, str, int, dict[str, float]]:
-    """uarch name and source, cores, and each kernel's ops per cycle, from kernel_peaks."""
+def kernel_peaks(binary: str, root: str) -> tuple[str, str, int, dict[str, float], tuple]:
+    """uarch name and source, cores, each kernel's ops per cycle, and the clocks: each
+    kernel's clock load and whether its lowering licenses others, with the refusal rule's
+    floor."""
     run = subprocess.run([binary, root], capture_output=True, text=True, check=False)
     if run.returncode != 0:
         raise RuntimeError(f"{binary} {root} exited {run.returncode}: {run.stderr.strip()}")
     uarch, source, cores, per_cycle = "?", "?", 0, {}
+    loads: dict[str, tuple[str, bool]] = {}
+    floor = 0.0
     for line in run.stdout.splitlines():
         f = line.split("\t")
         if f[0] == "uarch":
@@ -222,7 +232,42 @@ def kernel_peaks(binary: str, root: str) -> tuple[str, str, int, dict[str, float
             cores = int(f[1])
         elif f[0] == "kernel":
             per_cycle[f[1]] = float(f[2])
-    return uarch, source, cores, per_cycle
+        elif f[0] == "clock":
+            loads[f[1]] = (f[2], f[3] == "1")
+        elif f[0] == "clock_floor":
+            floor = float(f[1])
+    return uarch, source, cores, per_cycle, (loads, floor)
+
+
+def rec_value(text: str) -> tuple[str, float]:
+    """REC=F of --floor-1t."""
+    rec, _, value = text.partition("=")
+    try:
+        return rec, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}': want RECORD=FRACTION") from None
+
+
+def replayed_clock(variant: str, ghz: float, ctx: dict, clocks: tuple) -> tuple[float, str]:
+    """The row's clock after today's refusal rule, and a note when it changed."""
+    loads, floor = clocks
+    load, _ = loads.get(variant, ("scalar", False))
+    anchor = ctx.get("cpu.clock_ghz.scalar") or ctx.get("cpu.ghz.imul")
+    if load == "scalar" or not isinstance(anchor, (int, float)) or anchor <= 0:
+        return ghz, ""
+    # A licence: another heavy 512-bit load's clock below the anchor (PEAK_FREQ_LOAD_TOL).
+    licence = any(isinstance(v, (int, float)) and v < 1 - 0.03
+                  for k, v in ctx.items() if k.startswith("cpu.clock_ratio.")
+                  and k[len("cpu.clock_ratio."):] != load
+                  and licenses(k[len("cpu.clock_ratio."):], loads))
+    if ghz >= floor * anchor or licence:
+        return ghz, ""
+    return anchor, f"clock {ghz:.3g} refused ({ghz / anchor:.2f} of the anchor {anchor:.4g})"
+
+
+def licenses(load: str, loads: dict[str, tuple[str, bool]]) -> bool:
+    """Whether that load's lowered clock is a licence (kernel_peaks's clock lines)."""
+    return any(name == load and lic for name, lic in loads.values())
 
 
 def ops_per_cycle(variant: str, per_cycle: dict[str, float]) -> tuple[float | None, str]:
@@ -237,10 +282,14 @@ def ops_per_cycle(variant: str, per_cycle: dict[str, float]) -> tuple[float | No
     return None, ""
 
 
-def judge_rows(name: str, doc: dict, cores: int, per_cycle: dict[str, float],
-               t: Tally) -> tuple[int, list[str], list[str]]:
+MEASURED_CAUSES = ("cause=", "probe_short")
+
+
+def judge_rows(name: str, doc: dict, cores: int, per_cycle: dict[str, float], t: Tally,
+               clocks: tuple, floor_1t: float | None) -> tuple[int, list[str], list[str]]:
     """Check one cpubench file's rate rows; returns rows judged, changed peaks, not judged."""
     rows = doc.get("results", [])
+    ctx = doc.get("context", {})
     clock = {(r["variant"], r["threads"]): r.get("mean") for r in rows
              if r.get("test") == "frequency" and r.get("metric") == "frequency"}
     judged, changed, unjudged = 0, [], []
@@ -260,6 +309,9 @@ def judge_rows(name: str, doc: dict, cores: int, per_cycle: dict[str, float],
         if math.isnan(opc):
             unjudged.append(f"{what} (no peak: the table cannot say)")
             continue
+        ghz, refused = replayed_clock(r["variant"], ghz, ctx, clocks)
+        if refused:
+            changed.append(f"{what}: {refused}")
         peak = min(r["threads"], cores) * ghz * opc
         judged += 1
         rec = r.get("theoretical")
@@ -271,13 +323,19 @@ def judge_rows(name: str, doc: dict, cores: int, per_cycle: dict[str, float],
                    f"{', ' + via + ',' if via else ''} x "
                    f"{min(r['threads'], cores)} cores x {ghz:.4g} GHz; recorded peak "
                    f"{rec if rec is None else f'{rec:.4g}'})")
+        flags = r.get("flags") or ""
+        if (floor_1t is not None and r["threads"] == 1 and r["mean"] < floor_1t * peak
+                and not any(c in flags for c in MEASURED_CAUSES)):
+            t.fail(f"{name}: {what}: {r['mean'] / peak:.3f} of its peak {peak:.4g} and no "
+                   f"cause measured in its run (flags: {flags or 'none'})")
     return judged, changed, unjudged
 
 
 def below_peak_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
     name = os.path.basename(rec)
     root = os.path.join(rec, "root")
-    files = sorted(f for f in os.listdir(rec) if f.startswith("cpubench") and f.endswith(".json"))
+    files = sorted(f for f in os.listdir(rec) if f.endswith(".json")
+                   and (f.startswith("cpubench") or f.startswith("held-cpubench")))
     if not os.path.isdir(root):
         t.fail(f"{name}: not a complete record (needs root/)")
         return
@@ -285,7 +343,7 @@ def below_peak_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
         t.skip(f"{name}: no cpubench rows recorded")
         return
     try:
-        uarch, source, cores, per_cycle = kernel_peaks(args.kernel_peaks, root)
+        uarch, source, cores, per_cycle, clocks = kernel_peaks(args.kernel_peaks, root)
     except RuntimeError as e:
         t.fail(f"{name}: {e}")
         return
@@ -295,8 +353,10 @@ def below_peak_one(args: argparse.Namespace, rec: str, t: Tally) -> None:
         return
     judged, changed, unjudged = 0, [], []
     failed_before = t.failed
+    floor_1t = dict(args.floor_1t).get(name)
     for f in files:
-        j, c, u = judge_rows(f"{name}/{f}", load(os.path.join(rec, f)), cores, per_cycle, t)
+        j, c, u = judge_rows(f"{name}/{f}", load(os.path.join(rec, f)), cores, per_cycle, t,
+                             clocks, floor_1t)
         judged, changed, unjudged = judged + j, changed + c, unjudged + u
     if not judged:
         t.skip(f"{name}: no row could be judged: " + "; ".join(unjudged))
@@ -412,6 +472,8 @@ def main(argv: list[str]) -> int:
     lk.add_argument("dirs", nargs="+")
     bp = sub.add_parser("below-peak")
     bp.add_argument("--kernel-peaks", required=True)
+    bp.add_argument("--floor-1t", action="append", default=[], type=rec_value,
+                    metavar="REC=F")
     bp.add_argument("dirs", nargs="+")
     pc = sub.add_parser("probe-check")
     pc.add_argument("--peakinfo", required=True)

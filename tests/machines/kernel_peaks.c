@@ -7,11 +7,16 @@
  * Usage: kernel_peaks ROOT. Output, tab-separated:
  *   uarch NAME SOURCE
  *   cores N
- *   kernel VARIANT OPS_PER_CYCLE       (nan: the table cannot say, e.g. vpmullq) */
+ *   kernel VARIANT OPS_PER_CYCLE       (nan: the table cannot say, e.g. vpmullq)
+ *   clock VARIANT LOAD LICENSES        (the load whose clock the kernel's rows take:
+ *                                       "scalar" for the plain anchor; LICENSES 1 when its
+ *                                       lowered clock explains another's)
+ *   clock_floor F                      (PEAK_FREQ_LOAD_FLOOR: the refusal rule's bound) */
 #include <stdio.h>
 #include <string.h>
 
 #include "cpu_kernels.h"
+#include "peak_freq_load.h"
 #include "peak_peak.h"
 #include "peak_sysinfo.h"
 
@@ -39,5 +44,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < cpu_nkernels; i++)
 		printf("kernel\t%s\t%.17g\n", cpu_kernels[i].name,
 		       cpu_kernel_ops_per_cycle(&cpu_kernels[i], &m.uarch));
+	for (size_t i = 0; i < cpu_nkernels; i++) {
+		unsigned lat;
+		enum peak_freq_load load = cpu_chain_load(cpu_chain_clock(cpu_kernels[i].chain, &lat));
+		printf("clock\t%s\t%s\t%d\n", cpu_kernels[i].name, peak_freq_load_name(load),
+		       peak_freq_load_licenses(load) ? 1 : 0);
+	}
+	printf("clock_floor\t%.17g\n", PEAK_FREQ_LOAD_FLOOR);
 	return ferror(stdout) ? 1 : 0;
 }

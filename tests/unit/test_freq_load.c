@@ -63,21 +63,23 @@ static void test_each_check_refuses(void **state)
 
 /* The floor rule (issue 41), on the Zen 5 record's readings: its vpaddq ymm chain timed at
  * a claimed 1-cycle step read 1.75 GHz beside the imul chain's 3.55 and an AVX-512 FMA
- * clock of 3.56 (no licence): refused, naming the ratio. The same reading on a core whose
- * 512-bit FMA clock is lowered (a licence seen) stands, as does any 512-bit reading whose
- * densities agree; a narrow reading above the floor stands without a licence. */
+ * clock of 3.56 (no licence): refused, naming the ratio, as is its vpaddq zmm reading
+ * (512-bit adds are light: no licence for another, and nothing is its own). The same readings on a core whose 512-bit FMA
+ * clock is lowered (a licence seen) stand; a reading above the floor stands without one. */
 static void test_floor_rule(void **state)
 {
 	(void)state;
 	struct peak_freq_load_clock c[PEAK_FREQ_LOAD_COUNT] = {0};
 	c[PEAK_FREQ_LOAD_AVX512_FMA] = readings(3.56, 3.56, 3.55);
 	c[PEAK_FREQ_LOAD_AVX2_INT] = readings(1.75, 1.75, 3.55);
+	c[PEAK_FREQ_LOAD_AVX512_INT] = readings(1.77, 1.77, 3.55);
 	c[PEAK_FREQ_LOAD_SSE_INT] = readings(3.40, 3.40, 3.55);
 	for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
 		if (c[l].ghz > 0)
 			assert_true(peak_freq_load_check(&c[l]));
-	assert_int_equal(peak_freq_load_refuse_unexplained(c), 1);
+	assert_int_equal(peak_freq_load_refuse_unexplained(c), 2);
 	assert_false(c[PEAK_FREQ_LOAD_AVX2_INT].ok);
+	assert_false(c[PEAK_FREQ_LOAD_AVX512_INT].ok);
 	assert_non_null(strstr(c[PEAK_FREQ_LOAD_AVX2_INT].why, "is 0.49 of the imul clock 3.55"));
 	assert_true(c[PEAK_FREQ_LOAD_SSE_INT].ok);
 	assert_true(c[PEAK_FREQ_LOAD_AVX512_FMA].ok);
@@ -86,13 +88,16 @@ static void test_floor_rule(void **state)
 	struct peak_freq_load_clock d[PEAK_FREQ_LOAD_COUNT] = {0};
 	d[PEAK_FREQ_LOAD_AVX512_FMA] = readings(2.77, 2.77, 3.96);
 	d[PEAK_FREQ_LOAD_AVX_FP] = readings(3.10, 3.10, 3.96);
+	d[PEAK_FREQ_LOAD_AVX512_IMUL] = readings(2.80, 2.80, 3.96);
 	for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
 		if (d[l].ghz > 0)
 			assert_true(peak_freq_load_check(&d[l]));
 	assert_int_equal(peak_freq_load_refuse_unexplained(d), 0);
-	assert_true(d[PEAK_FREQ_LOAD_AVX_FP].ok && d[PEAK_FREQ_LOAD_AVX512_FMA].ok);
-	assert_true(peak_freq_load_is_wide(PEAK_FREQ_LOAD_AVX512_INT));
-	assert_false(peak_freq_load_is_wide(PEAK_FREQ_LOAD_AVX2_INT));
+	assert_true(d[PEAK_FREQ_LOAD_AVX_FP].ok && d[PEAK_FREQ_LOAD_AVX512_FMA].ok &&
+		    d[PEAK_FREQ_LOAD_AVX512_IMUL].ok);
+	assert_true(peak_freq_load_licenses(PEAK_FREQ_LOAD_AVX512_FMA));
+	assert_false(peak_freq_load_licenses(PEAK_FREQ_LOAD_AVX512_INT));
+	assert_false(peak_freq_load_licenses(PEAK_FREQ_LOAD_AVX2_INT));
 }
 
 /* Every load that runs here reads a clock (its chain's value checked inside); one that
