@@ -152,7 +152,8 @@ unsigned peak_freq_load_refuse_unexplained(struct peak_freq_load_clock *clocks)
 {
 	bool refuse[PEAK_FREQ_LOAD_COUNT] = {false};
 	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++) /* judged before any is refused */
-		refuse[l] = clocks[l].ok && clocks[l].ghz < PEAK_FREQ_LOAD_FLOOR * clocks[l].ghz_scalar &&
+		refuse[l] = clocks[l].ok &&
+			    clocks[l].ghz < PEAK_FREQ_LOAD_FLOOR * clocks[l].ghz_scalar &&
 			    !licence_seen(clocks, l);
 	unsigned refused = 0;
 	for (size_t l = 0; l < PEAK_FREQ_LOAD_COUNT; l++) {
@@ -185,6 +186,6 @@ void peak_freq_load_clock(enum peak_freq_load load, double duration_s, unsigned 
 	c->ghz_light = peak_freq_load_ghz(load, PEAK_FREQ_LIGHT, duration_s, trials);
 	c->ghz = peak_freq_load_ghz(load, PEAK_FREQ_FULL, duration_s, trials);
 	c->ghz_scalar = fmax(c->ghz_scalar, peak_freq_load_ghz(PEAK_FREQ_LOAD_NONE, PEAK_FREQ_FULL,
-								duration_s, trials));
+							       duration_s, trials));
 	(void)peak_freq_load_check(c);
 }

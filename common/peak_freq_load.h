@@ -65,10 +65,10 @@ enum peak_freq_density { PEAK_FREQ_FULL, PEAK_FREQ_LIGHT };
 /* A load's clock under this fraction of the scalar clock is believed only where a licence
  * explains it: another load of heavy 512-bit work (peak_freq_load_licenses) was seen below
  * the scalar clock on this core (a core that lowers its clock for vector work does so for
- * its 512-bit FMAs and multiplies first). Intel's deepest 256-bit licences are above it (Skylake-SP's AVX2
- * heavy bins, in its specification update, are 0.8-0.9 of the non-AVX ones); the Zen 5
- * record's vpaddq chains at a claimed latency read 0.49 beside a 512-bit FMA clock of
- * 1.00. */
+ * its 512-bit FMAs and multiplies first). Intel's deepest 256-bit licences are above it
+ * (Skylake-SP's AVX2 heavy bins, in its specification update, are 0.8-0.9 of the non-AVX ones); the
+ * Zen 5 record's vpaddq chains at a claimed latency read 0.49 beside a 512-bit FMA clock of 1.00.
+ */
 #define PEAK_FREQ_LOAD_FLOOR 0.80
 
 /* The load's name in flags and context keys (avx512_fma, ...). */

@@ -13,7 +13,7 @@
 #define STR_(x) #x
 #define STR(x)  STR_(x)
 
-#define IM "imulq %[k], %[x]\n\t"
+#define IM               "imulq %[k], %[x]\n\t"
 #define V_AVX512_FMA(i)  "vfmadd231pd %%zmm9, %%zmm8, %%zmm" #i "\n\t"
 #define V_AVX512_IMUL(i) "vpmulld %%zmm8, %%zmm" #i ", %%zmm" #i "\n\t"
 #define V_NONE(i)        ""
@@ -24,26 +24,27 @@
  * instruction waits on another, whatever the class's latency. The SSE classes are the
  * legacy two-operand forms (a core with SSE2 and no AVX runs them): each adds zero to its
  * accumulator, reused every fourth link as above. */
-#define V_SSE_FP(i)      "addpd %%xmm8, %%xmm" #i "\n\t"
-#define V_SSE_INT(i)     "paddq %%xmm8, %%xmm" #i "\n\t"
-#define V_AVX_FP(i)      "vmulpd %%ymm9, %%ymm8, %%ymm" #i "\n\t"
-#define V_AVX2_INT(i)    "vpaddq %%ymm9, %%ymm8, %%ymm" #i "\n\t"
-#define V_AVX512_INT(i)  "vpaddq %%zmm9, %%zmm8, %%zmm" #i "\n\t"
+#define V_SSE_FP(i)     "addpd %%xmm8, %%xmm" #i "\n\t"
+#define V_SSE_INT(i)    "paddq %%xmm8, %%xmm" #i "\n\t"
+#define V_AVX_FP(i)     "vmulpd %%ymm9, %%ymm8, %%ymm" #i "\n\t"
+#define V_AVX2_INT(i)   "vpaddq %%ymm9, %%ymm8, %%ymm" #i "\n\t"
+#define V_AVX512_INT(i) "vpaddq %%zmm9, %%zmm8, %%zmm" #i "\n\t"
 
 /* Two vector instructions a link over four links; one and a half over sixteen; one a
  * link, or half, over eight. */
-#define D2(V)  IM V(0) V(1) IM V(2) V(3) IM V(4) V(5) IM V(6) V(7)
-#define D15(V) IM V(0) V(1) IM V(2) IM V(3) V(4) IM V(5) IM V(6) V(7) IM V(0) IM V(1) V(2) \
-	IM V(3) IM V(4) V(5) IM V(6) IM V(7) V(0) IM V(1) IM V(2) V(3) IM V(4) IM V(5) V(6) IM V(7)
-#define D1(V)  IM V(0) IM V(1) IM V(2) IM V(3) IM V(4) IM V(5) IM V(6) IM V(7)
-#define DH(V)  IM V(0) IM IM V(1) IM IM V(2) IM IM V(3) IM
+#define D2(V) IM V(0) V(1) IM V(2) V(3) IM V(4) V(5) IM V(6) V(7)
+#define D15(V)                                                                                     \
+	IM V(0) V(1) IM V(2) IM V(3) V(4) IM V(5) IM V(6) V(7) IM V(0) IM V(1) V(2) IM V(3)        \
+	    IM V(4) V(5) IM V(6) IM V(7) V(0) IM V(1) IM V(2) V(3) IM V(4) IM V(5) V(6) IM V(7)
+#define D1(V) IM V(0) IM V(1) IM V(2) IM V(3) IM V(4) IM V(5) IM V(6) IM V(7)
+#define DH(V) IM V(0) IM IM V(1) IM IM V(2) IM IM V(3) IM
 /* A body is PEAK_FREQ_LOAD_LINKS links. */
 #define BODY_2(V)  D2(V) D2(V) D2(V) D2(V)
 #define BODY_15(V) D15(V)
 #define BODY_1(V)  D1(V) D1(V)
 #define BODY_H(V)  DH(V) DH(V)
 
-#define ZERO(i) "vpxor %%xmm" #i ", %%xmm" #i ", %%xmm" #i "\n\t"
+#define ZERO(i)  "vpxor %%xmm" #i ", %%xmm" #i ", %%xmm" #i "\n\t"
 #define ZERO_ALL ZERO(0) ZERO(1) ZERO(2) ZERO(3) ZERO(4) ZERO(5) ZERO(6) ZERO(7) ZERO(8) ZERO(9)
 
 /* clang-format off */
@@ -134,11 +135,13 @@ struct amx_cfg {
 	unsigned short colsb[16];
 	unsigned char rows[16];
 };
-#define T(c)                "tdpbf16ps %%tmm6, %%tmm4, %%tmm" #c "\n\t"
-#define L8                  IM IM IM IM IM IM IM IM
-#define FULL(a, b)          T(a) L8 T(b) L8
-#define LIGHT(a)            T(a) L8 L8
-#define NEXT                "decq %[n]\n\t" "jz 2f\n\t"
+#define T(c)       "tdpbf16ps %%tmm6, %%tmm4, %%tmm" #c "\n\t"
+#define L8         IM IM IM IM IM IM IM IM
+#define FULL(a, b) T(a) L8 T(b) L8
+#define LIGHT(a)   T(a) L8 L8
+#define NEXT                                                                                       \
+	"decq %[n]\n\t"                                                                            \
+	"jz 2f\n\t"
 #define DEF_AMX_LOADED(fn, b0, b1, b2, b3)                                                         \
 	static uint64_t fn(uint64_t iters)                                                         \
 	{                                                                                          \
@@ -149,9 +152,8 @@ struct amx_cfg {
 		if (!n || !peak_amx_request(NULL, 0))                                              \
 			return n ? 0 : x;                                                          \
 		__asm__ volatile("ldtilecfg (%[cfg])\n\t"                                          \
-				 ".p2align 6\n"                                                   \
-				 "1:\n\t" b0 NEXT b1 NEXT b2 NEXT b3                               \
-				 "decq %[n]\n\t"                                                   \
+				 ".p2align 6\n"                                                    \
+				 "1:\n\t" b0 NEXT b1 NEXT b2 NEXT b3 "decq %[n]\n\t"               \
 				 "jnz 1b\n"                                                        \
 				 "2:\n\t"                                                          \
 				 "tilerelease\n\t"                                                 \

@@ -155,7 +155,8 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 		return;
 
 	char note[128];
-	const unsigned anchor = PEAK_FREQ_INT_LATENCY ? PEAK_FREQ_INT_LATENCY : PEAK_FREQ_IMUL_LATENCY;
+	const unsigned anchor =
+	    PEAK_FREQ_INT_LATENCY ? PEAK_FREQ_INT_LATENCY : PEAK_FREQ_IMUL_LATENCY;
 	double gi = peak_freq_measure(PEAK_FREQ_IMUL, anchor, run_s, m->freq_trials, NULL);
 	(void)snprintf(note, sizeof note, "%s chain (latency %u) best of %u", INT_CHAIN_FULL,
 		       anchor, m->freq_trials);
@@ -181,7 +182,7 @@ static void machine_frequency(struct peak_machine *m, const struct peak_config *
 		m->freq_spread_pct = 100.0 * fabs(gi - gf) / fmax(gi, gf);
 		(void)snprintf(note, sizeof note,
 			       INT_CHAIN " chain; " FP_CHAIN " measured %.2f cycles a step at it "
-			       "(table %u)",
+					 "(table %u)",
 			       m->uarch.fp_add_latency * gi / gf, m->uarch.fp_add_latency);
 		set_value(&m->ghz, gi, PEAK_SRC_MEASURED, note);
 	} else {
@@ -280,8 +281,8 @@ static void machine_network(struct peak_machine *m, const char *root)
 	size_t n = 0;
 	/* An interface's name is under IFNAMSIZ (16) bytes: a longer entry is none, skipped. */
 	DIR *d = peak_fmt(dirpath, sizeof dirpath, "%s/sys/class/net", root ? root : "")
-			 ? opendir(dirpath)
-			 : NULL;
+		     ? opendir(dirpath)
+		     : NULL;
 	if (d) {
 		struct dirent *e;
 		while ((e = readdir(d)) != NULL && n < 64)

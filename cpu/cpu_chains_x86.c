@@ -12,6 +12,9 @@ uint64_t cpu_chain_scalar_int(uint64_t iters)
 {
 	uint64_t x = 1, a = CPU_CHAIN_IMUL_FACTOR;
 	for (uint64_t i = 0; i < iters; i++)
-		__asm__ __volatile__(REP16("imulq %[a], %[x]\n\t") : [x] "+r"(x) : [a] "r"(a) : "cc");
+		__asm__ __volatile__(REP16("imulq %[a], %[x]\n\t")
+				     : [x] "+r"(x)
+				     : [a] "r"(a)
+				     : "cc");
 	return x;
 }

@@ -6,8 +6,8 @@
 /* Each reading: best of 5 runs of 2 ms, four readings a load (plain, light, full, plain):
  * about 45 ms a load, long next to the licence's switching time (tens of microseconds on
  * Intel's cores) and short next to the sweep. */
-#define READ_S     0.002
-#define READ_RUNS  5
+#define READ_S    0.002
+#define READ_RUNS 5
 
 static void measure_once(enum cpu_chain chain, struct peak_freq_load_clock *clocks)
 {

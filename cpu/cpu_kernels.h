@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "peak_freq_load.h"
 #include "peak_loops.h"
 #include "peak_peak.h"
-#include "peak_freq_load.h"
 #include "peak_uarch_probe.h"
 
 /* The kernels are libpeak's instruction-class loops (peak_loops.h), the very loops the
@@ -22,10 +22,10 @@
 #define CPU_CHAIN_STEPS 16
 
 enum cpu_kind {
-	CPU_KIND_FMA,     /* x = x*2 - 1, then x = x*0.5 + 0.5: identity pair, 2 flops each */
-	CPU_KIND_ADDMUL,  /* half the chains x + 1, x - 1; half x * 2, x * 0.5: 1 flop each */
-	CPU_KIND_IADD,    /* x += c1, x += c2 (wrapping): 1 op each */
-	CPU_KIND_IMUL,    /* x = x * a (wrapping, a odd): 1 op each */
+	CPU_KIND_FMA,    /* x = x*2 - 1, then x = x*0.5 + 0.5: identity pair, 2 flops each */
+	CPU_KIND_ADDMUL, /* half the chains x + 1, x - 1; half x * 2, x * 0.5: 1 flop each */
+	CPU_KIND_IADD,   /* x += c1, x += c2 (wrapping): 1 op each */
+	CPU_KIND_IMUL,   /* x = x * a (wrapping, a odd): 1 op each */
 	/* Number formats (cpu_fmt.c; x86 only): */
 	CPU_KIND_BF16_DOT, /* vdpbf16ps: x += a.b over bf16 pairs, then x += a.(-b): 4 flops
 			    * a fp32 lane */
@@ -45,14 +45,14 @@ enum cpu_test { CPU_TEST_FLOPS, CPU_TEST_IOPS };
  * only once its checks held (cpu_measure.c); aarch64 has none, its rows take the plain. */
 enum cpu_chain {
 	CPU_CHAIN_NONE,
-	CPU_CHAIN_SCALAR_FP,  /* the plain anchor: scalar FP holds no licence */
-	CPU_CHAIN_SSE_FP,     /* addpd xmm */
-	CPU_CHAIN_AVX_FP,     /* vmulpd ymm */
-	CPU_CHAIN_AVX512_FP,  /* vfmadd231pd zmm (linpack's zmm solves) */
-	CPU_CHAIN_SCALAR_INT, /* the plain anchor */
-	CPU_CHAIN_SSE_INT,    /* paddq xmm */
-	CPU_CHAIN_AVX2_INT,   /* vpaddq ymm */
-	CPU_CHAIN_AVX512_INT, /* vpaddq zmm */
+	CPU_CHAIN_SCALAR_FP,        /* the plain anchor: scalar FP holds no licence */
+	CPU_CHAIN_SSE_FP,           /* addpd xmm */
+	CPU_CHAIN_AVX_FP,           /* vmulpd ymm */
+	CPU_CHAIN_AVX512_FP,        /* vfmadd231pd zmm (linpack's zmm solves) */
+	CPU_CHAIN_SCALAR_INT,       /* the plain anchor */
+	CPU_CHAIN_SSE_INT,          /* paddq xmm */
+	CPU_CHAIN_AVX2_INT,         /* vpaddq ymm */
+	CPU_CHAIN_AVX512_INT,       /* vpaddq zmm */
 	CPU_CHAIN_AVX512_FMA_LOAD,  /* vfmadd231pd zmm */
 	CPU_CHAIN_AVX512_IMUL_LOAD, /* vpmulld zmm */
 	CPU_CHAIN_AVX512_BF16_LOAD, /* vdpbf16ps zmm */
@@ -89,7 +89,6 @@ struct cpu_acc {
 		uint16_t u16[CPU_ACC_BYTES / 2];
 	} v;
 };
-
 
 struct cpu_kernel {
 	const char *name; /* the result's variant: "avx512_dp_fma" */

@@ -24,11 +24,11 @@ struct run_ctx {
 	unsigned nthreads;
 	struct peak_team *team;
 	uint64_t chain_iters;
-	uint64_t *chain_out; /* one per thread */
+	uint64_t *chain_out;  /* one per thread */
 	enum cpu_chain chain; /* the kernel's ISA chain, or imul when its latency is unknown */
-	bool corrupt;        /* test hook: damage thread 0's result before verification */
-	unsigned latency;    /* cycles per step of the clock chain: the anchor's */
-	bool clock_refused;  /* the class's loaded chain was refused: the plain anchor clocks it */
+	bool corrupt;         /* test hook: damage thread 0's result before verification */
+	unsigned latency;     /* cycles per step of the clock chain: the anchor's */
+	bool clock_refused;   /* the class's loaded chain was refused: the plain anchor clocks it */
 	const struct cpu_measure_opts *o;
 	struct cpu_sweep *w; /* the frequency row lands here */
 	double ghz[CPU_MAX_REPS];
@@ -253,7 +253,8 @@ static void probe_flags(const struct run_ctx *r, struct peak_result *rr, struct 
 	double ratio[CPU_MAX_REPS], probe[CPU_MAX_REPS];
 	size_t n = 0;
 	for (size_t k = 0; k < rr->nsamples && k < CPU_MAX_REPS && cores_used; k++) {
-		double pc = rr->samples[k] / (r->ghz[k] * cores_used) / cpu_kernel_ops_per_instr(r->k);
+		double pc =
+		    rr->samples[k] / (r->ghz[k] * cores_used) / cpu_kernel_ops_per_instr(r->k);
 		if (!(r->probe_per_cycle[k] > 0) || !(pc > 0))
 			continue;
 		probe[n] = r->probe_per_cycle[k];

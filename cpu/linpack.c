@@ -77,15 +77,17 @@ static int solve_checked(struct linpack_env *e, struct linpack_system *s, bool c
 			 unsigned threads, struct linpack_solve *r)
 {
 	if (linpack_run(s, SEED, corrupt, r) != 0 || r->info != 0) {
-		return peak_bench_fail(e->err, PEAK_EXIT_FAIL, "dgesv failed at N=%zu (info %d: %s)",
-				       s->n, r->info, r->info > 0 ? "singular matrix" : "bad argument");
+		return peak_bench_fail(e->err, PEAK_EXIT_FAIL,
+				       "dgesv failed at N=%zu (info %d: %s)", s->n, r->info,
+				       r->info > 0 ? "singular matrix" : "bad argument");
 	}
 	e->worst_residual = fmax(e->worst_residual, r->scaled_residual);
 	if (!(r->scaled_residual <= LINPACK_RESIDUAL_THRESHOLD)) {
 		return peak_bench_fail(e->err, PEAK_EXIT_FAIL,
 				       "residual check failed: scaled residual %.3g > %g at N=%zu, "
 				       "%u threads",
-				       r->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, s->n, threads);
+				       r->scaled_residual, LINPACK_RESIDUAL_THRESHOLD, s->n,
+				       threads);
 	}
 	return 0;
 }
@@ -148,7 +150,7 @@ struct lp_sweep {
 	double gflops[MAX_REPS], ghz_wide[MAX_REPS], ghz_avx2[MAX_REPS];
 	unsigned nsolves; /* dgesv's repetitions at this point (the stopping rule's count) */
 	double worst, share;
-	bool steal; /* dgesv's row was flagged steal: its twin shares the run */
+	bool steal;         /* dgesv's row was flagged steal: its twin shares the run */
 	char steal_pct[32]; /* and its "steal_pct=P" ("" when none) */
 };
 
@@ -179,14 +181,14 @@ static int measure_hook(struct peak_bench_run *r, double *value, struct peak_ben
 	if (is_twin(r)) { /* no solve of its own: dgesv's samples, so the same stopping point */
 		if (i >= w->nsolves)
 			return peak_bench_fail(be, PEAK_EXIT_FAIL,
-					       "dgesv_vs_avx2: repetition %u past dgesv's %u", i + 1,
-					       w->nsolves);
+					       "dgesv_vs_avx2: repetition %u past dgesv's %u",
+					       i + 1, w->nsolves);
 		*value = w->gflops[i];
 		return 0;
 	}
 	if (!w->o->common.quiet && cap > reps)
-		fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u (%u to %u)\n",
-			w->s->n, r->nthreads, r->nthreads == 1 ? "" : "s", i + 1, reps, cap);
+		fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u (%u to %u)\n", w->s->n,
+			r->nthreads, r->nthreads == 1 ? "" : "s", i + 1, reps, cap);
 	else if (!w->o->common.quiet)
 		fprintf(stderr, "linpack: N=%zu, %u thread%s, repetition %u/%u\n", w->s->n,
 			r->nthreads, r->nthreads == 1 ? "" : "s", i + 1, reps);
@@ -304,8 +306,8 @@ static int lp_check(struct peak_bench_env *env)
 	struct linpack *lp = env->state;
 	const char *hook = getenv("PEAKBENCH_TEST_CORRUPT_SOLVE");
 	lp->o.corrupt = hook && *hook && strcmp(hook, "0") != 0;
-	lp->e = (struct linpack_env){.si = &env->si, .m = &env->m, .ctx = &env->ctx,
-				     .err = &env->err};
+	lp->e =
+	    (struct linpack_env){.si = &env->si, .m = &env->m, .ctx = &env->ctx, .err = &env->err};
 	return 0;
 }
 
@@ -365,15 +367,16 @@ static int lp_sweep(struct peak_bench_env *env)
 	if (choose_n(e, &lp->o, &n) != 0)
 		return -1;
 	if (linpack_alloc(&lp->s, n) != 0)
-		return peak_bench_fail(e->err, PEAK_EXIT_FAIL, "--n %zu: cannot allocate %.1f GB", n,
-				       (double)linpack_bytes(n) / 1e9);
+		return peak_bench_fail(e->err, PEAK_EXIT_FAIL, "--n %zu: cannot allocate %.1f GB",
+				       n, (double)linpack_bytes(n) / 1e9);
 	lp->w = (struct lp_sweep){.e = e, .o = &lp->o, .s = &lp->s};
 	/* The loads' clocks, checked once before the solves (cpu_clock.h); a refused one
 	 * leaves its rows at the plain imul chain. */
 	const enum cpu_chain chains[] = {wide_chain(e), CPU_CHAIN_AVX_FP};
 	cpu_clock_measure_chains(chains, 2, e->clocks);
 	cpu_clock_to_context(e->clocks, e->ctx);
-	lp->w.cores = e->m->cores.value >= 1 ? (unsigned)e->m->cores.value : peak_team_allowed_cpus();
+	lp->w.cores =
+	    e->m->cores.value >= 1 ? (unsigned)e->m->cores.value : peak_team_allowed_cpus();
 	const struct peak_bench_suite suite = {
 	    .name = "cpu",
 	    .kernels = lp_kernels,

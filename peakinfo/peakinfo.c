@@ -16,6 +16,7 @@
 #include "peak_peak.h"
 #include "peak_report.h"
 #include "peak_sysinfo.h"
+#include "peak_time.h"
 #include "peakinfo.h"
 
 /* --set assignments, kept in order and applied after --config so they win over it. */
@@ -51,7 +52,7 @@ struct peakinfo_opts {
 /* The program's state (peak_bench_main owns it). */
 struct peakinfo {
 	struct peakinfo_opts o;
-	char config_used[PEAK_PATH_MAX]; /* --config or $PEAKBENCH_CONF: a checked path */
+	char config_used[PEAK_PATH_MAX];    /* --config or $PEAKBENCH_CONF: a checked path */
 	char since[PEAK_CONTEXT_VALUE_LEN]; /* --placement-since's fingerprint */
 };
 
@@ -62,10 +63,11 @@ static int since_callback(const char *arg, void *dest, char *err, size_t err_len
 	struct peak_c2c_pair pairs[1];
 	size_t n;
 	if (access(arg, R_OK) != 0 && peak_c2c_parse(arg, pairs, 1, &n) != 0) {
-		(void)peak_fmt(err, err_len,
-			       "'%s' is neither a fingerprint like 0-1:88/98 (c2c.round_trip_ns) nor "
-			       "a readable peakinfo JSON file",
-			       arg);
+		(void)peak_fmt(
+		    err, err_len,
+		    "'%s' is neither a fingerprint like 0-1:88/98 (c2c.round_trip_ns) nor "
+		    "a readable peakinfo JSON file",
+		    arg);
 		return -1;
 	}
 	*(const char **)dest = arg;
@@ -96,8 +98,8 @@ static int since_fingerprint(const char *arg, char *out, size_t len, char *err, 
 		(void)snprintf(out, len, "%s", fp->valuestring);
 		rc = 0;
 	} else {
-		(void)peak_fmt(err, err_len, "%s holds no placement fingerprint (c2c.round_trip_ns)",
-			       arg);
+		(void)peak_fmt(err, err_len,
+			       "%s holds no placement fingerprint (c2c.round_trip_ns)", arg);
 	}
 	cJSON_Delete(doc);
 	return rc;
@@ -120,7 +122,8 @@ static int load_config(const struct peakinfo_opts *o, struct peak_config *cfg, c
 		 * which it fits in used. */
 		if (peak_bench_config(cfg, e) != 0)
 			return -1;
-		(void)peak_fmt(used, used_len, "%s", env && env[0] ? env : "peaks.conf (if present)");
+		(void)peak_fmt(used, used_len, "%s",
+			       env && env[0] ? env : "peaks.conf (if present)");
 	}
 	for (size_t i = 0; i < o->sets.n; i++)
 		if (peak_config_set(cfg, o->sets.v[i], err, sizeof err) != 0)
@@ -198,8 +201,8 @@ static int pi_check(struct peak_bench_env *env)
 	char err[PEAK_MSG_MAX];
 	env->root = p->o.root ? p->o.root : "";
 	env->bare = p->o.placement_since || p->o.placement;
-	if (p->o.placement_since &&
-	    since_fingerprint(p->o.placement_since, p->since, sizeof p->since, err, sizeof err) != 0)
+	if (p->o.placement_since && since_fingerprint(p->o.placement_since, p->since,
+						      sizeof p->since, err, sizeof err) != 0)
 		return peak_bench_fail(&env->err, PEAK_EXIT_UNSUPPORTED, "--placement-since: %s",
 				       err);
 	return 0;
@@ -223,8 +226,13 @@ static void caches_to_context(struct peak_bench_env *env, bool fake_root)
 	if (!fake_root && !translated && strcmp(si->cache.source, "reported") == 0) {
 		struct peak_cache_point pts[PEAK_CACHE_PROBE_MAX];
 		struct peak_cache_level lv[PEAK_CACHE_LEVELS];
-		size_t n = peak_cache_probe(si->cache.reported[PEAK_CACHE_LEVELS - 1],
-					    si->mem_available_bytes, pts, PEAK_CACHE_PROBE_MAX);
+		uint64_t t0 = peak_time_now_ns();
+		size_t n = peak_cache_probe(si->cache.reported, si->mem_available_bytes, pts,
+					    PEAK_CACHE_PROBE_MAX);
+		/* Where peakinfo's time goes (issue 41: 3.4-3.8 s on the Zen 5 record): the
+		 * curve beside peak.probe_seconds. */
+		peak_context_set_num(&env->ctx, "cache.curve_seconds",
+				     (double)(peak_time_now_ns() - t0) * 1e-9);
 		if (n) {
 			peak_cache_knees(pts, n, si->cache.reported, lv);
 			peak_cache_sizes_measured(&si->cache, lv);

@@ -109,10 +109,12 @@ static void test_ops_per_iter(void **state)
 		assert_double_equal(cpu_kernel_ops_per_iter(k), two ? 2 * per : per, 0);
 		assert_true(k->steps % 2 == 0); /* the closed forms pair the steps */
 		assert_int_equal(k->steps, PEAK_LOOP_STEPS);
-		assert_double_equal(cpu_kernel_ops_per_instr(k), two ? 2.0 * k->lanes : k->lanes, 0);
+		assert_double_equal(cpu_kernel_ops_per_instr(k), two ? 2.0 * k->lanes : k->lanes,
+				    0);
 		/* avx512_dp_fma: 12 chains x 8 steps x 8 lanes x 2 flops */
 		if (strcmp(k->name, "avx512_dp_fma") == 0)
-			assert_double_equal(cpu_kernel_ops_per_iter(k), 12 * PEAK_LOOP_STEPS * 8 * 2, 0);
+			assert_double_equal(cpu_kernel_ops_per_iter(k),
+					    12 * PEAK_LOOP_STEPS * 8 * 2, 0);
 	}
 }
 
@@ -124,15 +126,15 @@ static void test_format_ops(void **state)
 		const char *name;
 		double per_instr;
 	} want[] = {
-	    {"avx512_fp16_fma", 64},      /* 32 fp16 lanes x 2 */
-	    {"avx512_bf16_dot", 64},      /* 32 bf16 pairs' products and adds */
+	    {"avx512_fp16_fma", 64}, /* 32 fp16 lanes x 2 */
+	    {"avx512_bf16_dot", 64}, /* 32 bf16 pairs' products and adds */
 	    {"avx512_bf16_dot_ymm", 32},
-	    {"avx512_int8_dot", 128},     /* 64 byte products and their adds */
+	    {"avx512_int8_dot", 128}, /* 64 byte products and their adds */
 	    {"avx512_int8_dot_ymm", 64},
 	    {"avxvnni_int8_dot", 64},
-	    {"amx_bf16_tile", 16384},     /* 16 x 16 x 32 x 2 */
+	    {"amx_bf16_tile", 16384}, /* 16 x 16 x 32 x 2 */
 	    {"amx_fp16_tile", 16384},
-	    {"amx_int8_tile_ss", 32768},  /* 16 x 16 x 64 x 2 */
+	    {"amx_int8_tile_ss", 32768}, /* 16 x 16 x 64 x 2 */
 	    {"amx_int8_tile_su", 32768},
 	    {"amx_int8_tile_us", 32768},
 	    {"amx_int8_tile_uu", 32768},
@@ -163,13 +165,20 @@ static void test_chains(void **state)
 		enum cpu_chain chain;
 		enum peak_isa isa;
 	} chains[] = {
-	    {CPU_CHAIN_SCALAR_FP, PEAK_ISA_SCALAR}, {CPU_CHAIN_SCALAR_INT, PEAK_ISA_SCALAR},
-	    {CPU_CHAIN_SSE_FP, PEAK_ISA_SSE},       {CPU_CHAIN_SSE_INT, PEAK_ISA_SSE},
-	    {CPU_CHAIN_AVX_FP, PEAK_ISA_AVX},       {CPU_CHAIN_AVX2_INT, PEAK_ISA_AVX2},
-	    {CPU_CHAIN_AVX512_FP, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_INT, PEAK_ISA_AVX512},
-	    {CPU_CHAIN_AVX512_FMA_LOAD, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_IMUL_LOAD, PEAK_ISA_AVX512},
-	    {CPU_CHAIN_AVX512_BF16_LOAD, PEAK_ISA_AVX512}, {CPU_CHAIN_AVX512_VNNI_LOAD, PEAK_ISA_AVX512},
-	    {CPU_CHAIN_AVX512_FP16_LOAD, PEAK_ISA_AVX512}, {CPU_CHAIN_AMX_LOAD, PEAK_ISA_SCALAR},
+	    {CPU_CHAIN_SCALAR_FP, PEAK_ISA_SCALAR},
+	    {CPU_CHAIN_SCALAR_INT, PEAK_ISA_SCALAR},
+	    {CPU_CHAIN_SSE_FP, PEAK_ISA_SSE},
+	    {CPU_CHAIN_SSE_INT, PEAK_ISA_SSE},
+	    {CPU_CHAIN_AVX_FP, PEAK_ISA_AVX},
+	    {CPU_CHAIN_AVX2_INT, PEAK_ISA_AVX2},
+	    {CPU_CHAIN_AVX512_FP, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AVX512_INT, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AVX512_FMA_LOAD, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AVX512_IMUL_LOAD, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AVX512_BF16_LOAD, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AVX512_VNNI_LOAD, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AVX512_FP16_LOAD, PEAK_ISA_AVX512},
+	    {CPU_CHAIN_AMX_LOAD, PEAK_ISA_SCALAR},
 	};
 	for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
 		char reason[160];
@@ -265,7 +274,8 @@ static void test_latency_does_not_move_the_clock(void **state)
 }
 
 /* Each kernel needs exactly the features its instructions use (peak_cpu_can_run): FMA
- * kernels below AVX-512 need FMA3, AVX2 integer kernels need AVX2 and not FMA, vpmullq needs AVX-512DQ. */
+ * kernels below AVX-512 need FMA3, AVX2 integer kernels need AVX2 and not FMA, vpmullq needs
+ * AVX-512DQ. */
 static void test_kernel_features(void **state)
 {
 	(void)state;
@@ -282,16 +292,17 @@ static void test_kernel_features(void **state)
 			assert_true(k->need & PEAK_FEAT_SSE41);
 		char reason[160];
 		bool ok = cpu_kernel_supported(k, reason, sizeof reason);
-		if (cpu_fmt_kind(k)) { /* the ISA's features and the format's (peak_formats_x86.h) */
+		if (cpu_fmt_kind(
+			k)) { /* the ISA's features and the format's (peak_formats_x86.h) */
 #if defined(__x86_64__)
 			char why[160];
-			assert_int_equal(ok, peak_cpu_can_run(peak_isa_features(k->isa) | k->need,
-							      NULL, 0) &&
-						 peak_formats_x86_form_runs(k->name, why, sizeof why));
+			assert_int_equal(
+			    ok, peak_cpu_can_run(peak_isa_features(k->isa) | k->need, NULL, 0) &&
+				    peak_formats_x86_form_runs(k->name, why, sizeof why));
 #endif
 		} else if (k->loop) /* the answer is the common check's, ISA and kernel features */
-			assert_int_equal(ok, peak_cpu_can_run(peak_isa_features(k->isa) | k->need,
-							      NULL, 0));
+			assert_int_equal(
+			    ok, peak_cpu_can_run(peak_isa_features(k->isa) | k->need, NULL, 0));
 		else
 			assert_false(ok);
 	}
@@ -310,8 +321,9 @@ static void test_probe_class(void **state)
 	for (size_t i = 0; i < cpu_nkernels; i++) {
 		const struct cpu_kernel *k = &cpu_kernels[i];
 		double v = cpu_kernel_probe_per_cycle(k, &r);
-		bool none = (k->kind == CPU_KIND_IMUL && k->elem == CPU_I64 && k->isa != PEAK_ISA_SCALAR) ||
-			    k->kind == CPU_KIND_AMX; /* a tile multiply per 16 cycles: no class */
+		bool none =
+		    (k->kind == CPU_KIND_IMUL && k->elem == CPU_I64 && k->isa != PEAK_ISA_SCALAR) ||
+		    k->kind == CPU_KIND_AMX; /* a tile multiply per 16 cycles: no class */
 		if (none != isnan(v))
 			fail_msg("%s: probe class %g", k->name, v);
 	}

@@ -46,7 +46,8 @@ int main(int argc, char **argv)
 		       cpu_kernel_ops_per_cycle(&cpu_kernels[i], &m.uarch));
 	for (size_t i = 0; i < cpu_nkernels; i++) {
 		unsigned lat;
-		enum peak_freq_load load = cpu_chain_load(cpu_chain_clock(cpu_kernels[i].chain, &lat));
+		enum peak_freq_load load =
+		    cpu_chain_load(cpu_chain_clock(cpu_kernels[i].chain, &lat));
 		printf("clock\t%s\t%s\t%d\n", cpu_kernels[i].name, peak_freq_load_name(load),
 		       peak_freq_load_licenses(load) ? 1 : 0);
 	}

@@ -127,8 +127,7 @@ static void test_zen5_record(void **state)
 /* A synthetic curve on the record's sizes (4 KiB x 2^(k/4)): plateaus at l1_ns up to
  * edge[0], l2_ns up to edge[1], l3_ns up to edge[2], then DRAM rising slowly, with a
  * deterministic wobble of +-4% so that no plateau is perfectly flat. */
-static void synthetic(struct curve *c, const uint64_t edge[3], const double lat[4],
-		      uint64_t top)
+static void synthetic(struct curve *c, const uint64_t edge[3], const double lat[4], uint64_t top)
 {
 	memset(c, 0, sizeof *c);
 	for (unsigned k = 0; c->n < MAXPTS; k++) {

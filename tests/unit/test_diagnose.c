@@ -63,8 +63,8 @@ static void test_nothing_named_without_cause(void **state)
 {
 	(void)state;
 	char out[64] = "x";
-	const struct peak_input agree[] = {{"count", 2, 2.04}, {"clock_chain", 3.5, 3.6},
-					   {"cores", 2, NAN}, {"width", 16, 0}};
+	const struct peak_input agree[] = {
+	    {"count", 2, 2.04}, {"clock_chain", 3.5, 3.6}, {"cores", 2, NAN}, {"width", 16, 0}};
 	assert_false(peak_diagnose(agree, 4, out, sizeof out));
 	assert_string_equal(out, "");
 

@@ -64,8 +64,9 @@ static void test_each_check_refuses(void **state)
 /* The floor rule (issue 41), on the Zen 5 record's readings: its vpaddq ymm chain timed at
  * a claimed 1-cycle step read 1.75 GHz beside the imul chain's 3.55 and an AVX-512 FMA
  * clock of 3.56 (no licence): refused, naming the ratio, as is its vpaddq zmm reading
- * (512-bit adds are light: no licence for another, and nothing is its own). The same readings on a core whose 512-bit FMA
- * clock is lowered (a licence seen) stand; a reading above the floor stands without one. */
+ * (512-bit adds are light: no licence for another, and nothing is its own). The same readings on a
+ * core whose 512-bit FMA clock is lowered (a licence seen) stand; a reading above the floor stands
+ * without one. */
 static void test_floor_rule(void **state)
 {
 	(void)state;
