@@ -177,8 +177,13 @@ def roofline_fig(c: Charts, cpu: list, levels: list, mem: list) -> None:
         return bool(r.get("n")) and isnum(r.get("mean")) and r["mean"] > 0
 
     dp = [r for r in cpu if r["test"] == "flops" and "_dp_" in r["variant"] and r.get("n")]
-    tflops = max((r["theoretical"] for r in dp if isnum(r.get("theoretical"))), default=0.0)
     top, why = pick.best([r for r in dp if measured(r)], lambda r: r["mean"])
+    # One clock per figure: the peak of the row drawn (the summary's DP headline, the same
+    # pick), at that row's clock; the highest of the rows' peaks only when it has none (a
+    # row measured at another thread count or moment has another clock: 228.9 against the
+    # summary's 225.8 GFLOPS on the Zen 5 record).
+    tflops = top["theoretical"] if top and isnum(top.get("theoretical")) else \
+        max((r["theoretical"] for r in dp if isnum(r.get("theoretical"))), default=0.0)
     bw = {}
     for lv in ("L1", "L2", "L3", "DRAM"):
         lr, lwhy = pick.best([r for r in levels if r["level"] == lv and isnum(r.get("mean")) and r["mean"] > 0],
