@@ -161,7 +161,7 @@ def write(out_dir: str, res, charts) -> None:
     md += suites_part(out_dir, res, charts, pair_recs) + refs
     md += report_cluster.section(out_dir, charts)  # clusterbench's (docs/cluster.md)
     md += report_warnings.section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained,
-                                  res.merged.problems, res.merged.context)
+                                  res.merged.problems, res.merged.context, verdicts)
     md += [""] + machine(res.merged.context)
     app = report_appendix.appendix(out_dir, res, efficiency_summary(rows), pair_recs)
     write_files(out_dir, {"report.md": md, "report-appendix.md": app})

@@ -166,6 +166,7 @@ def far_below_notes(row: dict, rows: list[dict], context: dict) -> list[str]:
     if row.get("test") == "linpack":
         core = str(context.get("openblas.corename") or "")
         env = str(context.get("openblas.coretype_env") or "")
+        env = "" if env.startswith("(") else env  # "(unset)": OpenBLAS chose the kernel itself
         if core:
             words = f"OpenBLAS ran its {core} kernel" + (f" (OPENBLAS_CORETYPE={env})" if env else "")
             if core.lower() in AVX2_CORES and _cpu_has_avx512(context):

@@ -246,6 +246,12 @@ def summary_lines(verdicts: list[dict]) -> list[str]:
     return out
 
 
+def interval_words(verdicts: list[dict]) -> str:
+    """", their interval too" when the verdicts are the paired rounds' (judged by their
+    interval), "" for joined rows (one run each side: no interval)."""
+    return ", their interval too," if any("single" in v for v in verdicts) else ""
+
+
 def judged_notes(verdicts: list[dict]) -> list[str]:
     """Under the summary's table: the ratios shown and not judged (one round each) and those
     outside the band whose interval reaches into it (not decided), counted; [] when none."""

@@ -110,7 +110,7 @@ def headlines(rows: list[dict], c: dict, out_dir: str, suites: dict | None = Non
     return (out if len(out) > 2 else ["No headline figure was measured."]), flagged
 
 
-def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], n_verdicts: int) -> list[str]:
+def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], verdicts: list[dict]) -> list[str]:
     """The warnings that change a conclusion, one line each."""
     out = []
     bad = status_problems(res.status)
@@ -136,8 +136,8 @@ def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], n_ver
         above = ["  " + ln for ln in above]
     out += above
     if unexplained:
-        out.append(f"- {len(unexplained)} of {n_verdicts} reference ratios outside {report_refs.BAND_TEXT}, their "
-                   "interval too, with no measured cause (listed under Warnings).")
+        out.append(f"- {len(unexplained)} of {len(verdicts)} reference ratios outside {report_refs.BAND_TEXT}"
+                   f"{report_refs.interval_words(verdicts)} with no measured cause (listed under Warnings).")
     if res.merged.problems:
         out.append(f"- {len(res.merged.problems)} raw file(s) could not be used (listed under Warnings).")
     return out or ["- None: every step ran, no headline figure carries a doubt flag, every reference ratio is in "
@@ -191,4 +191,4 @@ def summary(out_dir: str, res, verdicts: list[dict], unexplained: list[str]) -> 
             + ["", "### Reference tools (ratio = ours / tool)", ""] + report_refs.summary_lines(verdicts)
             + report_refs.judged_notes(verdicts)
             + ["", "### Warnings that change a conclusion", ""]
-            + conclusion_warnings(res, flagged, unexplained, len(verdicts)))
+            + conclusion_warnings(res, flagged, unexplained, verdicts))

@@ -41,8 +41,10 @@ def flag_table(rows: list[dict], context: dict) -> list[str]:
                for f, n in cnt.items()])
 
 
-def section(all_rows: list[dict], unexplained: list[str], problems: list[str], context: dict | None = None) -> list[str]:
-    """The section; ALL_ROWS: the suites' rows and the reference tools' (suite "baseline")."""
+def section(all_rows: list[dict], unexplained: list[str], problems: list[str], context: dict | None = None,
+            verdicts: list[dict] | None = None) -> list[str]:
+    """The section; ALL_ROWS: the suites' rows and the reference tools' (suite "baseline");
+    VERDICTS: report_refs' (whether the ratios were judged by an interval)."""
     out = ["", "## Warnings", ""] + flag_table(all_rows, context or {})
     above = report_causes.above_peak_lines(all_rows)
     if above:
@@ -52,8 +54,8 @@ def section(all_rows: list[dict], unexplained: list[str], problems: list[str], c
     if fixed:
         out += ["", "Peaks whose input cpubench measured wrong and corrected before reporting (no alarm):", ""] + fixed
     if unexplained:
-        out += ["", f"Reference ratios outside {report_refs.BAND_TEXT}, their interval too, with no measured cause "
-                    "(unexplained):", ""]
+        out += ["", f"Reference ratios outside {report_refs.BAND_TEXT}{report_refs.interval_words(verdicts or [])} "
+                    "with no measured cause (unexplained):", ""]
         out += [f"- {u}" for u in unexplained]
     if problems:
         out += ["", "Raw files the results program could not use:", ""] + [f"- {p}" for p in problems]

@@ -74,7 +74,7 @@ class Charted(unittest.TestCase):
         charts_special.roofline_fig(self.c, CPU, levels, [])
         lines = dat(self.c, "roofline")
         self.assertIn("peak measured_avx2_dp_fma_2t 92.000", lines)
-        self.assertIn("peak theoretical_DP_peak 96.000", lines)
+        self.assertIn("peak theoretical_DP_peak_(avx2_dp_fma_2t) 96.000", lines)
         self.assertIn("bw L2_bandwidth 200.000", lines)  # the clean row, not the faster flagged one
         self.assertIn("bw L1_bandwidth_(no_unflagged_row:_steal) 400.000", lines)  # the only one, labelled
         self.assertEqual(self.c.failed, [])
@@ -87,7 +87,7 @@ class Charted(unittest.TestCase):
                 row("flops", "avx512_dp_fma", 2, 220.8, 225.8),
                 row("flops", "avx512_dp_fma", 4, 213.3, 228.9, "oversubscribed")]
         charts_special.roofline_fig(self.c, rows, [], [])
-        self.assertIn("peak theoretical_DP_peak 225.800", dat(self.c, "roofline"))
+        self.assertIn("peak theoretical_DP_peak_(avx512_dp_fma_2t) 225.800", dat(self.c, "roofline"))
         # a drawn row without a peak: the highest peak the rows have
         charts_special.roofline_fig(self.c, [row("flops", "avx2_dp_fma", 2, 92.0), row("flops", "avx2_dp_fma", 8, 9.0,
                                                                                         96.0, "oversubscribed")], [], [])
