@@ -112,8 +112,9 @@ def corrected_lines(rows: list[dict]) -> list[str]:
         c = above_cause(r)
         if c and not physics.above_peak(r):
             found.setdefault(c[0], []).append(r)
-    return [f"- {len(found[k])} row(s): {group_line(k, found[k]).replace(' is the input that is wrong', ' was corrected')}."
-            for k in ABOVE_CAUSES if k in found]
+    wrong, fixed = " is the input that is wrong", " was corrected"
+    return [f"- {len(found[k])} row(s): {group_line(k, found[k]).replace(wrong, fixed)}." for k in ABOVE_CAUSES
+            if k in found]
 
 
 def probe_notes(context: dict) -> list[tuple[str, str, str, str]]:

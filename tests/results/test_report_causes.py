@@ -31,7 +31,8 @@ CONTEXT = {"cpu.isa": "sse2 avx2 fma avx512f avx512dq", "openblas.corename": "Ha
                                "addmul_ops: probe addmul128 2.90 short of table 4 (the table stands)"}
 
 
-def row(variant: str, threads: int, mean: float, theoretical: float | None, flags: str = "", test: str = "iops") -> dict:
+def row(variant: str, threads: int, mean: float, theoretical: float | None, flags: str = "",
+        test: str = "iops") -> dict:
     r = dict.fromkeys(schema.COLUMNS)
     r.update(suite="cpu", test=test, variant=variant, threads=threads, metric="iops_int", unit="GIOPS", n=4,
              mean=mean, theoretical=theoretical, flags=flags,
@@ -70,6 +71,15 @@ class AbovePeak(unittest.TestCase):
     def test_no_row_above_no_line(self):
         rows = [row("avx512_i32_mul", 1, 110.0, 112.0, "cause=clock_chain_0.50")]
         self.assertEqual(report_causes.above_peak_lines(rows), [])
+
+
+class Documented(unittest.TestCase):
+    def test_every_cause_and_flag_in_the_schema_doc(self):
+        with open(os.path.join(REPO, "docs", "results-schema.md"), encoding="utf-8") as f:
+            doc = f.read()
+        for kind in list(report_causes.ABOVE_CAUSES) + [report_causes.BELOW_CAUSE]:
+            self.assertIn(f"| `cause={kind}_", doc, kind)
+        self.assertIn(f"| `{report_causes.CLOCK_REFUSED}` |", doc)
 
 
 class ProbeShort(unittest.TestCase):
