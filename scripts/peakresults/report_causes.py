@@ -11,14 +11,19 @@ from . import physics
 from .report_fmt import isnum
 from .schema import flags_of
 
-# cpubench's diagnosis of a row above its peak: the input of the peak that disagrees with
-# its own measurement, and R, the measured over the used (docs/results-schema.md).
+# cpubench's diagnosis of a row above its peak (common/peak_diagnose.h): the input of the
+# peak that falls furthest below its own measurement, and R, the used over the measured
+# (docs/results-schema.md); a row above its peak by 1/R.
 ABOVE_CAUSES = {
     "clock_chain": ("their clock read {r} of the imul-anchored clock", "the peak's clock"),
-    "count": ("the probe measured {r} times the unit count the peak uses", "the unit count"),
-    "width": ("the kernel did {r} times the work per instruction its probe loop does", "the work per instruction"),
-    "cores": ("the rows scaled to {r} times the core count the peak uses", "the core count"),
+    "count": ("the peak's unit count is {r} of what the probe's loop measured at the anchor clock", "the unit count"),
+    "width": ("the peak's work per instruction is {r} of what the kernel did against its probe loop",
+              "the work per instruction"),
+    "cores": ("the peak's core count is {r} of the cores the rows' CPU time shows", "the core count"),
 }
+# Beside a cause: cpubench took the peak again with the measured input (a clock below the
+# anchor: the anchor's peak); the row keeps its cause, and above_peak only if still above.
+CORRECTED = "clock_corrected"
 # A row below its peak that runs at its class's probe loop (cpu_measure.c's cause_flag).
 BELOW_CAUSE = "probe_rate"
 CLOCK_REFUSED = "clock_refused"
@@ -106,7 +111,7 @@ def above_peak_lines(rows: list[dict]) -> list[str]:
 
 def corrected_lines(rows: list[dict]) -> list[str]:
     """The rows whose peak input cpubench found wrong and corrected (a cause=KIND_R flag,
-    no longer above their peak): no alarm, one line per cause."""
+    clock_corrected, no longer above their peak): no alarm, one line per cause."""
     found: dict = {}
     for r in rows:
         c = above_cause(r)

@@ -10,6 +10,8 @@ FLAG_MEANING = {
     "above_peak": "above the theoretical peak: an input of the peak (clock, unit count, work per instruction, "
                   "cores) or the measurement is wrong; cpubench's cause= flag names the input it found to disagree "
                   "with its own measurement (listed below the table)",
+    "clock_corrected": "cpubench found the row's clock below the imul-anchored clock (its cause= flag) and took "
+                       "its peak again at the anchor: no alarm unless the row is still above its peak",
     "clock_refused": "the clock under the row's class was refused (its check failed: the context's "
                      "cpu.clock_ghz.LOAD says why); the row's peak stands at the scalar imul clock",
     "unsupported": "the ISA or feature is not available here: not measured; the reason follows",

@@ -128,10 +128,11 @@ def imul_clocks(rows: list[dict]) -> dict:
 
 
 def plant_clock_chain(rows: list[dict], corrected: bool = False) -> list[dict]:
-    """The flag a cpubench with issue 41's diagnosis writes on a row above its peak whose
-    clock chain disagrees with the imul-anchored clock: cause=clock_chain_R, R = the row's
-    clock over that clock at its thread count, 2 decimals; CORRECTED: the peak taken at the
-    imul-anchored clock as well (the row then below its peak, the cause kept)."""
+    """The flag a cpubench with issue 41's diagnosis (common/peak_diagnose.c) writes on a row
+    above its peak whose clock chain disagrees with the imul-anchored clock:
+    cause=clock_chain_R, R = the row's clock over that clock at its thread count, 2
+    decimals; CORRECTED: the peak taken at the anchor as well, clock_corrected (the row then
+    below its peak, the cause kept)."""
     anchor = imul_clocks(rows)
     clock = {(r["variant"], r["threads"]): r["mean"] for r in rows if r["test"] == "frequency" and r.get("mean")}
     for r in rows:
@@ -140,7 +141,8 @@ def plant_clock_chain(rows: list[dict], corrected: bool = False) -> list[dict]:
             continue
         ratio = ghz / ref
         r["flags"] += f";cause=clock_chain_{ratio:.2f}"
-        if corrected:
+        if corrected:  # as cpu_measure.c's diagnose() does
             r["theoretical"] /= ratio
             r["efficiency"] = r["mean"] / r["theoretical"]
+            r["flags"] += ";clock_corrected"
     return rows

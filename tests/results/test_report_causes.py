@@ -20,7 +20,7 @@ sys.path.insert(0, HERE)
 import record_run  # noqa: E402
 from peakresults import report_causes, report_warnings, schema  # noqa: E402
 from peakresults.finish import finish  # noqa: E402
-from peakresults.report_fmt import warnings  # noqa: E402
+from peakresults.report_fmt import FLAG_MEANING, warnings  # noqa: E402
 
 RECORD = os.path.join(REPO, "..", "shared", "machines", "amd-zen5-turin-bhyve")
 I64_MUL = "unsupported: no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mul"
@@ -44,24 +44,24 @@ class AbovePeak(unittest.TestCase):
     def test_cause_flags_read(self):
         self.assertEqual(report_causes.causes(row("x", 1, 1.0, 1.0, "above_peak;vs_probe=0.98;cause=clock_chain_0.49")),
                          [("clock_chain", 0.49)])
-        self.assertEqual(report_causes.causes(row("x", 1, 1.0, 1.0, "cause=probe_rate_1.87;cause=cores_2.00")),
-                         [("probe_rate", 1.87), ("cores", 2.0)])
+        self.assertEqual(report_causes.causes(row("x", 1, 1.0, 1.0, "cause=probe_rate_1.87;cause=cores_0.50")),
+                         [("probe_rate", 1.87), ("cores", 0.5)])
         self.assertEqual(report_causes.causes(row("x", 1, 1.0, 1.0, "cause=unexplained")), [])
 
     def test_grouped_by_cause_and_none_said(self):
         rows = [row("sse_i32_add", 1, 55.6, 27.2, "above_peak;cause=clock_chain_0.48"),
                 row("avx2_i32_add", 2, 220.6, 112.8, "above_peak;cause=clock_chain_0.49"),
                 row("avx512_i32_add", 2, 440.3, 224.2, "above_peak;cause=clock_chain_0.49;clock_refused"),
-                row("scalar_i64_add", 1, 20.0, 10.0, "above_peak;cause=count_2.00"),
+                row("scalar_i64_add", 1, 20.0, 10.0, "above_peak;cause=count_0.50"),
                 row("scalar_i32_add", 1, 13.0, 10.0, "above_peak"),
-                row("avx512_i32_mul", 1, 110.0, 112.0, "cause=clock_chain_0.50"),  # below its peak: corrected
+                row("avx512_i32_mul", 1, 110.0, 112.0, "cause=clock_chain_0.50;clock_corrected"),  # corrected
                 row("dgesv_vs_avx2", 2, 84.5, 50.0, "comparison", test="linpack")]  # never an alarm
         self.assertEqual(report_causes.above_peak_lines(rows), [
             "- 3 row(s) above their theoretical peak, cause found: their clock read 0.49 (0.48-0.49) of the "
             "imul-anchored clock (sse_i32_add, avx2_i32_add, avx512_i32_add; 1-2 threads; 1 of them at the scalar "
             "imul clock, their class's clock refused): the peak's clock is the input that is wrong.",
-            "- 1 row(s) above their theoretical peak, cause found: the probe measured 2.00 times the unit count the "
-            "peak uses (scalar_i64_add; 1t): the unit count is the input that is wrong.",
+            "- 1 row(s) above their theoretical peak, cause found: the peak's unit count is 0.50 of what the probe's "
+            "loop measured at the anchor clock (scalar_i64_add; 1t): the unit count is the input that is wrong.",
             "- 1 row(s) above their theoretical peak with no cause found: their flags name no input of the peak "
             "that disagrees with its measurement, so the measurement itself is in doubt (scalar_i32_add; 1t)."])
         self.assertEqual(report_causes.corrected_lines(rows), [
@@ -79,7 +79,9 @@ class Documented(unittest.TestCase):
             doc = f.read()
         for kind in list(report_causes.ABOVE_CAUSES) + [report_causes.BELOW_CAUSE]:
             self.assertIn(f"| `cause={kind}_", doc, kind)
-        self.assertIn(f"| `{report_causes.CLOCK_REFUSED}` |", doc)
+        for flag in (report_causes.CLOCK_REFUSED, report_causes.CORRECTED):
+            self.assertIn(f"| `{flag}` |", doc)
+            self.assertIn(flag, FLAG_MEANING)
 
 
 class ProbeShort(unittest.TestCase):
@@ -183,6 +185,10 @@ class Zen5Record(unittest.TestCase):
         self.assertNotIn("above their theoretical peak", p1)
         self.assertTrue(re.search(r"Peaks whose input cpubench measured wrong and corrected before reporting \(no "
                                   r"alarm\):\n\n- 40 row\(s\): their clock read 0\.[45][0-9] ", self.md["corrected"]))
+
+    def test_corrected_flag_described(self):
+        line = next(ln for ln in self.md["corrected"].splitlines() if ln.startswith("| clock_corrected |"))
+        self.assertTrue(line.startswith("| clock_corrected | 40 | cpu | cpubench found the row's clock below"), line)
 
     def test_linpack_note(self):
         line = next(ln for ln in page_one(self.md["recorded"]).splitlines() if ln.startswith("| cpu | Linpack"))
