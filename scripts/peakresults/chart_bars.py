@@ -21,6 +21,9 @@ class HBars:
     bar_title: str = ""          # the legend's word for the bars when there are no marks
 
 
+TITLE_LABEL = 1  # the label that holds the chart's title
+
+
 def _xrange(b: HBars) -> tuple:
     vals = [v for v in b.values if v is not None] + [b.ref, b.base]
     lo, hi = min(vals), max(vals)
@@ -36,7 +39,11 @@ def script(b: HBars, data: str, png: str) -> str:
     lo, hi = _xrange(b)
     out = [f"# {b.title}", f"# drawn from the charts directory: gnuplot data/{png[:-4]}.gp"]
     out += terminal(1600, 300 + 45 * n, 16, png)
-    out += [f"DATA = {quote(data)}", f"set title {quote(b.title)}", f"set xlabel {quote(b.xlabel)}",
+    # The title centred on the canvas, not over the plot: long bar labels push the plot right,
+    # and a title centred over it ran off the canvas's right edge (issue 41: "measured /
+    # theoretic").
+    out += [f"DATA = {quote(data)}", f"set label {TITLE_LABEL} {quote(b.title)} at screen 0.5, screen 0.985 "
+            "center front", "set tmargin 3", f"set xlabel {quote(b.xlabel)}",
             f"set yrange [{n} - 0.4:-0.6]", "set ytics scale 0", "set grid xtics lc rgb '#d0d0d0'",
             "set style fill solid 0.85 border -1", "set bmargin 6",
             "set key outside bottom center horizontal Left reverse samplen 2",

@@ -5,9 +5,9 @@ same, self-contained: report_html)."""
 import os
 
 from . import (pick, report_appendix, report_cluster, report_dpdk, report_formats, report_html, report_pa1,
-               report_refs, report_summary, schema, sustain)
+               report_refs, report_summary, report_warnings, schema, sustain)
 from .load import SUITES
-from .report_fmt import FLAG_MEANING, fmt, human, warnings
+from .report_fmt import fmt, human, warnings
 from .report_machine import machine, status_notes
 
 TITLES = report_appendix.TITLES
@@ -60,31 +60,6 @@ def suite_missing(out_dir, status, suite) -> list[str]:
     return [f"- {suite}: not run in this results folder"]
 
 
-def warnings_section(all_rows, unexplained, problems) -> list[str]:
-    out = ["", "## Warnings", ""]
-    cnt, where, order = {}, {}, []
-    for r in all_rows:
-        for w in warnings(r.get("flags")):
-            if w not in cnt:
-                order.append(w)
-                cnt[w], where[w] = 0, []
-            cnt[w] += 1
-            if r["suite"] not in where[w]:
-                where[w].append(r["suite"])
-    if order:
-        out += ["| Flag | Rows | Suites | Meaning |", "| --- | ---: | --- | --- |"]
-        out += [f"| {w} | {cnt[w]} | {', '.join(where[w])} | "
-                f"{FLAG_MEANING.get(w, chr(40) + 'no description: see the suite' + chr(39) + 's docs)')} |" for w in order]
-    else:
-        out.append("No row carries a warning flag.")
-    if unexplained:
-        out += ["", f"Reference ratios outside {report_refs.BAND_TEXT} with no measured cause (unexplained):", ""]
-        out += [f"- {u}" for u in unexplained]
-    if problems:
-        out += ["", "Raw files the results program could not use:", ""] + [f"- {p}" for p in problems]
-    return out
-
-
 def head(out_dir: str) -> list[str]:
     md = ["# peakbench report", ""]
     try:
@@ -92,8 +67,10 @@ def head(out_dir: str) -> list[str]:
             md += ["- " + ln.rstrip("\n")[2:] for ln in f.readlines()[:2] if ln.startswith("# ")]
     except OSError:
         pass
-    return md + [f"- Results folder: `{out_dir}` (CSV and JSON per suite, results.csv, baselines.csv, pairs.csv, "
-                 "context.json, charts/, [commands.txt](commands.txt))",
+    files = [f for f in ("results.csv", "baselines.csv", "pairs.csv", "context.json")
+             if os.path.isfile(os.path.join(out_dir, f))]  # what this run wrote, no more
+    return md + [f"- Results folder: `{out_dir}` (CSV and JSON per suite, {', '.join(files + ['charts/'])}, "
+                 "[commands.txt](commands.txt))",
                  "- The steps, every context key, the peaks' sources, every row one line each and the reference "
                  "jobs' command lines: [report-appendix.md](report-appendix.md)", ""]
 
@@ -138,7 +115,7 @@ def references_part(out_dir: str, res, pair_recs: list[dict], unexplained: list[
         md += ["Paired rounds: ours and the tool alternate, round by round; the ratio is ours / tool (for a "
                "latency, below 1 means ours is faster). Each verdict (in band, its measured cause, or "
                "unexplained) is in the summary; each job's command lines are in the appendix.", ""]
-        md += report_refs.pairs_section(pair_recs, unexplained, out_dir)
+        md += report_refs.pairs_section(pair_recs, unexplained, out_dir, res.merged.rows())
         if res.matches:
             md += ["", "The tools also ran once over the sweep's points, minutes away from ours: those figures "
                        "carry no ratio and are in the appendix."]
@@ -172,7 +149,7 @@ def write(out_dir: str, res, charts) -> None:
     """res: finish.Results; charts: the charts drawn (charts.Charts)."""
     rows = res.merged.rows()
     pair_recs = report_refs.load_pairs(out_dir, res.merged.problems)
-    verdicts = report_refs.pair_verdicts(pair_recs) if pair_recs else report_refs.join_verdicts(res.matches)
+    verdicts = report_refs.pair_verdicts(pair_recs, rows) if pair_recs else report_refs.join_verdicts(res.matches)
     unexplained: list[str] = []  # filled by the Reference tools section, read by the summary's count
     refs = references_part(out_dir, res, pair_recs, unexplained, charts)
     md = head(out_dir) + report_summary.summary(out_dir, res, verdicts, unexplained)
@@ -183,8 +160,8 @@ def write(out_dir: str, res, charts) -> None:
         md += [f"Charts: {charts.note}."]
     md += suites_part(out_dir, res, charts, pair_recs) + refs
     md += report_cluster.section(out_dir, charts)  # clusterbench's (docs/cluster.md)
-    md += warnings_section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained,
-                           res.merged.problems)
+    md += report_warnings.section(rows + [dict(b, suite="baseline") for b in res.baselines.rows], unexplained,
+                                  res.merged.problems, res.merged.context, verdicts)
     md += [""] + machine(res.merged.context)
     app = report_appendix.appendix(out_dir, res, efficiency_summary(rows), pair_recs)
     write_files(out_dir, {"report.md": md, "report-appendix.md": app})

@@ -7,7 +7,16 @@ FLAG_MEANING = {
     "unpinned": "threads could not be pinned to CPUs (affinity refused): the scheduler moved them",
     "cached": "the working set fits in a CPU cache (or the page cache): this is not a DRAM / device figure",
     "small_arrays": "STREAM arrays smaller than 4x the last-level cache: not a DRAM figure",
-    "above_peak": "above the theoretical peak: either the peak input (peaks.conf, frequency) or the measurement is wrong",
+    "above_peak": "above the theoretical peak: an input of the peak (clock, unit count, work per instruction, "
+                  "cores) or the measurement is wrong; cpubench's cause= flag names the input it found to disagree "
+                  "with its own measurement (listed below the table)",
+    "clock_corrected": "cpubench found the row's clock below the imul-anchored clock (its cause= flag) and took "
+                       "its peak again at the anchor: no alarm unless the row is still above its peak",
+    "clock_refused": "the clock under the row's class was refused (its check failed: the context's "
+                     "cpu.clock_ghz.LOAD says why); the row's peak stands at the scalar imul clock",
+    "unsupported": "the ISA or feature is not available here: not measured; the reason follows",
+    "no_knee": "a sustained run with one level over its length: no burst seen, or a burst longer than the run",
+    "udp_gso": "UDP sent with generic segmentation offload (UDP_SEGMENT): one send call for many datagrams",
     "zero": "a zero rate or latency: the measurement is not physical",
     "unverified": "the data written was not read back and checked (use --verify)",
     "buffered": "O_DIRECT was not possible for this block size: buffered I/O",
@@ -20,9 +29,8 @@ FLAG_MEANING = {
     "no_peak": "no theoretical peak is known for this row",
     "table_corrected": "the peak uses a unit count the probe measured in place of the micro-architecture table's "
                        "(the Machine section's peaks list both)",
-    "probe_short": "the probe, read beside the kernel, ran its class below the table's count: the core was "
-                   "shared then (a co-tenant on its SMT sibling, or both vCPUs on one core), so the shortfall "
-                   "is the host's, not the kernel's",
+    "probe_short": "the probe's loop, timed beside the kernel, ran the row's class below the count the peak uses "
+                   "(the Warnings section says what it reached and what else was measured then)",
     "vdev": "DPDK ran on a virtual device (net_ring / memif), not a NIC: no wire, no PHY limit",
     "same_run_as_dgesv": "the same linpack solve, compared with another theoretical peak",
     "comparison": "a comparison row: its theoretical is another peak than its own (by design), its efficiency a "
@@ -87,16 +95,31 @@ def human(b) -> str:
     return f"{b} B"
 
 
+# Flags whose reason follows them and is the rest of the cell, whatever it holds (a reason
+# may hold a semicolon: "unsupported: no 64-bit lane multiply below AVX-512DQ (vpmullq);
+# see avx512_i64_mul"); libpeak writes them last.
+REASON_FLAGS = ("skipped", "failed", "unsupported")
+
+
 def warnings(flags) -> list[str]:
     """The warning words of a flags cell: bare words (key=value pairs are notes); a
-    skipped:/failed: reason is the rest of the cell, whatever it holds."""
+    skipped:/failed:/unsupported: flag and its reason, the rest of the cell, one item."""
     out = []
-    for w in (flags or "").split(";"):
-        if w.startswith(("skipped:", "failed:")):
+    items = (flags or "").split(";")
+    for i, w in enumerate(items):
+        if w.startswith(tuple(f + ":" for f in REASON_FLAGS)):
+            if w.startswith("unsupported:"):
+                out.append(";".join(items[i:]))
             break
         if w and "=" not in w:
             out.append(w)
     return out
+
+
+def flag_name(warning: str) -> str:
+    """A warning's flag: "unsupported" of "unsupported: REASON", the word itself otherwise."""
+    head = warning.split(":", 1)[0]
+    return head if head in REASON_FLAGS and ":" in warning else warning
 
 
 def cell(s) -> str:

@@ -42,7 +42,7 @@ def unit_label(variant: str) -> str:
 
 
 def _unsupported_reason(r: dict) -> str:
-    for f in (r.get("flags") or "").split(";"):
+    for f in warnings(r.get("flags")):
         if f.startswith("unsupported"):
             return f.split(":", 1)[1].strip() if ":" in f else "unsupported"
     return ""

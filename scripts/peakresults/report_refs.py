@@ -2,9 +2,11 @@
 band or its measured cause), from the paired rounds of pairs.py (docs/methodology.md,
 "Reference tools") when they ran, else from the baseline rows joined on their key. report.md
 names each job in a few words; the full command lines go to the appendix (and
-commands.txt). A ratio outside 0.90-1.10 without a measured cause is "unexplained" and
-listed under the report's warnings."""
-from . import pairs
+commands.txt). A paired ratio is judged by its interval: one round is shown, not judged; a
+median outside 0.90-1.10 whose interval (with fewer than 6 rounds, the rounds' range)
+reaches into the band is not decided; only one whose interval lies outside the band, with
+no measured cause, is "unexplained" and listed under the report's warnings."""
+from . import pairs, schema
 from .pairs import MOVED_FACTOR
 from .report_fmt import cell, fmt, human, isnum
 
@@ -103,6 +105,59 @@ def _verdict(ratio, cause: str, none: str, differs: bool = False) -> str:
     return "in band"
 
 
+# Tools whose figure is a library routine where ours is the unit's peak kernel: oneDNN's
+# matmul (peak_ref_gemm) moves its operands through the caches and packs them, cpubench's
+# dot-product row keeps them in registers. Never the same job, whatever the ratio; the
+# verdict says what the run measured of each: its share of the row's peak.
+LIBRARY_GEMM_TOOLS = frozenset({"oneDNN"})
+SINGLE_ROUND = "one round: not judged"
+
+
+def _interval(p: dict) -> tuple | None:
+    """The record's interval of the median ratio: its 95% interval (6 rounds or more),
+    else the rounds' range (2 to 5 rounds); None for one round."""
+    if isnum(p.get("ratio_ci_low")) and isnum(p.get("ratio_ci_high")):
+        return p["ratio_ci_low"], p["ratio_ci_high"]
+    if (p.get("n_pairs") or 0) >= 2 and isnum(p.get("ratio_min")) and isnum(p.get("ratio_max")):
+        return p["ratio_min"], p["ratio_max"]
+    return None
+
+
+def _library_words(p: dict, peaks: dict) -> str:
+    """Why a peak kernel against a library GEMM is not the same job, with each side's share
+    of the row's peak as this run measured them (PEAKS: row key -> theoretical)."""
+    words = (f"our peak kernel keeps its operands in registers, {p.get('tool')}'s GEMM moves them "
+             "through the caches and packs them")
+    peak = peaks.get(tuple(p.get(k) for k in schema.KEY))
+    if isnum(peak) and peak > 0 and isnum(p.get("ours_median")) and isnum(p.get("tool_median")):
+        words += (f": ours {p['ours_median'] / peak:.2f} of the row's peak ({fmt(peak)} {p.get('unit', '')}), "
+                  f"{p.get('tool')}'s {p['tool_median'] / peak:.2f}")
+    return words
+
+
+def pair_judgement(p: dict, peaks: dict | None = None) -> tuple[str, bool]:
+    """(verdict, unexplained) of a paired record (pairs.py): the verdict words and whether
+    it is an alarm, by its interval (the module's rule)."""
+    rm, cause = p.get("ratio_median"), p.get("cause") or ""
+    flags = set((p.get("flags") or "").split(";"))
+    if flags & {"trace_differs", "mix_differs"}:
+        return _verdict(rm, cause, "", differs=True), False
+    if p.get("tool") in LIBRARY_GEMM_TOOLS and isnum(rm):
+        return f"not the same job: {_library_words(p, peaks or {})}", False
+    if not isnum(rm):
+        return "no complete round", False
+    if not outside(rm):
+        return ("in band" if _interval(p) else SINGLE_ROUND), False
+    if cause:
+        return cause, False
+    iv = _interval(p)
+    if iv is None:
+        return SINGLE_ROUND, False
+    if iv[0] <= BAND[1] and iv[1] >= BAND[0]:  # the interval reaches into the band
+        return f"not decided: its interval {ratio_txt(iv[0])}-{ratio_txt(iv[1])} reaches {BAND_TEXT}", False
+    return "unexplained", True
+
+
 def _pair_ratio(p: dict) -> str:
     """The summary's ratio: the median, with its interval when pairs.py has one (6 pairs or
     more), and the count when a single pair is all there is."""
@@ -124,12 +179,18 @@ def _tool_version(v: dict) -> str:
     return ver if ver.startswith(v["tool"]) else f"{v['tool']} {ver}".strip()
 
 
-def pair_verdicts(recs: list[dict]) -> list[dict]:
-    """One verdict per paired record, in pairs.py's order."""
-    out = []
+def row_peaks(rows: list[dict]) -> dict:
+    """{row key: theoretical} of the rows that have a peak (a pair's row's peak)."""
+    return {schema.row_key(r): r["theoretical"] for r in rows if isnum(r.get("theoretical"))}
+
+
+def pair_verdicts(recs: list[dict], rows: list[dict] | None = None) -> list[dict]:
+    """One verdict per paired record, in pairs.py's order; ROWS: the run's rows (a pair
+    against a library GEMM names each side's share of its row's peak)."""
+    out, peaks = [], row_peaks(rows or [])
     for p in recs:
         rm, unit = p.get("ratio_median"), p.get("unit", "")
-        differs = bool({"trace_differs", "mix_differs"} & set((p.get("flags") or "").split(";")))
+        verdict, alarm = pair_judgement(p, peaks)
         ref = (f"{p.get('tool')} {p.get('tool_version', '')}: {p.get('suite')} {p.get('test')} ({p.get('variant')}) "
                f"{p.get('metric')} {p.get('threads')}t {human(p.get('block_bytes'))} [{p.get('kind', '')}]")
         out.append({"ratio": rm, "tool": p.get("tool", ""), "version": p.get("tool_version", ""),
@@ -137,9 +198,9 @@ def pair_verdicts(recs: list[dict]) -> list[dict]:
                     "theirs": _value(p.get("tool_median"), unit), "pairs": pairs_cell(p),
                     "range": f"{ratio_txt(rm)} [{ratio_txt(p.get('ratio_min'))}-{ratio_txt(p.get('ratio_max'))}]"
                     if isnum(rm) else "–",
-                    "verdict": _verdict(rm, p.get("cause") or "", "no complete round", differs),
-                    "ratio_txt": _pair_ratio(p),
-                    "unexplained": outside(rm) and not p.get("cause"), "ref": ref,
+                    "verdict": verdict, "ratio_txt": _pair_ratio(p),
+                    "unexplained": alarm, "single": verdict == SINGLE_ROUND,
+                    "undecided": verdict.startswith("not decided"), "ref": ref,
                     "ours_job": p.get("ours_job", ""), "tool_job": p.get("tool_job", ""),
                     "placement": "placement_" in (p.get("flags") or "")})
     return out
@@ -185,10 +246,32 @@ def summary_lines(verdicts: list[dict]) -> list[str]:
     return out
 
 
-def pairs_section(recs: list[dict], unexplained: list[str], out_dir: str = "") -> list[str]:
+def interval_words(verdicts: list[dict]) -> str:
+    """", their interval too" when the verdicts are the paired rounds' (judged by their
+    interval), "" for joined rows (one run each side: no interval)."""
+    return ", their interval too," if any("single" in v for v in verdicts) else ""
+
+
+def judged_notes(verdicts: list[dict]) -> list[str]:
+    """Under the summary's table: the ratios shown and not judged (one round each) and those
+    outside the band whose interval reaches into it (not decided), counted; [] when none."""
+    single = sum(1 for v in verdicts if v.get("single"))
+    undecided = sum(1 for v in verdicts if v.get("undecided"))
+    out = []
+    if single:
+        out.append(f"{single} of {len(verdicts)} ratios come from one paired round each: shown, not judged "
+                   "(one round on a shared host says little; the full protocol runs 6 or more).")
+    if undecided:
+        out.append(f"{undecided} ratio(s) outside {BAND_TEXT} whose interval reaches into it: not decided, "
+                   "no alarm (more rounds would tell).")
+    return [""] + out if out else []
+
+
+def pairs_section(recs: list[dict], unexplained: list[str], out_dir: str = "",
+                  rows: list[dict] | None = None) -> list[str]:
     """report.md's table of the paired rounds, ratio first: the rounds' spread and count (each
     verdict, with its cause, is the summary's; the commands are the appendix's)."""
-    vs = pair_verdicts(recs)
+    vs = pair_verdicts(recs, rows)
     unexplained += [v["ref"] for v in vs if v["unexplained"]]
     out = ["| Ratio median [min-max] | Tool | Job | Ours median | Tool median | Pairs |",
            "| ---: | --- | --- | ---: | ---: | ---: |"]

@@ -2,7 +2,7 @@
 subsystem), how close to its peak, whether the reference tools agree (one verdict per
 job), the warnings that change a conclusion, and what a --quick or --tiny run shortened.
 At most about 60 lines: the rest of the report and the appendix hold the detail."""
-from . import (physics, pick, report_clock, report_cloud, report_cluster, report_formats, report_mode,
+from . import (physics, pick, report_causes, report_clock, report_cloud, report_cluster, report_formats, report_mode,
                report_refs, sustain)
 from .report_fmt import FLAG_MEANING, cell, fmt, human, isnum, warnings
 from .report_machine import core_lines, status_problems
@@ -92,6 +92,9 @@ def headlines(rows: list[dict], c: dict, out_dir: str, suites: dict | None = Non
         flags = [w for w in warnings(r.get("flags")) if w in CONCLUSION_FLAGS]
         flagged += [(w, f"{h.suite} {h.label}") for w in flags]
         notes = ([pick.fallback_note(why)] if why else []) + [w for w in flags if w not in why]
+        known = report_causes.far_below_notes(r, rows, c) if not h.lower else []
+        if known:  # the cause the run knows of a figure far below its peak
+            notes.append("; ".join(known))
         eff = f"{r['efficiency'] * 100:.1f}%" if isnum(r.get("efficiency")) and not h.lower else "–"
         peak = _peak_cell(h, r, c)
         ctx = {**c, **((suites or {}).get(h.suite, {}).get("context") or {})}
@@ -107,7 +110,7 @@ def headlines(rows: list[dict], c: dict, out_dir: str, suites: dict | None = Non
     return (out if len(out) > 2 else ["No headline figure was measured."]), flagged
 
 
-def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], n_verdicts: int) -> list[str]:
+def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], verdicts: list[dict]) -> list[str]:
     """The warnings that change a conclusion, one line each."""
     out = []
     bad = status_problems(res.status)
@@ -122,17 +125,19 @@ def conclusion_warnings(res, flagged: list[tuple], unexplained: list[str], n_ver
         by_flag.setdefault(flag, [])
         if label not in by_flag[flag]:
             by_flag[flag].append(label)
+    # Rows whose own figure is above their peak (a comparison row never is: physics.py), by
+    # the cause their flag names: what was found, not a riddle.
+    above = report_causes.above_peak_lines(res.merged.rows())
     for flag in CONCLUSION_FLAGS:
-        if flag in by_flag:
+        if flag in by_flag and not (flag == "above_peak" and above):
             out.append(f"- `{flag}` on {', '.join(by_flag[flag])}: {FLAG_MEANING.get(flag, 'see the suite docs')}.")
-    # Rows whose own figure is above their peak (a comparison row never is: physics.py).
-    above = [r for r in res.merged.rows() if physics.above_peak(r)]
-    if above and "above_peak" not in by_flag:
-        out.append(f"- {len(above)} row(s) above their theoretical peak: the peak's input or the measurement is wrong "
-                   "(Warnings).")
+    if above and "above_peak" in by_flag:
+        out.append(f"- `above_peak` on {', '.join(by_flag['above_peak'])}: the rows above their peak, by cause:")
+        above = ["  " + ln for ln in above]
+    out += above
     if unexplained:
-        out.append(f"- {len(unexplained)} of {n_verdicts} reference ratios outside {report_refs.BAND_TEXT} with no measured cause "
-                   "(listed under Warnings).")
+        out.append(f"- {len(unexplained)} of {len(verdicts)} reference ratios outside {report_refs.BAND_TEXT}"
+                   f"{report_refs.interval_words(verdicts)} with no measured cause (listed under Warnings).")
     if res.merged.problems:
         out.append(f"- {len(res.merged.problems)} raw file(s) could not be used (listed under Warnings).")
     return out or ["- None: every step ran, no headline figure carries a doubt flag, every reference ratio is in "
@@ -184,5 +189,6 @@ def summary(out_dir: str, res, verdicts: list[dict], unexplained: list[str]) -> 
             + _formats_line(res.merged.suites.get("cpu", {}).get("results", []), res.merged.peaks)
             + sustain.summary_lines(res.merged.suites)
             + ["", "### Reference tools (ratio = ours / tool)", ""] + report_refs.summary_lines(verdicts)
+            + report_refs.judged_notes(verdicts)
             + ["", "### Warnings that change a conclusion", ""]
-            + conclusion_warnings(res, flagged, unexplained, len(verdicts)))
+            + conclusion_warnings(res, flagged, unexplained, verdicts))

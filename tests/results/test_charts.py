@@ -238,6 +238,22 @@ class Scripts(unittest.TestCase):
         self.assertEqual(set(self.gp), FIGS)
         self.assertEqual(set(self.c.titles), FIGS)
 
+    def test_bar_titles_centred_on_the_canvas(self):
+        # issue 41: efficiency.png's title, centred over a plot pushed right by its long bar
+        # labels, ran off the canvas ("measured / theoretic"); a bar chart centres its title
+        # on the canvas, and its words fit its width at its font (about 0.6 em a character)
+        from peakresults import chart_bars
+        for fig in ("efficiency", "baseline"):
+            gp = self.gp[fig]
+            self.assertNotRegex(gp, r"(?m)^set title ", fig)
+            m = re.search(rf'(?m)^set label {chart_bars.TITLE_LABEL} "([^"]+)" at screen 0.5, screen [0-9.]+ center',
+                          gp)
+            self.assertIsNotNone(m, fig)
+            self.assertEqual(m[1], self.c.titles[fig])
+            width = int(re.search(r"size (\d+),", gp)[1])
+            font = int(re.search(r'font "[^,"]*,(\d+)"', gp)[1])
+            self.assertLess(len(m[1]) * font * 0.6, width, fig)
+
     def test_at_most_eight_series_per_plot(self):
         for fig, gp in self.gp.items():
             for _, cl in plots(gp):

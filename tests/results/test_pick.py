@@ -74,10 +74,24 @@ class Charted(unittest.TestCase):
         charts_special.roofline_fig(self.c, CPU, levels, [])
         lines = dat(self.c, "roofline")
         self.assertIn("peak measured_avx2_dp_fma_2t 92.000", lines)
-        self.assertIn("peak theoretical_DP_peak 96.000", lines)
+        self.assertIn("peak theoretical_DP_peak_(avx2_dp_fma_2t) 96.000", lines)
         self.assertIn("bw L2_bandwidth 200.000", lines)  # the clean row, not the faster flagged one
         self.assertIn("bw L1_bandwidth_(no_unflagged_row:_steal) 400.000", lines)  # the only one, labelled
         self.assertEqual(self.c.failed, [])
+
+    def test_roofline_peak_is_the_drawn_rows(self):
+        # issue 41: one clock per figure. The Zen 5 record's DP rows: the summary's headline
+        # (2t, 220.8 against 225.8) and a 1t row whose own clock gave a peak of 228.9 (its
+        # per-thread half, 114.4); the roof is the headline row's peak, not the highest.
+        rows = [row("flops", "avx512_dp_fma", 1, 110.4, 114.45),
+                row("flops", "avx512_dp_fma", 2, 220.8, 225.8),
+                row("flops", "avx512_dp_fma", 4, 213.3, 228.9, "oversubscribed")]
+        charts_special.roofline_fig(self.c, rows, [], [])
+        self.assertIn("peak theoretical_DP_peak_(avx512_dp_fma_2t) 225.800", dat(self.c, "roofline"))
+        # a drawn row without a peak: the highest peak the rows have
+        charts_special.roofline_fig(self.c, [row("flops", "avx2_dp_fma", 2, 92.0), row("flops", "avx2_dp_fma", 8, 9.0,
+                                                                                        96.0, "oversubscribed")], [], [])
+        self.assertIn("peak theoretical_DP_peak 96.000", dat(self.c, "roofline"))
 
     def test_roofline_only_flagged_rows_labelled(self):
         charts_special.roofline_fig(self.c, [row("flops", "avx2_dp_fma", 8, 66.3, 96.0, "oversubscribed")], [], [])
