@@ -25,7 +25,7 @@ struct run_ctx {
 	struct peak_team *team;
 	uint64_t chain_iters;
 	uint64_t *chain_out;  /* one per thread */
-	enum cpu_chain chain; /* the kernel's ISA chain, or imul when its latency is unknown */
+	enum cpu_chain chain; /* the clock chain: the class's loaded one, or the plain anchor */
 	bool corrupt;         /* test hook: damage thread 0's result before verification */
 	unsigned latency;     /* cycles per step of the clock chain: the anchor's */
 	bool clock_refused;   /* the class's loaded chain was refused: the plain anchor clocks it */
@@ -227,18 +227,19 @@ static void cause_flag(struct peak_result *rr, double vs_probe, double probe_per
 	peak_result_flag(rr, flag);
 }
 
-/* The row's flags that say where its figure stands against the probe: vs_probe=F, the
- * median over repetitions of the kernel's instructions per cycle per core over the
- * probe's for its class read right after that repetition (a kernel short of its own
- * loop's limit shows as ours, not the CPU's); probe_short when the probe itself read the
- * class below the count the peak uses (the core was shared then, or the table is wrong
- * downward); table_corrected when the peak rests on a count the probe corrected. */
 /* The medians probe_flags read, for the diagnosis (NAN when not read). */
 struct probe_medians {
 	double vs_probe;    /* the kernel's instructions per cycle over its probe loop's */
 	double probe_ratio; /* the probe's per cycle over the table's, at the row's clock */
 };
 
+/* The row's flags that say where its figure stands against the probe: vs_probe=F, the
+ * median over repetitions of the kernel's instructions per cycle per core over the
+ * probe's for its class read right after that repetition (a kernel short of its own
+ * loop's limit shows as ours, not the CPU's); probe_short when the probe itself read the
+ * class below the count the peak uses (what explains it, if anything, is for the report to
+ * say from what the run measured: steal, CPU share, placement); table_corrected when the
+ * peak rests on a count the probe corrected. */
 static void probe_flags(const struct run_ctx *r, struct peak_result *rr, struct probe_medians *pm)
 {
 	pm->vs_probe = pm->probe_ratio = NAN;
