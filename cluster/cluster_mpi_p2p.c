@@ -132,24 +132,33 @@ static unsigned paced(const struct p2p *x, iter_fn fn, int n, unsigned most, dou
 }
 
 /* A bandwidth point's window, grown through its first warm-up iterations
- * (cluster_mpi_window_next); rank a decides each step. */
+ * (cluster_mpi_window_next); rank a decides each step and tells the other (0: once more at
+ * this window). Where an iteration was too slow to grow on, the faster of two decides: one
+ * slow wake-up on a loaded host would otherwise hold the window at that size. */
 static unsigned fit_window(const struct p2p *x, iter_fn fn, int n)
 {
 	struct p2p y = *x;
-	unsigned w = 1, next = 1;
+	unsigned w = 1, next = 1, tries = 0;
+	double best = 0;
 	for (;;) {
 		y.window = w;
 		double t = fn(&y, n);
 		cluster_tick();
 		if (x->a) {
-			next = cluster_mpi_window_next(x->o, w, t);
+			best = tries++ == 0 || t < best ? t : best;
+			next = cluster_mpi_window_next(x->o, w, best);
+			if (next == w && tries < 2 && w < (unsigned)x->o->window)
+				next = 0;
 			cluster_send(&next, (int)sizeof next, x->other, TAG_MORE, x->yield);
 		} else {
 			cluster_recv(&next, (int)sizeof next, x->other, TAG_MORE, x->yield);
 		}
 		if (next == w)
 			return w;
-		w = next;
+		if (next != 0) {
+			w = next;
+			tries = 0;
+		}
 	}
 }
 

@@ -78,21 +78,33 @@ static int find(const struct share_self *all, int nranks, uint8_t *shares,
 }
 
 /* OpenMPI's mpi_yield_when_idle as it runs (MPI_T): 1, 0, or -1 when there is no such
- * variable (another MPI). It is read-only once MPI_Init has run. */
+ * variable (another MPI). It is read-only once MPI_Init has run. OpenMPI declares it
+ * MPI_C_BOOL (one byte), other builds may say MPI_INT. */
 static int mpi_yields(void)
 {
-	int provided = 0, index = -1, value = -1, count = 0;
+	int provided = 0, index = -1, count = 0, value = -1;
 	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
 		return -1;
+	char name[64];
+	int name_len = sizeof name, desc_len = 0, verbosity, bind, scope;
+	MPI_Datatype type;
+	MPI_T_enum en;
 	MPI_T_cvar_handle h;
 	if (MPI_T_cvar_get_index("mpi_yield_when_idle", &index) == MPI_SUCCESS &&
+	    MPI_T_cvar_get_info(index, name, &name_len, &verbosity, &type, &en, NULL, &desc_len,
+				&bind, &scope) == MPI_SUCCESS &&
+	    (type == MPI_C_BOOL || type == MPI_INT) &&
 	    MPI_T_cvar_handle_alloc(index, NULL, &h, &count) == MPI_SUCCESS) {
-		if (count != 1 || MPI_T_cvar_read(h, &value) != MPI_SUCCESS)
-			value = -1;
+		union {
+			_Bool b;
+			int i;
+		} v = {.i = 0};
+		if (count == 1 && MPI_T_cvar_read(h, &v) == MPI_SUCCESS)
+			value = type == MPI_C_BOOL ? v.b : v.i != 0;
 		(void)MPI_T_cvar_handle_free(&h);
 	}
 	(void)MPI_T_finalize();
-	return value < 0 ? -1 : value != 0;
+	return value;
 }
 
 /* Rank 0: the context key, the warning, the rows' mark and the one line. */

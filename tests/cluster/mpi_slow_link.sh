@@ -10,7 +10,9 @@
 # - progress comes as it goes: a point's line is on stderr while mpirun still runs, and
 #   there is one line per point;
 # - --point-budget with --ci: every point stops at --reps, flagged budget_stopped, its n
-#   under --max-reps; --quiet prints no progress.
+#   under --max-reps; --quiet prints no progress;
+# - mpi_coll, whose blocking collectives clusterbench cannot make yield, says why in one line
+#   (even with --quiet); under --mca mpi_yield_when_idle 1 it says OpenMPI yields.
 # usage: mpi_slow_link.sh CLUSTERBENCH [K]
 # shellcheck source=tests/cluster/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -25,15 +27,20 @@ cluster_up "$K"
 shape_node "$SLOW" 200mbit
 echo "# none" >"$tmp/peaks.conf"
 export PEAKBENCH_CONF=$tmp/peaks.conf
-mpi() { # output err args...
-	local out=$1 err=$2
+mpi() { # output err [mpirun args] -- clusterbench args...
+	local out=$1 err=$2 margs=()
 	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		margs+=("$1")
+		shift
+	done
+	shift
 	# shellcheck disable=SC2086
-	timeout 170 taskset -c "$CPUS" mpirun $MPIRUN_ARGS -x PEAKBENCH_CONF --hostfile "$HOSTFILE" -np "$K" \
-		--map-by node "$CB" --names "$HOSTFILE" --test mpi_p2p --latency-duration 0.1 \
-		--format json --output "$out" "$@" >"$tmp/run.log" 2>"$err"
+	timeout 170 taskset -c "$CPUS" mpirun $MPIRUN_ARGS "${margs[@]}" -x PEAKBENCH_CONF \
+		--hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" --names "$HOSTFILE" \
+		--latency-duration 0.1 --format json --output "$out" "$@" >"$tmp/run.log" 2>"$err"
 }
-mpi "$tmp/p2p.json" "$tmp/run.err" --sizes 8,64KiB,4MiB &
+mpi "$tmp/p2p.json" "$tmp/run.err" -- --test mpi_p2p --sizes 8,64KiB,4MiB &
 job=$!
 seen=0
 while kill -0 "$job" 2>/dev/null; do
@@ -84,8 +91,8 @@ if bad:
 print(f"{len(rows)} rows within OSU's counts, {len(points)} progress lines; {lines[0]}")
 PY
 # A budget: --ci that no three repetitions meet, stopped by --point-budget at --reps.
-mpi "$tmp/budget.json" "$tmp/budget.err" --sizes 4MiB --pairs 0-1 --ci 0.001 --max-reps 30 \
-	--point-budget 0.3 --quiet || fail "the budget run exited $?"
+mpi "$tmp/budget.json" "$tmp/budget.err" -- --test mpi_p2p --sizes 4MiB --pairs 0-1 --ci 0.001 \
+	--max-reps 30 --point-budget 0.3 --quiet || fail "the budget run exited $?"
 python3 - "$tmp/budget.json" "$tmp/budget.err" <<'PY' || fail "--point-budget"
 import json, sys
 rows = json.load(open(sys.argv[1]))["results"]
@@ -97,4 +104,17 @@ for r in rows:
 assert not err, f"--quiet printed progress: {err[:2]}"
 print("budget_stopped:", ", ".join(f'{r["test"]} n={r["n"]}' for r in rows))
 PY
+# mpi_coll: the collectives spin unless OpenMPI was started yielding; the line says which.
+mpi "$tmp/coll.json" "$tmp/coll.err" -- --test mpi_coll --sizes 8 --quiet || fail "mpi_coll exited $?"
+mpi "$tmp/coll-y.json" "$tmp/coll-y.err" --mca mpi_yield_when_idle 1 -- --test mpi_coll --sizes 8 ||
+	fail "mpi_coll under mpi_yield_when_idle exited $?"
+line=$(grep '^cluster ranks_share_cpus: ' "$tmp/coll.err") || fail "mpi_coll: no line on the sharing"
+[ "$(printf '%s\n' "$line" | wc -l)" = 1 ] || fail "mpi_coll: more than one line: $line"
+case $line in
+*"cannot make them yield"*"--mca mpi_yield_when_idle 1"*) ;;
+*) fail "mpi_coll: the line does not say why the collectives spin: $line" ;;
+esac
+grep -q '^cluster ranks_share_cpus: .*OpenMPI yields when idle' "$tmp/coll-y.err" ||
+	fail "mpi_coll under mpi_yield_when_idle: $(grep ranks_share "$tmp/coll-y.err")"
+echo "$line"
 echo "PASS: every point within OSU's counts and --min-time, the shaped link at window 1, ranks_share_cpus found, progress as it goes, --point-budget stops at --reps"
