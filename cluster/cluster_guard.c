@@ -71,12 +71,13 @@ void cluster_guard_start(const char *host)
 }
 
 /* The progress watch: the measuring loops count iterations (cluster_tick, one relaxed
- * store: nothing inside a timing waits on it) and name the step they are in
- * (cluster_step); a thread looks four times a second. The step's text is written into the
- * buffer the thread is not reading, then published by its index. */
+ * store: nothing inside a timing waits on it) and name the step they are in (cluster_step,
+ * once a repetition, under a lock the thread takes only to say where it stood); a thread
+ * looks four times a second. */
 static _Atomic uint64_t step_ticks;
-static atomic_int step_watched, step_cur;
-static char step_where[2][200];
+static atomic_int step_watched;
+static pthread_mutex_t step_lock = PTHREAD_MUTEX_INITIALIZER;
+static char step_where[200];
 static double step_stall_s;
 
 static double mono_s(void)
@@ -103,11 +104,13 @@ static void *progress_watch(void *arg)
 		if (mono_s() - since < step_stall_s)
 			continue;
 		char line[400];
+		pthread_mutex_lock(&step_lock);
 		int len =
 		    snprintf(line, sizeof line,
 			     "clusterbench: %s: no progress for %g s (--timeout) in %s, ending "
 			     "the job\n",
-			     watch_host, step_stall_s, step_where[atomic_load(&step_cur)]);
+			     watch_host, step_stall_s, step_where);
+		pthread_mutex_unlock(&step_lock);
 		if (len > 0)
 			(void)!write(2, line,
 				     (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
@@ -127,12 +130,12 @@ void cluster_progress_watch_start(double stall_s)
 
 void cluster_step(const char *fmt, ...)
 {
-	int next = 1 - atomic_load(&step_cur);
 	va_list ap;
 	va_start(ap, fmt);
-	(void)vsnprintf(step_where[next], sizeof step_where[next], fmt, ap);
+	pthread_mutex_lock(&step_lock);
+	(void)vsnprintf(step_where, sizeof step_where, fmt, ap);
+	pthread_mutex_unlock(&step_lock);
 	va_end(ap);
-	atomic_store(&step_cur, next);
 	cluster_tick();
 	atomic_store(&step_watched, 1);
 }
