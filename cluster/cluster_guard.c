@@ -171,8 +171,10 @@ void cluster_progress_row(const struct cluster_run *run, const struct peak_resul
 	char b[32] = "";
 	if (r->has_block)
 		peak_format_size(r->block_bytes, b, sizeof b);
-	cluster_progress(run->o, "cluster %s %s %s%s%s%s%s: %.4g %s, %zu rep%s%s%s", r->test,
+	/* A pair re-measured after the matrix (net_matrix's outliers) comes a second time. */
+	const char *again = peak_result_has_flag(r->flags, "remeasured") ? ", remeasured" : "";
+	cluster_progress(run->o, "cluster %s %s %s%s%s%s%s: %.4g %s, %zu rep%s%s%s%s", r->test,
 			 r->variant, r->host, r->peer[0] ? "->" : "", r->peer,
 			 b[0] ? " block=" : "", b, r->summary.mean, r->unit, r->summary.n,
-			 r->summary.n == 1 ? "" : "s", where[0] ? " " : "", where);
+			 r->summary.n == 1 ? "" : "s", again, where[0] ? " " : "", where);
 }
