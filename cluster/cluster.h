@@ -41,7 +41,11 @@ struct cluster_run {
 	const struct cluster_opts *o;
 	int rank, nranks;
 	const struct cluster_node *nodes; /* every rank's, by rank */
-	struct cluster_rows *rows;        /* rank 0's; NULL elsewhere */
+	/* Per rank: it shares a kernel (boot_id) with more ranks than that kernel has CPUs
+	 * (cluster_share.c); and whether this run's own waits yield the CPU for it. */
+	const uint8_t *shares_cpus;
+	int yield;
+	struct cluster_rows *rows; /* rank 0's; NULL elsewhere */
 	/* Rank 0's run context and node blocks (NULL elsewhere), which the rows reference:
 	 * keys learnt during the run (the transport's) go in here. */
 	struct peak_context *ctx, *node_ctxs;
@@ -55,6 +59,24 @@ void cluster_fail(const struct cluster_run *run, const char *msg);
 void cluster_watch(const struct cluster_run *run, int round, int arm);
 /* Rank 0: write the rows so far, or end the job saying why. */
 void cluster_flush(const struct cluster_run *run);
+/* The MPI tests' progress watch: a thread that ends the job, with one line naming the step,
+ * when a watched step sees no cluster_tick for stall_s seconds. */
+void cluster_progress_watch_start(double stall_s);
+/* This rank now stands at the step fmt names (printf-like), watched: "mpi_p2p pair 1/3
+ * A - B, mpi_p2p_bw 4MiB, repetition 2". Counts as progress. */
+void cluster_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* This rank waits on others (not watched: the round's watchdog bounds it). */
+void cluster_step_idle(void);
+/* One iteration done (no syscall: safe between timed iterations). */
+void cluster_tick(void);
+/* One progress line on stderr, printf-like, unless --quiet. Never starts "clusterbench: ",
+ * which marks the line that says why a run ended (cluster_run.sh keeps the first). */
+void cluster_progress(const struct cluster_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The progress line of a row as it is kept: "cluster TEST VARIANT HOST->PEER block=B:
+ * MEAN UNIT, N reps WHERE". */
+void cluster_progress_row(const struct cluster_run *run, const struct peak_result *r,
+			  const char *where);
 
 /* --test net_matrix (cluster_matrix.c) and --test node_sweep (cluster_sweep.c). */
 void cluster_net_matrix(const struct cluster_run *run);

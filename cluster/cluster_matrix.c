@@ -26,6 +26,7 @@ static void keep(const struct cluster_run *run, struct peak_result *r)
 	peak_result_finish(r);
 	if (cluster_rows_add(run->rows, r) != 0)
 		cluster_fail(run, "out of memory");
+	cluster_progress_row(run, r, "");
 }
 
 static void add_pair_rows(const struct cluster_run *run, const struct cluster_pair *p,

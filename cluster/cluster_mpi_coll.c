@@ -49,32 +49,61 @@ static double iteration(const struct coll *c, enum coll_op op, int bytes)
 	return MPI_Wtime() - t0;
 }
 
+/* A warm-up's (times NULL) or a repetition's iterations on every rank, paced by rank 0
+ * (cluster_mpi_pace), which broadcasts each chunk. Returns how many ran. */
+static unsigned paced(const struct cluster_run *run, const struct coll *c, enum coll_op op,
+		      int bytes, unsigned most, double *times)
+{
+	struct cluster_mpi_pace pace;
+	cluster_mpi_pace_start(&pace, run->o->common.min_time_s, most, MPI_Wtime());
+	unsigned done = 0, chunk = 0;
+	for (;;) {
+		if (run->rank == 0)
+			chunk = cluster_mpi_pace_next(&pace, MPI_Wtime());
+		MPI_Bcast(&chunk, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+		if (chunk == 0)
+			return done;
+		for (unsigned i = 0; i < chunk; i++, done++) {
+			double t = iteration(c, op, bytes);
+			if (times != NULL)
+				times[done] = t;
+			cluster_tick();
+		}
+	}
+}
+
 /* One op at one size on every rank: warm-up, then repetitions of the latency table's
- * iterations until rank 0's stopping rule says enough. p is rank 0's. */
+ * iterations (bounded by --min-time) until rank 0's stopping rule says enough. p is rank
+ * 0's. */
 static int run_point(const struct cluster_run *run, const struct coll *c, enum coll_op op,
 		     uint64_t bytes, struct cluster_mpi_point *p)
 {
 	unsigned warm, iters;
+	char b[32];
 	cluster_mpi_iters(run->o, CLUSTER_MPI_LATENCY, bytes, &warm, &iters);
-	for (unsigned i = 0; i < warm; i++)
-		(void)iteration(c, op, (int)bytes);
+	peak_format_size(bytes, b, sizeof b);
+	cluster_step("mpi_coll, %s %s, warm-up", op_tests[op], b);
+	(void)paced(run, c, op, (int)bytes, warm, NULL);
 	double *mine = malloc(iters * sizeof *mine), *most = malloc(iters * sizeof *most);
 	struct cluster_mpi_times all = {0};
 	int more = 1, rc = mine != NULL && most != NULL ? 0 : -1;
+	double spent = 0;
 	memset(p, 0, sizeof *p);
 	p->bytes = bytes;
 	while (rc == 0 && more) {
-		for (unsigned i = 0; i < iters; i++)
-			mine[i] = iteration(c, op, (int)bytes);
-		MPI_Reduce(mine, most, (int)iters, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+		cluster_step("mpi_coll, %s %s, repetition %u", op_tests[op], b, p->nsamples + 1);
+		double t0 = MPI_Wtime();
+		unsigned k = paced(run, c, op, (int)bytes, iters, mine);
+		spent += MPI_Wtime() - t0;
+		MPI_Reduce(mine, most, (int)k, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 		if (run->rank == 0) {
 			double sum = 0;
-			for (unsigned i = 0; i < iters; i++)
+			for (unsigned i = 0; i < k; i++)
 				sum += most[i];
-			if (cluster_mpi_times_add(&all, most, iters) != 0)
+			if (cluster_mpi_times_add(&all, most, k) != 0)
 				rc = -1;
-			p->samples[p->nsamples++] = sum / (double)iters * 1e6;
-			more = rc == 0 && !cluster_mpi_enough(run->o, p);
+			p->samples[p->nsamples++] = sum / (double)k * 1e6;
+			more = rc == 0 && cluster_mpi_more(run->o, p, spent);
 		}
 		MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	}
@@ -105,6 +134,7 @@ static void add_row(const struct cluster_run *run, enum coll_op op,
 	peak_result_finish(&r);
 	if (cluster_rows_add(run->rows, &r) != 0)
 		cluster_fail(run, "out of memory");
+	cluster_progress_row(run, &r, p->budget_stopped ? "(budget_stopped)" : "");
 }
 
 void cluster_mpi_coll(const struct cluster_run *run)
@@ -145,6 +175,7 @@ void cluster_mpi_coll(const struct cluster_run *run)
 		if (run->rank == 0)
 			cluster_flush(run);
 	}
+	cluster_step_idle();
 	free(c.rbuf);
 	free(c.sbuf);
 }

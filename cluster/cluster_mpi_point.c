@@ -37,6 +37,38 @@ void cluster_mpi_iters(const struct cluster_opts *o, enum cluster_mpi_kind kind,
 		*iters = (unsigned)o->max_iters;
 }
 
+void cluster_mpi_pace_start(struct cluster_mpi_pace *p, double min_s, unsigned most, double now)
+{
+	*p = (struct cluster_mpi_pace){.t0 = now, .min_s = min_s, .most = most};
+}
+
+unsigned cluster_mpi_pace_next(struct cluster_mpi_pace *p, double now)
+{
+	double spent = now - p->t0;
+	if (p->done >= p->most || (p->done > 0 && spent >= p->min_s))
+		return 0;
+	unsigned next = 1;
+	if (p->done > 0) {
+		double mean = spent / p->done;
+		double fit = mean > 0 ? ceil((p->min_s - spent) / mean) : (double)p->most;
+		next = p->done;
+		if (fit < (double)next)
+			next = fit < 1 ? 1 : (unsigned)fit;
+	}
+	if (next > p->most - p->done)
+		next = p->most - p->done;
+	p->done += next;
+	return next;
+}
+
+unsigned cluster_mpi_window_next(const struct cluster_opts *o, unsigned w, double t_s)
+{
+	unsigned most = (unsigned)o->window;
+	if (w >= most || !(t_s <= o->common.min_time_s / 8.0))
+		return w < most ? w : most;
+	return 2 * w < most ? 2 * w : most;
+}
+
 int cluster_mpi_times_add(struct cluster_mpi_times *tm, const double *t, size_t n)
 {
 	if (tm->n + n > tm->cap) {
@@ -73,6 +105,18 @@ int cluster_mpi_enough(const struct cluster_opts *o, const struct cluster_mpi_po
 	       peak_stats_enough(p->samples, p->nsamples, o->cfg.reps, most, o->cfg.ci_pct);
 }
 
+int cluster_mpi_more(const struct cluster_opts *o, struct cluster_mpi_point *p, double spent_s)
+{
+	if (cluster_mpi_enough(o, p))
+		return 0;
+	double budget = o->common.point_budget_s;
+	if (budget > 0 && p->nsamples >= o->cfg.reps && spent_s + spent_s / p->nsamples > budget) {
+		p->budget_stopped = 1;
+		return 0;
+	}
+	return 1;
+}
+
 void cluster_mpi_ci(const struct cluster_opts *o, struct cluster_mpi_point *p)
 {
 	double width = peak_stats_ci_width_pct(p->samples, p->nsamples);
@@ -96,6 +140,8 @@ void cluster_mpi_row(struct peak_result *r, const char *test, const char *metric
 	peak_result_flag(r, item);
 	if (p->ci_wide_pct > 0)
 		peak_result_flag_pct(r, "ci_wide", p->ci_wide_pct, true);
+	if (p->budget_stopped)
+		peak_result_flag(r, "budget_stopped");
 }
 
 /* The local address the kernel would send to host from (a UDP connect sends nothing). */

@@ -192,7 +192,7 @@ void cluster_p2p_rows(const struct cluster_run *run, const struct cluster_p2p_re
 			if (res->intra)
 				peak_result_flag(&r, "intra_node");
 			if (!lat) {
-				snprintf(item, sizeof item, "window=%u", (unsigned)o->window);
+				snprintf(item, sizeof item, "window=%u", (unsigned)p->window);
 				peak_result_flag(&r, item);
 				bandwidth_bound(&r, res, s, t == CLUSTER_P2P_BIBW ? 2.0 : 1.0);
 			}
@@ -217,7 +217,8 @@ void cluster_p2p_msgrate_rows(const struct cluster_run *run, const struct cluste
 				run->nodes[res->peer].name);
 		snprintf(item, sizeof item, "concurrent_pairs=%u", res->concurrent);
 		peak_result_flag(&r, item);
-		snprintf(item, sizeof item, "window=%u", (unsigned)o->window);
+		snprintf(item, sizeof item, "window=%u",
+			 (unsigned)res->pts[CLUSTER_P2P_MSGRATE][s].window);
 		peak_result_flag(&r, item);
 		keep(run, &r);
 	}

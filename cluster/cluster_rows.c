@@ -14,6 +14,10 @@ struct stored_row {
 	double samples[CLUSTER_ROW_SAMPLES];
 };
 
+struct row_mark {
+	char host[64], flag[32]; /* host: as a row's (peak_result.host) */
+};
+
 struct cluster_rows {
 	enum peak_format format;
 	const char *path; /* NULL: stdout */
@@ -21,6 +25,8 @@ struct cluster_rows {
 	size_t nnodes;
 	struct stored_row *rows;
 	size_t nrows, cap;
+	struct row_mark *marks;
+	size_t nmarks;
 };
 
 struct cluster_rows *cluster_rows_open(enum peak_format format, const char *path,
@@ -54,6 +60,22 @@ int cluster_rows_add(struct cluster_rows *s, const struct peak_result *r)
 	if (d->r.nsamples > 0)
 		memcpy(d->samples, r->samples, d->r.nsamples * sizeof(double));
 	d->r.samples = NULL; /* pointed at d->samples when written: the array moves */
+	for (size_t i = 0; i < s->nmarks; i++)
+		if (strcmp(d->r.host, "all") == 0 || strcmp(d->r.host, s->marks[i].host) == 0 ||
+		    strcmp(d->r.peer, s->marks[i].host) == 0)
+			peak_result_flag(&d->r, s->marks[i].flag);
+	return 0;
+}
+
+int cluster_rows_mark(struct cluster_rows *s, const char *host, const char *flag)
+{
+	struct row_mark *more = realloc(s->marks, (s->nmarks + 1) * sizeof *more);
+	if (more == NULL)
+		return -1;
+	s->marks = more;
+	(void)peak_fmt(more[s->nmarks].host, sizeof more->host, "%s", host);
+	(void)peak_fmt(more[s->nmarks].flag, sizeof more->flag, "%s", flag);
+	s->nmarks++;
 	return 0;
 }
 
@@ -120,6 +142,7 @@ void cluster_rows_close(struct cluster_rows *s)
 {
 	if (s == NULL)
 		return;
+	free(s->marks);
 	free(s->rows);
 	free(s);
 }

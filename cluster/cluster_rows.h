@@ -21,6 +21,9 @@ struct cluster_rows *cluster_rows_open(enum peak_format format, const char *path
 				       const struct peak_context *nodes, size_t nnodes);
 /* Keep a copy of r and of its samples (at most CLUSTER_ROW_SAMPLES). 0 or -1. */
 int cluster_rows_add(struct cluster_rows *s, const struct peak_result *r);
+/* From now on every row kept whose host or peer is host, and every row of host "all",
+ * gets flag (ranks_share_cpus). 0 or -1. */
+int cluster_rows_mark(struct cluster_rows *s, const char *host, const char *flag);
 /* Add a flag to the rows of this test, metric, host and peer (an outlier mark). */
 void cluster_rows_flag(struct cluster_rows *s, const char *test, const char *metric,
 		       const char *host, const char *peer, const char *flag);

@@ -201,6 +201,7 @@ static void keep(const struct cluster_run *run, struct peak_result *r)
 	peak_result_finish(r);
 	if (cluster_rows_add(run->rows, r) != 0)
 		cluster_fail(run, "out of memory");
+	cluster_progress_row(run, r, "");
 }
 
 /* One node's row: its median, with its repetitions' min and max beside; slow when even its

@@ -1,5 +1,9 @@
+/* How clusterbench's ranks wait: between tests without spinning (cluster_wait.h), and inside
+ * a measurement as OSU's loops do, or yielding the CPU when ranks share it. */
+#define _GNU_SOURCE
 #include "cluster_wait.h"
 
+#include <sched.h>
 #include <time.h>
 
 /* The nap between tests grows from 100 us to 10 ms: a collective that completes at once
@@ -39,4 +43,41 @@ void cluster_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm c
 	MPI_Request req;
 	MPI_Ibcast(buf, count, type, root, comm, &req);
 	wait_quietly(&req);
+}
+
+void cluster_wait_all(int n, MPI_Request *req, int yield)
+{
+	if (!yield) {
+		MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+		return;
+	}
+	int done = 0;
+	for (;;) {
+		MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
+		if (done)
+			return;
+		sched_yield();
+	}
+}
+
+void cluster_send(const void *buf, int bytes, int peer, int tag, int yield)
+{
+	if (!yield) {
+		MPI_Send(buf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
+		return;
+	}
+	MPI_Request req;
+	MPI_Isend(buf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &req);
+	cluster_wait_all(1, &req, 1);
+}
+
+void cluster_recv(void *buf, int bytes, int peer, int tag, int yield)
+{
+	if (!yield) {
+		MPI_Recv(buf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		return;
+	}
+	MPI_Request req;
+	MPI_Irecv(buf, bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &req);
+	cluster_wait_all(1, &req, 1);
 }

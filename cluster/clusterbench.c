@@ -17,6 +17,7 @@
 #include "cluster.h"
 #include "cluster_mpi.h"
 #include "cluster_mpi_p2p.h"
+#include "cluster_share.h"
 #include "cluster_transport.h"
 #include "cluster_wait.h"
 #include "net_server.h"
@@ -122,7 +123,7 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	peak_opts_common_defaults(&o->common);
 	/* Fixed repetitions unless --ci: under the shift schedule every pair runs at once. */
 	o->common.ci_pct = 0;
-	o->common.min_time_s = 1.0;
+	o->common.min_time_s = 0; /* unset: each test's default, below */
 	o->test = "net_matrix";
 	o->schedule = "shift";
 	o->udp_mbit = 100;
@@ -141,7 +142,9 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     PEAK_OPT_CHOICE, &o->schedule, 0, 0, schedules, NULL},
 	    {"names", "FILE", "hostfile: its i-th host names rank i", PEAK_OPT_PATH, &o->names,
 	     0, 0, NULL, NULL},
-	    {"min-time", "SECONDS", "each TCP/UDP repetition of a pair, seconds (1)",
+	    {"min-time", "SECONDS",
+	     "a repetition: of a pair's TCP/UDP, seconds (1); of an MPI point, OSU's iterations "
+	     "or until it lasted SECONDS (0.1)",
 	     PEAK_OPT_DOUBLE, &o->common.min_time_s, 0.01, 3600, NULL, NULL},
 	    PEAK_OPTS_COMMON_REPORT(&o->common),
 	    {"latency-duration", "SECONDS", "TCP round trips per pair, seconds (0.5)",
@@ -150,7 +153,8 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	     0.001, 400000, NULL, NULL},
 	    {"port", "P", "every node's server port (0: any free port)", PEAK_OPT_UINT, &o->port,
 	     0, 65535, NULL, NULL},
-	    {"timeout", "SECONDS", "silence after which a pair counts as stalled (10)",
+	    {"timeout", "SECONDS",
+	     "silence after which a pair, or an MPI test without an iteration, is stalled (10)",
 	     PEAK_OPT_DOUBLE, &o->timeout_s, 0.1, 600, NULL, NULL},
 	    {"outlier-lat", "X", "latency p50 over X times the smallest is an outlier (2.1)",
 	     PEAK_OPT_DOUBLE, &o->lat_x, 1, 1000, NULL, NULL},
@@ -222,6 +226,11 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	if (o->sizes.n == 0) /* OSU's sweep: 1 B to 4 MiB in powers of two */
 		for (uint64_t b = 1; b <= CLUSTER_MPI_MAX_BYTES; b *= 2)
 			o->sizes.v[o->sizes.n++] = b;
+	int mpi = strncmp(o->test, "mpi_", 4) == 0;
+	/* An MPI run is many short points (23 sizes x 4 tests x every pair with the defaults):
+	 * a tenth of a second a repetition keeps the whole sweep within minutes on any link. */
+	if (!(o->common.min_time_s > 0))
+		o->common.min_time_s = mpi ? CLUSTER_MPI_MIN_TIME_S : 1.0;
 	o->cfg.duration_s = o->common.min_time_s;
 	o->cfg.reps = (unsigned)o->common.reps;
 	o->cfg.max_reps = (unsigned)most;
@@ -232,10 +241,12 @@ static int parse(int argc, char **argv, int rank, int nranks, struct cluster_opt
 	 * then waits on timeouts at worst: beyond that the round has stalled. */
 	o->round_s = o->cfg.duration_s * ((double)most + 2.0) + o->cfg.lat_s +
 		     4.0 * o->timeout_s + 30.0;
-	/* An MPI round is one pair's (or one collective's) whole size sweep: OSU's counts at
-	 * 4 MiB over a 1 Gbit/s link take minutes a repetition. */
-	if (strncmp(o->test, "mpi_", 4) == 0)
-		o->round_s += 600.0 * (double)most;
+	/* An MPI round is one pair's (or one collective's) whole size sweep: 3 tests a size, each
+	 * a warm-up and repetitions of --min-time plus one iteration, which the progress watch
+	 * bounds by --timeout. This bounds the ranks that wait outside the pair. */
+	if (mpi)
+		o->round_s += 3.0 * (double)o->sizes.n * ((double)most + 1.0) *
+			      (o->common.min_time_s + o->timeout_s);
 	return PEAK_OPTS_OK;
 }
 
@@ -404,8 +415,12 @@ int main(int argc, char **argv)
 		if (run.rows == NULL)
 			cluster_fail(NULL, "out of memory");
 	}
-	/* The transport MPI uses, named before any test (docs/cluster.md, "The transport"). */
+	/* Ranks that share CPUs, then the transport MPI uses, named before any test
+	 * (docs/cluster.md, "Ranks that share CPUs", "The transport"). */
 	cluster_watch(&run, 0, 1);
+	uint8_t *shares = cluster_share_begin(&run);
+	if (strncmp(o.test, "mpi_", 4) == 0)
+		cluster_progress_watch_start(o.timeout_s);
 	cluster_transport_probe(&run, o.ompi_info);
 	cluster_watch(&run, 0, 0);
 	cluster_flush(&run);
@@ -436,6 +451,7 @@ int main(int argc, char **argv)
 		cluster_rows_close(run.rows);
 	}
 	alarm(0);
+	free(shares);
 	free(nodes);
 	free(run_ctx);
 	free(ctxs);

@@ -8,7 +8,8 @@
 # - a veth is virtual (no device: its speed 10000 is a constant, it carries 17 Gbit/s), so
 #   without peaks.conf no row has a link bound nor above_link; with net.gbps set under the
 #   shaped rate (0.1 Gbit/s), the shaped pair's 64 KiB bandwidth is above_link.
-# The window is 4 messages and iterations are capped, so a shaped iteration takes ~0.7 s.
+# Iterations are capped and the window at most 4 messages (at 4 MiB through the shaped link
+# it stays 1: one message is 0.17 s, more than an eighth of --min-time).
 # Latency is not what is shaped: its rule is out of reach (--outlier-lat 1000; 3 timed 8 B
 # round trips of spinning ranks on a loaded 2-CPU host read 4 ms, a scheduler tick), and
 # the ranks yield when idle.
