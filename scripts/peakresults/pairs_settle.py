@@ -80,7 +80,10 @@ def t_interval(xs: list, conf: float = T_CONF) -> tuple | None:
 
 def interval(xs: list) -> tuple | None:
     """The interval the verdict is judged on: the median's distribution-free interval from
-    FREE_FROM pairs, the t interval of the mean log ratio from 2, None for fewer."""
+    FREE_FROM pairs, the t interval of the mean log ratio from LEAST, None for fewer (no
+    verdict settles on them, and the report shows the median alone)."""
+    if len(xs) < LEAST:
+        return None
     return median_interval(xs) if len(xs) >= FREE_FROM else t_interval(xs)
 
 
@@ -141,7 +144,7 @@ class Verdict:
         what = {INSIDE: f"inside {BAND[0]:.2f}-{BAND[1]:.2f}", OUTSIDE: f"outside {BAND[0]:.2f}-{BAND[1]:.2f}",
                 CAUSE: "a measured cause",
                 OPEN: f"across {BAND[0]:.2f} or {BAND[1]:.2f}" if self.interval else
-                f"no interval below {max(2, LEAST)} pairs" if self.n < LEAST else "no interval"}[self.state]
+                f"no interval below {LEAST} pairs" if self.n < LEAST else "no interval"}[self.state]
         return f"median ratio {self.median:.3g}{iv} over {self.n} pair{pl}, {what}"
 
 

@@ -470,7 +470,7 @@ def main(argv: list) -> int:
             d = os.path.join(o.out, "raw", "pairs", job.id)
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "job.json"), "w") as f:
-                json.dump(job.doc(), f, indent=1)
+                json.dump(job.doc(job.rounds(o)[1]), f, indent=1)
     try:
         if o.nul and not o.dry_run:
             write_nul(o, steps, sys.stdout)

@@ -113,7 +113,7 @@ def main(argv: list) -> int:
     d = os.path.join(out, "raw", "pairs", job.id)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "job.json"), "w") as f:
-        json.dump(job.doc(), f, indent=1)
+        json.dump(job.doc(a.rounds), f, indent=1)
     made_disk = not os.path.exists(disk_dir)
     bufdirs = {str(argv[i + 1]) for _, argv in job.ours for i, x in enumerate(argv[:-1]) if x == "--buffer-dir"}
     print(f"{job.id}: {a.rounds} rounds, ours then {job.tool} in odd rounds; {job.tool_job}; results in {d}",
