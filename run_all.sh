@@ -44,8 +44,8 @@ for a in "$@"; do
 done
 
 # The plan, NUL-separated (plan.py write_nul): settings key=value up to an empty field,
-# then per step suite, name, estimate, kind, binary, output, condition, quoted command,
-# argv..., "".
+# then per step suite, name, estimate, kind, binary, output, condition, stall limit, quoted
+# command, argv..., "".
 # The last field is the plan program's exit status.
 read_plan() {
 	local f=() i=0 k
@@ -64,11 +64,12 @@ read_plan() {
 	done
 	i=$((i + 1))
 	STEP_SUITE=() STEP_NAME=() STEP_EST=() STEP_KIND=() STEP_BIN=() STEP_OUTF=() STEP_CMD=()
-	STEP_COND=() STEP_ARGV=() STEP_AT=() STEP_LEN=()
+	STEP_COND=() STEP_LIMIT=() STEP_ARGV=() STEP_AT=() STEP_LEN=()
 	while [ "$i" -lt ${#f[@]} ]; do
 		STEP_SUITE+=("${f[i]}") STEP_NAME+=("${f[i + 1]}") STEP_EST+=("${f[i + 2]}") STEP_KIND+=("${f[i + 3]}")
-		STEP_BIN+=("${f[i + 4]}") STEP_OUTF+=("${f[i + 5]}") STEP_COND+=("${f[i + 6]}") STEP_CMD+=("${f[i + 7]}")
-		i=$((i + 8))
+		STEP_BIN+=("${f[i + 4]}") STEP_OUTF+=("${f[i + 5]}") STEP_COND+=("${f[i + 6]}") STEP_LIMIT+=("${f[i + 7]}")
+		STEP_CMD+=("${f[i + 8]}")
+		i=$((i + 9))
 		# argv of step N: STEP_ARGV from STEP_AT[N], STEP_LEN[N] words
 		STEP_AT+=("${#STEP_ARGV[@]}")
 		while [ -n "${f[i]}" ]; do STEP_ARGV+=("${f[i]}") i=$((i + 1)); done
@@ -93,14 +94,67 @@ START_S=$(now_s)
 
 # ETA: the estimate left, scaled by how the steps so far compared with their estimates
 # (time spent measuring, not waiting for PEAKBENCH_LOCK), the scale kept within 1/4..4.
-progress() {
+progress() { printf '%s\n' "$(progress_text "$@")" >&2; }
+progress_text() {
 	local i=$1 n=$2 what=$3 done_est=$4 left_est=$5 busy=$6 el eta
 	el=$(($(now_s) - START_S))
 	eta=$(awk -v b="$busy" -v d="$done_est" -v l="$left_est" 'BEGIN {
 		r = (d > 0 && b > 0) ? b / d : 1; if (r < 0.25) r = 0.25; if (r > 4) r = 4
-		printf "%d", l * r }')
-	printf '[%d/%d] %-34s elapsed %s, ETA %s\n' "$i" "$n" "$what" \
-		"$(peak_fmt_duration "$el")" "$(peak_fmt_duration "$eta")" >&2
+		if (l < 0) l = 0; printf "%d", l * r }')
+	printf '[%d/%d] %-34s elapsed %s, ETA %s' "$i" "$n" "$what" \
+		"$(peak_fmt_duration "$el")" "$(peak_fmt_duration "$eta")"
+}
+
+# While a step runs (issue 42), every TICK_S seconds the progress line again, with the
+# step's own progress where it has one (TICK_WHERE: a paired round's round and side) and its
+# time against its estimate; on a terminal in place, else a line each time. TICK_AT: the
+# progress arguments of the step (index, count, what, estimate done, left, busy), TICK_EST
+# its estimate. A step with a stall limit (TICK_LIMIT: a paired side or a sustained run,
+# plan_options.stall_limit) that has given no result by then is stopped: SIGTERM, its
+# STOP_GRACE_S to clean up, then stop_leftovers; OUT/logs/.stalled holds the seconds it ran,
+# and the main loop records it failed, exit 1, saying where it stood.
+TICK_S=10 TICK_PID="" TICK_AT=() TICK_EST=0 TICK_LIMIT=0 TICK_WHERE=""
+watch_step() {
+	local pid=$1 t0 el s="" t line
+	t0=$(now_s)
+	(
+		# shellcheck disable=SC2317 # the trap's
+		trap '[ -z "$s" ] || kill "$s" 2>/dev/null; exit 0' TERM
+		el=0
+		while :; do
+			t=$TICK_S # (to the limit when it comes first)
+			[ "$TICK_LIMIT" -le 0 ] || [ $((TICK_LIMIT - el)) -ge "$t" ] || t=$((TICK_LIMIT > el ? TICK_LIMIT - el : 1))
+			sleep "$t" &
+			s=$!
+			wait "$s"
+			s=""
+			kill -0 "$pid" 2>/dev/null || exit 0
+			el=$(($(now_s) - t0))
+			if [ "$TICK_LIMIT" -gt 0 ] && [ "$el" -ge "$TICK_LIMIT" ]; then
+				echo "$el" >"$OUT/logs/.stalled"
+				kill -TERM "$pid" 2>/dev/null
+				for ((t = 0; t < STOP_GRACE_S * 10; t++)); do
+					kill -0 "$pid" 2>/dev/null || exit 0
+					sleep 0.1
+				done
+				stop_leftovers "$pid"
+				exit 0
+			fi
+			local d=$((el < TICK_EST ? el : TICK_EST))
+			line="$(progress_text "${TICK_AT[0]}" "${TICK_AT[1]}" "${TICK_AT[2]}" $((TICK_AT[3] + d)) \
+				$((TICK_AT[4] - d)) $((TICK_AT[5] + el))); step $(peak_fmt_duration "$el") of ~$(peak_fmt_duration "$TICK_EST")"
+			line+=${TICK_WHERE:+": $TICK_WHERE"}
+			if [ -t 2 ]; then printf '\r\033[K%s' "$line" >&2; else printf '%s\n' "$line" >&2; fi
+		done
+	) &
+	TICK_PID=$!
+}
+unwatch_step() {
+	[ -n "$TICK_PID" ] || return 0
+	kill "$TICK_PID" 2>/dev/null
+	wait "$TICK_PID" 2>/dev/null
+	TICK_PID=""
+	[ ! -t 2 ] || printf '\r\033[K' >&2
 }
 
 # status.tsv: step, suite, status (ok|failed|skipped|not_built|interrupted), seconds, reason.
@@ -143,7 +197,9 @@ run_step() {
 		spawn "${cmd[@]}" --format json --output "$OUT/raw/$outf.json" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
 	*) spawn "${cmd[@]}" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
 	esac
+	watch_step "$STEP_PID" 9>&-
 	reap
+	unwatch_step
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
 	return "$STEP_RC"
 }
@@ -411,20 +467,60 @@ calibrate_placement() {
 }
 calibrate_placement
 
-# A paired round past the job's least (condition "pairs JOB K") runs only while the pairs so
-# far are not enough (`peakresults pairs-enough`, asked once per round); once they are, the
-# job's remaining rounds are skipped with its answer (ENOUGH[job]).
-declare -A ENOUGH=() ASKED=()
+# A paired round past the job's least (condition "pairs JOB K") runs only while one of the
+# job's verdicts is open and can still settle in the rounds left (`peakresults pairs-enough
+# OUT JOB K`, pairs_settle.py, asked once per round); once none can, the job's remaining
+# rounds are skipped with its answer (ENOUGH[job]). A pair whose side stalled (STALLED_JOB)
+# runs no further step.
+declare -A ENOUGH=() ASKED=() STALLED_JOB=() JOB_MOST=()
 pairs_enough() {
 	local job=$1 k=$2 why
 	if [ -z "${ENOUGH[$job]+x}" ] && [ "${ASKED[$job]:-}" != "$k" ]; then
 		ASKED[$job]=$k
-		if why=$(python3 "$ROOT/scripts/peakresults" pairs-enough "$OUT" "$job" 2>&1); then
+		if why=$(python3 "$ROOT/scripts/peakresults" pairs-enough "$OUT" "$job" "$k" 2>&1); then
 			ENOUGH[$job]=${why:-pairs enough}
 			echo "    $job: $why: its rounds from $k on are skipped" >&2
 		fi
 	fi
 	[ -n "${ENOUGH[$job]+x}" ]
+}
+
+# A paired step's own progress: "round K of at most M, SIDE's side" (M: the job's last
+# round in the plan) or "traced round, SIDE's side".
+for ((i = 0; i < N; i++)); do
+	[ "${STEP_SUITE[i]}" = pair ] || continue
+	read -r job k _ <<<"${STEP_NAME[i]}"
+	k=${k#r}
+	[[ $k =~ ^[0-9]+$ ]] && [ "$k" -gt "${JOB_MOST[$job]:-0}" ] && JOB_MOST[$job]=$k
+done
+step_where() {
+	local job k side
+	[ "${STEP_SUITE[$1]}" = pair ] || return 0
+	read -r job k side <<<"${STEP_NAME[$1]}"
+	case $k in
+	trace) printf 'traced round, %s side' "$side" ;;
+	*) printf 'round %s of at most %s, %s side' "${k#r}" "${JOB_MOST[$job]:-?}" "$side" ;;
+	esac
+}
+
+# A step stopped as stalled: failed, exit 1, one line saying how long, its limit and where
+# it stood (a pair: its round and side and its verdict so far, whose remaining steps are
+# then skipped with that line).
+stall_record() {
+	local i=$1 el=$2 secs=$3 job where state line
+	where=$(step_where "$i")
+	line="no result for ${el} s (its limit ${STEP_LIMIT[i]} s, estimated ${STEP_EST[i]} s): stopped"
+	if [ "${STEP_SUITE[i]}" = pair ]; then
+		job=${STEP_NAME[i]%% *}
+		state=$(python3 "$ROOT/scripts/peakresults" pairs-enough "$OUT" "$job" 2>/dev/null)
+		line+=" in $where; the pair so far: ${state#pairs * }"
+		STALLED_JOB[$job]="the pair stopped: ${STEP_NAME[i]} stalled ($line)"
+	else
+		line+=" ${where:+in $where }after ${el} s of a step estimated at ${STEP_EST[i]} s"
+	fi
+	FAILED=$((FAILED + 1))
+	record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" failed "$secs" "exit 1: stalled: $line"
+	echo "run_all.sh: ${STEP_SUITE[i]}: ${STEP_NAME[i]}: $line" >&2
 }
 
 FAILED=0 DONE_EST=0 BUSY=0 RAN=0 STOPPED="" PREDONE=0 ENOUGH_SKIPPED=0 LAST_RAN=-1
@@ -438,6 +534,10 @@ done
 for ((i = FIRST; i < N; i++)); do
 	[ -z "$STOP_SIG" ] || break
 	[ -z "${STEP_DONE[${STEP_SUITE[i]}:${STEP_NAME[i]}]:-}" ] || continue
+	if [ "${STEP_SUITE[i]}" = pair ] && [ -n "${STALLED_JOB[${STEP_NAME[i]%% *}]:-}" ]; then
+		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" skipped 0 "${STALLED_JOB[${STEP_NAME[i]%% *}]}"
+		continue
+	fi
 	if [ -n "${STEP_COND[i]}" ]; then
 		read -r cond job k <<<"${STEP_COND[i]}"
 		if [ "$cond" = pairs ] && pairs_enough "$job" "$k"; then
@@ -461,11 +561,22 @@ for ((i = FIRST; i < N; i++)); do
 		placement before "${STEP_OUTF[i]}"
 	fi
 	[ -z "$STOP_SIG" ] || break
+	TICK_AT=($((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" $((TOTAL_EST - DONE_EST)) "$BUSY")
+	TICK_EST=${STEP_EST[i]} TICK_LIMIT=${STEP_LIMIT[i]} TICK_WHERE=$(step_where "$i")
+	rm -f "$OUT/logs/.stalled"
 	run_step "$kind" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
 	rc=$?
 	RAN=$((RAN + 1)) LAST_RAN=$i
-	# A step ended by SIGINT or SIGTERM stops the run as the signal itself would.
-	if [ -z "$STOP_SIG" ]; then
+	stalled=""
+	if [ -s "$OUT/logs/.stalled" ]; then
+		stalled=$(<"$OUT/logs/.stalled")
+		rm -f "$OUT/logs/.stalled"
+		stop_leftovers
+		rc=1
+	fi
+	# A step ended by SIGINT or SIGTERM stops the run as the signal itself would (not one
+	# stopped as stalled).
+	if [ -z "$STOP_SIG" ] && [ -z "$stalled" ]; then
 		case $rc in 130) STOP_SIG=INT ;; 143) STOP_SIG=TERM ;; esac
 	fi
 	[ -n "$STOP_SIG" ] || [ -z "$pairside" ] || placement after "${STEP_OUTF[i]}"
@@ -482,6 +593,8 @@ for ((i = FIRST; i < N; i++)); do
 		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" interrupted "$secs" "SIG$STOP_SIG (exit $rc): the run stopped here"
 		echo "    ${STEP_NAME[i]}: interrupted (SIG$STOP_SIG)" >&2
 		break
+	elif [ -n "$stalled" ]; then
+		stall_record "$i" "$stalled" "$secs"
 	elif [ "$rc" -eq 0 ]; then
 		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" ok "$secs" ""
 	elif [ "$rc" -eq 3 ]; then

@@ -5,7 +5,7 @@ CPUs, the hpcc binary's ISA)."""
 import os
 
 from . import schema
-from .plan_options import Step, have_tool, mode_of
+from .plan_options import Step, have_tool, mode_of, stall_limit
 
 # Rounds per paired job: (at least, at most). Rounds past the least run only while one of
 # the job's figures is open and can still settle in the rounds left (run_all.sh asks
@@ -77,7 +77,8 @@ class PairJob:
             cond = f"pairs {self.id} {k}" if k > least else ""
 
             def step(name, est, kind, binary, outf, argv):
-                return Step("pair", f"{self.id} r{k} {name}", est, kind, binary, outf, argv, cond=cond)
+                return Step("pair", f"{self.id} r{k} {name}", est, kind, binary, outf, argv, cond=cond,
+                            limit=stall_limit(est))
             ours = [step(f"ours{'-' + part if part else ''}", self.ours_est, "bench",
                          argv[0] if not argv[0].startswith("scripts/") else argv[1],
                          f"{d}/r{k}-ours{'-' + part if part else ''}", argv) for part, argv in self.ours]
@@ -107,14 +108,16 @@ class PairJob:
         pre = ["python3", "scripts/peakresults", "trace", "run"]
         out = [Step("pair", f"{self.id} trace ours{'-' + part if part else ''}", self.ours_est * 2, "trace",
                     "python3", f"pairs/{self.id}/trace-ours{'-' + part if part else ''}",
-                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv)
+                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv,
+                    limit=stall_limit(self.ours_est * 2))
                for part, argv in self.ours]
         # The adapter by its absolute path (run_all.sh resolves a bare program after "--" as
         # a built binary): python3 and the tool it runs are both in the trace.
         tool = ["/usr/bin/env", "python3", os.path.join(o.root, self.tool_argv[1])] + self.tool_argv[2:] + [
             "--raw", os.path.join(raw, "trace-tool.d"), "--json", os.path.join(raw, "trace-tool.json")]
         return out + [Step("pair", f"{self.id} trace {self.tool}", self.est * 2, "trace", "python3",
-                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool)]
+                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool,
+                           limit=stall_limit(self.est * 2))]
 
 
 def cpu_flags(o) -> set:

@@ -210,7 +210,7 @@ class PlanSteps(unittest.TestCase):
         rest = fields[len(settings) + 1:-1]
         got = []
         while rest:
-            head, rest = rest[:8], rest[8:]
+            head, rest = rest[:9], rest[9:]
             argv = rest[:rest.index("")]
             rest = rest[len(argv) + 1:]
             got.append((head[1], argv))
