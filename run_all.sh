@@ -91,6 +91,8 @@ find_bin() {
 
 now_s() { date +%s; }
 START_S=$(now_s)
+# (the report's header sets the run's real time beside the plan's estimate: report_time.py)
+export PEAKBENCH_RUN_START_S=$START_S
 
 # ETA: the estimate left, scaled by how the steps so far compared with their estimates
 # (time spent measuring, not waiting for PEAKBENCH_LOCK), the scale kept within 1/4..4.
