@@ -406,7 +406,7 @@ def shortened(o) -> list:
     if getattr(o, "pair_jobs", None):
         out.append(f"{pp.ROUNDS[m]} paired round a job: a ratio, no interval (full: {pp.ROUNDS['full']} to "
                    f"{pp.ROUNDS_MAX['full']}, {pp.ROUNDS_MATCHED['full']} to {pp.ROUNDS_MATCHED_MAX['full']} "
-                   "placement-matched, until the median ratio's 95% interval is within 5%)")
+                   "placement-matched, while a verdict can still change: its interval across 0.90 or 1.10)")
         out.append("no traced round (full: every disk and network pair once more under strace)")
         out.append("our best configuration " + ("run" if pp.BEST_ROUNDS[m] else "not run")
                    + " (full: in the first round)")
