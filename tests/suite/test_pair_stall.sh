@@ -13,11 +13,17 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 command -v python3 >/dev/null 2>&1 || { echo "python3 not installed: skipped"; exit 77; }
 [ -x "$build/network/netbench" ] || { echo "netbench not built: skipped"; exit 77; }
+fx="$repo/tests/fixtures/baseline"
 mkdir "$out/bin"
-# a sockperf whose server starts and whose client never answers
+# a sockperf whose server starts and whose client answers the unpaired sweep's two runs
+# (--tiny runs it before the pairs) from recorded outputs, then never again
 cat >"$out/bin/sockperf" <<STUB
 #!/bin/sh
 [ "\$1" = server ] && exec sleep 120
+echo \$\$ >>"$out/calls"
+if [ "\$(wc -l <"$out/calls")" -le 2 ]; then
+	case " \$* " in *" --tcp "*) exec cat "$fx/sockperf_tcp_rtt.txt" ;; *) exec cat "$fx/sockperf_udp_rtt.txt" ;; esac
+fi
 echo \$\$ >>"$out/hung"
 exec sleep 120
 STUB
