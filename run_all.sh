@@ -13,6 +13,8 @@ set -u -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$ROOT/scripts/lib.sh"
+# shellcheck source=scripts/run_all_watch.sh
+. "$ROOT/scripts/run_all_watch.sh"
 PLAN=(python3 "$ROOT/scripts/peakresults" plan)
 
 peak_have python3 || { echo "run_all.sh: python3 is needed (scripts/deps.sh installs it)" >&2; exit 1; }
@@ -44,8 +46,8 @@ for a in "$@"; do
 done
 
 # The plan, NUL-separated (plan.py write_nul): settings key=value up to an empty field,
-# then per step suite, name, estimate, kind, binary, output, condition, quoted command,
-# argv..., "".
+# then per step suite, name, estimate, kind, binary, output, condition, stall limit, quoted
+# command, argv..., "".
 # The last field is the plan program's exit status.
 read_plan() {
 	local f=() i=0 k
@@ -64,11 +66,12 @@ read_plan() {
 	done
 	i=$((i + 1))
 	STEP_SUITE=() STEP_NAME=() STEP_EST=() STEP_KIND=() STEP_BIN=() STEP_OUTF=() STEP_CMD=()
-	STEP_COND=() STEP_ARGV=() STEP_AT=() STEP_LEN=()
+	STEP_COND=() STEP_LIMIT=() STEP_ARGV=() STEP_AT=() STEP_LEN=()
 	while [ "$i" -lt ${#f[@]} ]; do
 		STEP_SUITE+=("${f[i]}") STEP_NAME+=("${f[i + 1]}") STEP_EST+=("${f[i + 2]}") STEP_KIND+=("${f[i + 3]}")
-		STEP_BIN+=("${f[i + 4]}") STEP_OUTF+=("${f[i + 5]}") STEP_COND+=("${f[i + 6]}") STEP_CMD+=("${f[i + 7]}")
-		i=$((i + 8))
+		STEP_BIN+=("${f[i + 4]}") STEP_OUTF+=("${f[i + 5]}") STEP_COND+=("${f[i + 6]}") STEP_LIMIT+=("${f[i + 7]}")
+		STEP_CMD+=("${f[i + 8]}")
+		i=$((i + 9))
 		# argv of step N: STEP_ARGV from STEP_AT[N], STEP_LEN[N] words
 		STEP_AT+=("${#STEP_ARGV[@]}")
 		while [ -n "${f[i]}" ]; do STEP_ARGV+=("${f[i]}") i=$((i + 1)); done
@@ -90,17 +93,20 @@ find_bin() {
 
 now_s() { date +%s; }
 START_S=$(now_s)
+# (the report's header sets the run's real time beside the plan's estimate: report_time.py)
+export PEAKBENCH_RUN_START_S=$START_S
 
 # ETA: the estimate left, scaled by how the steps so far compared with their estimates
 # (time spent measuring, not waiting for PEAKBENCH_LOCK), the scale kept within 1/4..4.
-progress() {
+progress() { printf '%s\n' "$(progress_text "$@")" >&2; }
+progress_text() {
 	local i=$1 n=$2 what=$3 done_est=$4 left_est=$5 busy=$6 el eta
 	el=$(($(now_s) - START_S))
 	eta=$(awk -v b="$busy" -v d="$done_est" -v l="$left_est" 'BEGIN {
 		r = (d > 0 && b > 0) ? b / d : 1; if (r < 0.25) r = 0.25; if (r > 4) r = 4
-		printf "%d", l * r }')
-	printf '[%d/%d] %-34s elapsed %s, ETA %s\n' "$i" "$n" "$what" \
-		"$(peak_fmt_duration "$el")" "$(peak_fmt_duration "$eta")" >&2
+		if (l < 0) l = 0; printf "%d", l * r }')
+	printf '[%d/%d] %-34s elapsed %s, ETA %s' "$i" "$n" "$what" \
+		"$(peak_fmt_duration "$el")" "$(peak_fmt_duration "$eta")"
 }
 
 # status.tsv: step, suite, status (ok|failed|skipped|not_built|interrupted), seconds, reason.
@@ -143,7 +149,9 @@ run_step() {
 		spawn "${cmd[@]}" --format json --output "$OUT/raw/$outf.json" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
 	*) spawn "${cmd[@]}" >"$OUT/logs/$outf.out" 2>"$OUT/logs/$outf.err" 9>&- ;;
 	esac
+	watch_step "$STEP_PID" 9>&-
 	reap
+	unwatch_step
 	LAST_REASON=$(last_line "$OUT/logs/$outf.err")
 	return "$STEP_RC"
 }
@@ -411,15 +419,17 @@ calibrate_placement() {
 }
 calibrate_placement
 
-# A paired round past the job's least (condition "pairs JOB K") runs only while the pairs so
-# far are not enough (`peakresults pairs-enough`, asked once per round); once they are, the
-# job's remaining rounds are skipped with its answer (ENOUGH[job]).
+# A paired round past the job's least (condition "pairs JOB K") runs only while one of the
+# job's verdicts is open and can still settle in the rounds left (`peakresults pairs-enough
+# OUT JOB K`, pairs_settle.py, asked once per round); once none can, the job's remaining
+# rounds are skipped with its answer (ENOUGH[job]). A pair whose side stalled (STALLED_JOB)
+# runs no further step.
 declare -A ENOUGH=() ASKED=()
 pairs_enough() {
 	local job=$1 k=$2 why
 	if [ -z "${ENOUGH[$job]+x}" ] && [ "${ASKED[$job]:-}" != "$k" ]; then
 		ASKED[$job]=$k
-		if why=$(python3 "$ROOT/scripts/peakresults" pairs-enough "$OUT" "$job" 2>&1); then
+		if why=$(python3 "$ROOT/scripts/peakresults" pairs-enough "$OUT" "$job" "$k" 2>&1); then
 			ENOUGH[$job]=${why:-pairs enough}
 			echo "    $job: $why: its rounds from $k on are skipped" >&2
 		fi
@@ -427,6 +437,7 @@ pairs_enough() {
 	[ -n "${ENOUGH[$job]+x}" ]
 }
 
+job_most
 FAILED=0 DONE_EST=0 BUSY=0 RAN=0 STOPPED="" PREDONE=0 ENOUGH_SKIPPED=0 LAST_RAN=-1
 # The estimate left: the steps always run and not done before (a conditional step adds its
 # own when it runs).
@@ -438,6 +449,10 @@ done
 for ((i = FIRST; i < N; i++)); do
 	[ -z "$STOP_SIG" ] || break
 	[ -z "${STEP_DONE[${STEP_SUITE[i]}:${STEP_NAME[i]}]:-}" ] || continue
+	if [ "${STEP_SUITE[i]}" = pair ] && [ -n "${STALLED_JOB[${STEP_NAME[i]%% *}]:-}" ]; then
+		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" skipped 0 "${STALLED_JOB[${STEP_NAME[i]%% *}]}"
+		continue
+	fi
 	if [ -n "${STEP_COND[i]}" ]; then
 		read -r cond job k <<<"${STEP_COND[i]}"
 		if [ "$cond" = pairs ] && pairs_enough "$job" "$k"; then
@@ -461,11 +476,22 @@ for ((i = FIRST; i < N; i++)); do
 		placement before "${STEP_OUTF[i]}"
 	fi
 	[ -z "$STOP_SIG" ] || break
+	TICK_AT=($((i + 1)) "$N" "${STEP_SUITE[i]}: ${STEP_NAME[i]}" "$DONE_EST" $((TOTAL_EST - DONE_EST)) "$BUSY")
+	TICK_EST=${STEP_EST[i]} TICK_LIMIT=${STEP_LIMIT[i]} TICK_WHERE=$(step_where "$i")
+	rm -f "$OUT/logs/.stalled"
 	run_step "$kind" "${STEP_BIN[i]}" "${STEP_OUTF[i]}" "${cmd[@]}"
 	rc=$?
 	RAN=$((RAN + 1)) LAST_RAN=$i
-	# A step ended by SIGINT or SIGTERM stops the run as the signal itself would.
-	if [ -z "$STOP_SIG" ]; then
+	stalled=""
+	if [ -s "$OUT/logs/.stalled" ]; then
+		stalled=$(<"$OUT/logs/.stalled")
+		rm -f "$OUT/logs/.stalled"
+		stop_leftovers
+		rc=1
+	fi
+	# A step ended by SIGINT or SIGTERM stops the run as the signal itself would (not one
+	# stopped as stalled).
+	if [ -z "$STOP_SIG" ] && [ -z "$stalled" ]; then
 		case $rc in 130) STOP_SIG=INT ;; 143) STOP_SIG=TERM ;; esac
 	fi
 	[ -n "$STOP_SIG" ] || [ -z "$pairside" ] || placement after "${STEP_OUTF[i]}"
@@ -482,6 +508,8 @@ for ((i = FIRST; i < N; i++)); do
 		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" interrupted "$secs" "SIG$STOP_SIG (exit $rc): the run stopped here"
 		echo "    ${STEP_NAME[i]}: interrupted (SIG$STOP_SIG)" >&2
 		break
+	elif [ -n "$stalled" ]; then
+		stall_record "$i" "$stalled" "$secs"
 	elif [ "$rc" -eq 0 ]; then
 		record "${STEP_NAME[i]}" "${STEP_SUITE[i]}" ok "$secs" ""
 	elif [ "$rc" -eq 3 ]; then

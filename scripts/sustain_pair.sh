@@ -11,6 +11,8 @@
 #   all   both
 # Prints one table per part: burst, baseline, knee and confidence of each, and what the
 # limits say. Root is needed (namespaces, qdiscs, cgroups); everything made is removed.
+# A run that gives no result within its --duration and STALL_S more is stopped: one line
+# naming the part and the side, exit 1.
 set -u -o pipefail
 ME=sustain_pair.sh
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,6 +30,18 @@ USAGE
 }
 
 fail() { echo "$ME: $*" >&2; exit 1; }
+
+# Each side runs under timeout(1): its --duration and STALL_S more (its setup, the file's
+# layout, a slow host), then SIGTERM and SIGKILL 5 s later (issue 42).
+STALL_S=60
+limit() { echo $((DURATION + STALL_S)); }
+# side_failed RC WHAT WHERE: the part fails; "made no progress" when timeout stopped it.
+side_failed() {
+	case $1 in
+	124 | 137) fail "$2 made no progress for $(limit) s (a run of $DURATION s and $STALL_S more): stopped, $3" ;;
+	*) fail "$2 failed (exit $1), $3${4:+: $4}" ;;
+	esac
+}
 usage_error() { echo "$ME: $* (see --help)" >&2; exit 2; }
 
 PART=${1:-}
@@ -120,15 +134,16 @@ net_part() {
 	ip netns exec "$NSB" "$NB" server --bind $ipb --port 5301 --quiet 2>/dev/null &
 	PIDS="$PIDS $!"
 	sleep 0.5
-	ip netns exec "$NSA" "$NB" client --host $ipb --port 5301 --sustain "${DURATION}s" --quiet \
-		--format json --output "$tmp/netbench.json" || fail "netbench client failed"
+	ip netns exec "$NSA" timeout -k 5 "$(limit)" "$NB" client --host $ipb --port 5301 --sustain "${DURATION}s" \
+		--quiet --format json --output "$tmp/netbench.json" ||
+		side_failed $? "netbench client" "in the net part's first run (the iperf3 run not started)"
 	ours_series "$tmp/netbench.json" tcp_sustain >"$tmp/netbench.series"
 	shape
 	ip netns exec "$NSB" iperf3 -s -1 -B $ipb -p 5302 >/dev/null 2>&1 &
 	PIDS="$PIDS $!"
 	sleep 0.5
-	ip netns exec "$NSA" iperf3 -c $ipb -p 5302 -t "$DURATION" -i 1 -J >"$tmp/iperf3.json" ||
-		fail "iperf3 failed: $(head -c 300 "$tmp/iperf3.json")"
+	ip netns exec "$NSA" timeout -k 5 "$(limit)" iperf3 -c $ipb -p 5302 -t "$DURATION" -i 1 -J >"$tmp/iperf3.json" ||
+		side_failed $? "iperf3" "in the net part's second run (netbench's done)" "$(head -c 300 "$tmp/iperf3.json")"
 	python3 -c 'import json, sys
 for i in json.load(open(sys.argv[1]))["intervals"]:
     if i["sum"]["seconds"] > 0.5:  # a last interval cut short is no second
@@ -168,7 +183,7 @@ disk_part() {
 	# in_cgroup CMD...: run CMD in the cgroup, in the background ($! is its pid)
 	in_cgroup() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" "$@" & }
 	set_limit "$HIGH" || fail "the throttle refuses $devno"
-	in_cgroup "$DB" --dir "$work" --file-size 1GiB --sustain "${DURATION}s" --format json \
+	in_cgroup timeout -k 5 "$(limit)" "$DB" --dir "$work" --file-size 1GiB --sustain "${DURATION}s" --format json \
 		--output "$tmp/diskbench.json" 2>"$tmp/diskbench.err"
 	local pid=$! i=0
 	while ! grep -q -- '--sustain: seq_read' "$tmp/diskbench.err" && [ $i -lt 1200 ]; do
@@ -178,18 +193,19 @@ disk_part() {
 	done
 	sleep "$CHANGE"
 	set_limit "$LOW"
-	wait $pid || fail "diskbench failed: $(tail -n 2 "$tmp/diskbench.err")"
+	wait $pid || side_failed $? diskbench "in the disk part's first run (fio not started)" \
+		"$(tail -n 2 "$tmp/diskbench.err")"
 	ours_series "$tmp/diskbench.json" seq_read_sustain >"$tmp/diskbench.series"
 	local job=(--name=sustain --directory="$work" --filename=fio-sustain.dat --size=1GiB --rw=read
 		--bs=1M --direct=1 --ioengine=io_uring --iodepth=32)
 	fio "${job[@]}" --create_only=1 >/dev/null || fail "fio could not lay out its file"
 	set_limit "$HIGH"
-	in_cgroup fio "${job[@]}" --time_based --runtime="$DURATION" --write_bw_log="$tmp/fio" \
+	in_cgroup timeout -k 5 "$(limit)" fio "${job[@]}" --time_based --runtime="$DURATION" --write_bw_log="$tmp/fio" \
 		--log_avg_msec=1000 --output="$tmp/fio.out"
 	pid=$!
 	sleep "$CHANGE"
 	set_limit "$LOW"
-	wait $pid || fail "fio failed: $(tail -n 2 "$tmp/fio.out")"
+	wait $pid || side_failed $? fio "in the disk part's second run (diskbench's done)" "$(tail -n 2 "$tmp/fio.out")"
 	# fio's bandwidth log: msec, KiB/s, direction, block, priority; one line a second
 	awk -F, '{ printf "%.9g\n", $2 * 1024 / 1e6 }' "$tmp"/fio_bw*.log >"$tmp/fio.series"
 	rm -rf "$work"

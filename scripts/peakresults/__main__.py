@@ -6,8 +6,9 @@ python3 scripts/peakresults cache-env FILE: PEAKBENCH_CACHE_EFFECTIVE's value fr
 JSON (peakinfo --caches); exit 1 when the file has no cache sizes.
 python3 scripts/peakresults cloud-env FILE: PEAKBENCH_CLOUD's value (the cloud peakinfo
 identified) from a peakinfo JSON; exit 1 when the file has no cloud keys.
-python3 scripts/peakresults pairs-enough OUT JOB: exit 0 when the paired job's rounds so far
-are enough (its median ratios' 95% intervals within 5%), 1 when not, one line saying why.
+python3 scripts/peakresults pairs-enough OUT JOB [K]: before round K of a paired job, exit 0
+when no figure's verdict is open with rounds left that could settle it (pairs_settle.py), 1
+when one is, one line saying why.
 python3 scripts/peakresults trace run OUTFILE -- ARGV...: ARGV under strace, its system calls
 summarized into OUTFILE (trace.py; exit: ARGV's, 3 without strace).
 python3 scripts/peakresults insmix BINARY SYMBOL: the instruction mix of SYMBOL's loops.
@@ -64,13 +65,16 @@ def run_theoretical(path: str, suite: str, variant: str) -> int:
 
 
 def run_pair_question(verb: str, args: list) -> int:
-    """run_all.sh before a conditional step of a paired job: `pairs-enough OUT JOB` (an extra
-    round: 0 = the pairs are enough, skip it; 1 = run it; 2 = usage)."""
+    """run_all.sh before a conditional step of a paired job: `pairs-enough OUT JOB [K]` (before
+    round K: 0 = the job's verdicts are settled or cannot settle, skip it; 1 = run it; 2 = usage)."""
     from peakresults import pairs
-    if len(args) != 2 or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
-        print(f"peakresults: {verb} OUT JOB: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
+    if len(args) not in (2, 3) or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
+        print(f"peakresults: {verb} OUT JOB [K]: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
         return 2
-    ok, line = pairs.enough_line(args[0], args[1])
+    if len(args) == 3 and not (args[2].isdigit() and int(args[2]) > 0):
+        print(f"peakresults: {verb} OUT JOB K: K '{args[2]}' is not a round number (1, 2, ...)", file=sys.stderr)
+        return 2
+    ok, line = pairs.enough_line(args[0], args[1], int(args[2]) if len(args) == 3 else None)
     print(line)
     return 0 if ok else 1
 

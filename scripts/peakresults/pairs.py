@@ -31,59 +31,27 @@ qualifies, all complete rounds count, flagged placement_unmatched; without finge
 (moved_factor): OUT/raw/placement-calibration holds fingerprints run_all.sh took at the
 start, and a host whose own round trips wander gets a wider threshold.
 
-Enough pairs: the median ratio's 95% interval (order statistics, distribution-free) within
-5% of the median; run_all.sh asks `peakresults pairs-enough OUT JOB` before each extra
-round (enough_line). A record whose interval is wider, or that has fewer pairs than such an
-interval needs, is flagged pairs_wide.
+Settled verdicts (issue 42, pairs_settle.py): a figure is settled when its median ratio's
+interval lies wholly inside 0.90-1.10 or wholly outside it, or when the traced round found a
+measured cause; run_all.sh asks `peakresults pairs-enough OUT JOB K` before each round K past
+the least (enough_line), and the job runs it only while one of its figures is open and can
+still settle in the rounds left. A record whose verdict is open at the end is flagged
+pairs_wide; its ratio_ci_low/high are the interval judged (pairs_settle.interval).
 
 load_pairs(out_dir) -> list of records as docs/methodology.md describes."""
 import csv
 import json
-import math
 import os
 import re
 
-from . import insmix_tools, schema, shared, trace
+from . import insmix_tools, pairs_settle, schema, shared, trace
+from .pairs_settle import median, median_interval  # noqa: F401 (the statistics' one home)
 
-BAND = (0.90, 1.10)  # a ratio outside it needs its measured cause
+BAND = pairs_settle.BAND  # a ratio outside it needs its measured cause
 PAIR_FIELDS = ("tool", "tool_version", "suite", "test", "variant", "threads", "block_bytes",
                "metric", "unit", "kind", "ours_job", "tool_job", "n_pairs", "ratio_median",
                "ratio_min", "ratio_max", "ours_median", "tool_median", "cause", "flags",
                "ratio_ci_low", "ratio_ci_high")
-# Pairs are enough when the median ratio's 95% interval lies within this share of it.
-ENOUGH_REL = 0.05
-
-
-def median(xs: list) -> float | None:
-    s = sorted(xs)
-    n = len(s)
-    if n == 0:
-        return None
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
-
-def median_interval(xs: list) -> tuple | None:
-    """The distribution-free 95% interval of the median: the order statistics x_(l) and
-    x_(n+1-l), l the largest count with P(B < l) <= 2.5% for B ~ Binomial(n, 1/2) (each
-    value falls below the median with probability 1/2, whatever the distribution), so the
-    interval holds the median with probability >= 95%. None below 6 values: with 5, even
-    [min, max] holds it only 93.75% of the time."""
-    s = sorted(xs)
-    n = len(s)
-    cum, lo = 0.0, 0
-    for j in range(n):
-        cum += math.comb(n, j) / 2 ** n
-        if cum > 0.025:
-            break
-        lo = j + 1
-    return (s[lo - 1], s[n - lo]) if lo else None
-
-
-def enough(ratios: list) -> bool:
-    """Whether the median's 95% interval lies within ENOUGH_REL of the median."""
-    m, ci = median(ratios), median_interval(ratios)
-    return ci is not None and m is not None and m > 0 and \
-        ci[1] - m <= ENOUGH_REL * m and m - ci[0] <= ENOUGH_REL * m
 
 
 def _read(path: str):
@@ -265,9 +233,12 @@ def mix_cause(job: dict, d: str) -> str | None:
         return None
 
 
-def record(job: dict, d: str, kind: str, factor: float = MOVED_FACTOR) -> dict:
+def record(job: dict, d: str, kind: str, factor: float = MOVED_FACTOR, mix: bool = True) -> dict:
     """One pair record: ours (kind like_for_like) or ours best (kind best) against the tool.
-    JOB: the tool's fields and one figure's; FACTOR: what moved means (calibration)."""
+    JOB: the tool's fields and one figure's; FACTOR: what moved means (calibration); MIX:
+    look for a memory pair's instruction-mix cause (objdump, seconds: not between rounds).
+    "verdict": pairs_settle.settle's state over the pairs counted ("ratios"; the traced
+    round's cause settles it; an open one is flagged pairs_wide)."""
     key = job["key"]
     ours_key, ours_side = (job["best_key"], "best") if kind == "best" else (key, "ours")
     rounds, flags = [], set()
@@ -310,15 +281,16 @@ def record(job: dict, d: str, kind: str, factor: float = MOVED_FACTOR) -> dict:
     if traced:
         cause = traced
         flags.add("trace_differs")
-    elif cause == "" and kind == "like_for_like" and key.get("suite") == "memory" and \
+    elif mix and cause == "" and kind == "like_for_like" and key.get("suite") == "memory" and \
             rm is not None and not BAND[0] <= rm <= BAND[1]:
         # (the hot loops, disassembled: only for a ratio that needs a cause, objdump is slow)
         mixed = mix_cause(job, d)
         if mixed:
             cause = mixed
             flags.add("mix_differs")
-    ci = median_interval(ratios)
-    if ratios and not enough(ratios):
+    verdict = pairs_settle.settle(ratios, len(ratios), traced or "")
+    ci = verdict.interval
+    if ratios and not verdict.settled:
         flags.add("pairs_wide")
     out.update(kind=kind, ours_job=job.get("best_job" if kind == "best" else "ours_job", ""),
                tool_job=job.get("tool_job", ""), rounds=rounds, n_pairs=len(ratios),
@@ -327,11 +299,11 @@ def record(job: dict, d: str, kind: str, factor: float = MOVED_FACTOR) -> dict:
                ratio_ci_low=ci[0] if ci else None, ratio_ci_high=ci[1] if ci else None,
                ours_median=median([r["ours"] for r in complete]),
                tool_median=median([r["tool"] for r in complete]),
-               cause=cause, flags=";".join(sorted(flags)))
+               cause=cause, flags=";".join(sorted(flags)), ratios=ratios, verdict=verdict.state)
     return out
 
 
-def job_records(d: str, factor: float = MOVED_FACTOR, best: bool = True) -> list:
+def job_records(d: str, factor: float = MOVED_FACTOR, best: bool = True, mix: bool = True) -> list:
     """The records of the job in folder D (job.json's figures), [] without a job.json."""
     job = _read(os.path.join(d, "job.json"))
     if not isinstance(job, dict):
@@ -343,7 +315,7 @@ def job_records(d: str, factor: float = MOVED_FACTOR, best: bool = True) -> list
             continue
         one = {k: v for k, v in job.items() if k != "figures"}
         one.update(fig)
-        out.append(record(one, d, "like_for_like", factor))
+        out.append(record(one, d, "like_for_like", factor, mix))
         if best and isinstance(fig.get("best_key"), dict):
             b = record(one, d, "best", factor)
             if b["rounds"]:  # (none in --quick: plan_pairs.BEST_ROUNDS)
@@ -366,30 +338,42 @@ def _fig_name(p: dict) -> str:
     return f"{p['test']} {p['variant']}"
 
 
-def enough_line(out_dir: str, job_id: str) -> tuple:
-    """(enough, line) for run_all.sh before an extra round of JOB_ID: enough when every
-    like-for-like figure's median ratio has its 95% interval within ENOUGH_REL (a figure
-    none of whose rounds gave a pair is not waited for: more rounds of a missing row give
-    none). The line names the widest figure: "pairs enough: median ratio 1.02
-    [0.99-1.04] over 6 pairs"."""
+def enough_line(out_dir: str, job_id: str, next_round: int | None = None) -> tuple:
+    """(enough, line) for run_all.sh before round NEXT_ROUND of JOB_ID (default: the round
+    after the last one on disk): enough when no like-for-like figure is open with a chance
+    to settle in the rounds left (job.json "rounds_max", else as many as run): each is
+    settled (pairs_settle), or cannot settle any more, or has no pair at all (more rounds of
+    a missing row give none). The line starts "pairs enough" (run_all.sh records the rounds
+    it skips with it) or "pairs open", and names the figure that decided: "pairs enough:
+    settled: median ratio 1.02 [0.99-1.04] over 3 pairs, inside 0.90-1.10"."""
     d = os.path.join(out_dir, "raw", "pairs", job_id)
-    recs = [p for p in job_records(d, calibration(out_dir)[0], best=False) if p["n_pairs"]]
+    job = _read(os.path.join(d, "job.json")) or {}
+    ran = (next_round - 1) if next_round else max(_rounds(d), default=0)
+    most = job.get("rounds_max") if isinstance(job.get("rounds_max"), int) else ran
+    left = max(0, most - ran)
+    recs = [p for p in job_records(d, calibration(out_dir)[0], best=False, mix=False) if p["n_pairs"]]
     if not recs:
         return True, "pairs enough: no figure of the job gave a pair to wait for"
+    for p in recs:  # the record's verdict, knowing the rounds left
+        p["verdict"] = pairs_settle.settle(p["ratios"], p["n_pairs"] + left,
+                                           p["cause"] if "trace_differs" in p["flags"].split(";") else "")
+    waiting = [p for p in recs if p["verdict"].more]
+    many = len(recs) > 1
 
-    def width(p):
-        if p["ratio_ci_low"] is None:
-            return math.inf
-        return max(p["ratio_ci_high"] - p["ratio_median"], p["ratio_median"] - p["ratio_ci_low"]) / p["ratio_median"]
-
-    p = max(recs, key=width)
-    ok = all("pairs_wide" not in q["flags"].split(";") for q in recs)
-    what = f"{_fig_name(p)}: " if len(recs) > 1 else ""
-    if p["ratio_ci_low"] is None:
-        return False, (f"pairs not enough: {what}median ratio {p['ratio_median']:.3g} over {p['n_pairs']} "
-                       f"pair{'s' if p['n_pairs'] != 1 else ''} (a 95% interval needs 6)")
-    return ok, (f"pairs {'enough' if ok else 'not enough'}: {what}median ratio {p['ratio_median']:.3g} "
-                f"[{p['ratio_ci_low']:.3g}-{p['ratio_ci_high']:.3g}] over {p['n_pairs']} pairs")
+    def what(p):
+        return f"{_fig_name(p)}: " if many else ""
+    if waiting:
+        p = waiting[0]
+        return False, (f"pairs open: {what(p)}{p['verdict'].words()}; "
+                       f"{left} round{'s' if left != 1 else ''} left to settle it")
+    opened = [p for p in recs if not p["verdict"].settled]
+    if opened:
+        p = opened[0]
+        return True, (f"pairs enough: open, and no round left can settle it: {what(p)}{p['verdict'].words()}"
+                      + (f" ({len(recs) - len(opened)} of {len(recs)} settled)" if many else ""))
+    p = recs[-1]
+    return True, f"pairs enough: settled: {what(p)}{p['verdict'].words()}" + (
+        f" (all {len(recs)} figures)" if many else "")
 
 
 def write_pairs_csv(pairs: list, path: str) -> None:

@@ -13,7 +13,7 @@ from .adapters.hpcc import PAIR_N
 from .cache_env import measured as measured_caches
 from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
                            UsageError, fmt_duration, have_tool, mode_of,
-                           parse_options, shquote)
+                           parse_options, parts_estimate, shquote, stall_limit)
 from .plan_pairs import (PairJob, cpu_flags, heap_pages_args,  # noqa: F401
                          hugetlb_room, pair_cpus, pair_jobs, shared_buffer_dir, thp_available)
 
@@ -202,6 +202,7 @@ def build_plan(o) -> list:
         if o.sustain_s:  # one sequential read held: burst and baseline (docs/disk.md)
             add("disk", "diskbench --sustain", o.sustain_s + 10, "bench", "diskbench", "disk-sustain",
                 base + ["--sustain", f"{o.sustain_s}s", "--quiet"])
+            steps[-1].limit = stall_limit(0, o.sustain_s + 10)
     if "network" in want:
         nbytes = "1MiB" if o.tiny else "128MiB" if o.quick else "1GiB"
         add("network", "netbench", est(4 * nthreads, 1), "bench", "netbench", "network-netbench",
@@ -217,6 +218,7 @@ def build_plan(o) -> list:
             where = ["client", "--host", o.peer] if o.peer else ["loopback"]
             add("network", "netbench --sustain", o.sustain_s + 5, "bench", "netbench", "network-sustain",
                 ["netbench"] + where + ["--sustain", f"{o.sustain_s}s", "--quiet"])
+            steps[-1].limit = stall_limit(0, o.sustain_s + 5)
     if "dpdk" in want:
         # a repetition of 0.5 s is millions of packets even at 9000 B (issue 26: 1 s cost
         # the full protocol about 80 s more)
@@ -404,7 +406,7 @@ def shortened(o) -> list:
     if getattr(o, "pair_jobs", None):
         out.append(f"{pp.ROUNDS[m]} paired round a job: a ratio, no interval (full: {pp.ROUNDS['full']} to "
                    f"{pp.ROUNDS_MAX['full']}, {pp.ROUNDS_MATCHED['full']} to {pp.ROUNDS_MATCHED_MAX['full']} "
-                   "placement-matched, until the median ratio's 95% interval is within 5%)")
+                   "placement-matched, while a verdict can still change: its interval across 0.90 or 1.10)")
         out.append("no traced round (full: every disk and network pair once more under strace)")
         out.append("our best configuration " + ("run" if pp.BEST_ROUNDS[m] else "not run")
                    + " (full: in the first round)")
@@ -415,7 +417,8 @@ def write_plan_json(o, steps, path: str) -> None:
     """OUT/plan.json: the mode, what it shortened, the estimates (for the report)."""
     doc = {"mode": mode_of(o), "threads": o.threads, "reps": o.reps, "shortened": shortened(o),
            "steps": len(steps), "conditional_steps": sum(1 for s in steps if s.cond),
-           "total_est_s": sum(s.est for s in steps if not s.cond), "total_max_s": sum(s.est for s in steps)}
+           "total_est_s": sum(s.est for s in steps if not s.cond), "total_max_s": sum(s.est for s in steps),
+           "parts": [{"part": p, "est_s": e, "max_s": m} for p, e, m in parts_estimate(steps)]}
     with open(path, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -423,11 +426,12 @@ def write_plan_json(o, steps, path: str) -> None:
 
 def write_nul(o, steps, out) -> None:
     """Settings as key=value fields up to an empty field; then per step: suite, name,
-    estimate, kind, binary, output name, condition ("" or "pairs JOB"), the quoted command,
-    argv..., an empty field."""
+    estimate, kind, binary, output name, condition ("" or "pairs JOB K"), stall limit (seconds,
+    0: none), the quoted command, argv..., an empty field."""
     fields = [f"{k}={v}" for k, v in settings(o, steps).items()] + [""]
     for s in steps:
-        fields += [s.suite, s.name, str(s.est), s.kind, s.binary, s.outf, s.cond, s.command()] + s.argv + [""]
+        fields += [s.suite, s.name, str(s.est), s.kind, s.binary, s.outf, s.cond, str(s.limit),
+                   s.command()] + s.argv + [""]
     out.write("".join(f + "\0" for f in fields))
 
 
@@ -439,11 +443,19 @@ def write_text(o, steps, out) -> None:
     extra = [s for s in steps if s.cond]
     if extra:
         out.write(f"{len(extra)} steps marked 'if needed': paired rounds past the least, run while a job's "
-                  f"pairs are not enough: up to {fmt_duration(sum(s.est for s in extra))} more\n")
+                  f"verdict can still change: up to {fmt_duration(sum(s.est for s in extra))} more\n")
+    out.write("parts: " + ", ".join(f"{p} ~{fmt_duration(e)}" + (f" (up to {fmt_duration(m)})" if m > e else "")
+                                    for p, e, m in parts_estimate(steps)) + "\n")
+    limited = sorted({s.limit for s in steps if s.limit})
+    if limited:
+        out.write(f"a paired side or sustained run with no result after its limit ({fmt_duration(limited[0])}"
+                  + (f" to {fmt_duration(limited[-1])}" if len(limited) > 1 else "")
+                  + ", each step's below) is stopped as stalled: exit 1\n")
     for q in shortened(o):
         out.write(f"shortened: {q}\n")
     for i, s in enumerate(steps, 1):
         out.write(f"{i:2d}. {s.suite:<8} {s.name:<22} ~{fmt_duration(s.est):<7} "
+                  f"{f'(stops at {fmt_duration(s.limit)}) ' if s.limit else ''}"
                   f"{'if needed: ' if s.cond else ''}{s.command()}\n")
 
 
@@ -470,7 +482,7 @@ def main(argv: list) -> int:
             d = os.path.join(o.out, "raw", "pairs", job.id)
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "job.json"), "w") as f:
-                json.dump(job.doc(), f, indent=1)
+                json.dump(job.doc(job.rounds(o)[1]), f, indent=1)
     try:
         if o.nul and not o.dry_run:
             write_nul(o, steps, sys.stdout)

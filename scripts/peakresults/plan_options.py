@@ -77,13 +77,14 @@ class UsageError(Exception):
 
 class Step:
     """One step of the plan. cond: "" (always run) or "pairs JOB K" (round K of a paired job,
-    past its least: run_all.sh runs the round only while `peakresults pairs-enough OUT JOB`
-    says its pairs are not enough)."""
+    past its least: run_all.sh runs the round only while `peakresults pairs-enough OUT JOB K`
+    says a verdict can still change). limit: the seconds after which a step that has given
+    no result is stopped as stalled, exit 1 (0: none; stall_limit)."""
 
-    def __init__(self, suite, name, est, kind, binary, outf, argv, cond=""):
+    def __init__(self, suite, name, est, kind, binary, outf, argv, cond="", limit=0):
         self.suite, self.name, self.est, self.kind = suite, name, int(est), kind
         self.binary, self.outf, self.argv = binary, outf, [str(a) for a in argv]
-        self.cond = cond
+        self.cond, self.limit = cond, int(limit)
         if any(a == "" for a in self.argv):
             raise ValueError(f"step {name}: an empty argument")
 
@@ -101,6 +102,27 @@ class Step:
 QUICK_MIN_TIME = "0.05"
 FULL_MIN_TIME = "0.1"
 
+# A paired round's side or a sustained run that has given no result after this long has
+# stalled (a tool waiting on a peer that is gone, a disk that stopped answering): run_all.sh
+# stops it, says where it stood and records it failed, exit 1 (issue 42). A side is expected
+# in seconds (its estimate); six times that, and at least a minute, is no slow host's noise
+# (the Zen 5 record's slowest side, hpcc, took 19 s against 15-19). A sustained run is
+# expected in its --sustain length plus its setup: a minute past that.
+# PEAKBENCH_STALL_S=S sets every such limit to S seconds (a host known to be slower; the
+# stall tests).
+STALL_FACTOR, STALL_MIN_S = 6, 60
+STALL_ENV = "PEAKBENCH_STALL_S"
+
+
+def stall_limit(est: int, sustain_s: int = 0) -> int:
+    """The stated seconds after which a paired side (EST: its estimate) or a sustained run
+    (SUSTAIN_S: its length) without a result is stopped."""
+    forced = os.environ.get(STALL_ENV, "")
+    if forced.isdigit() and int(forced) > 0:
+        return int(forced)
+    return sustain_s + STALL_MIN_S if sustain_s else max(STALL_MIN_S, STALL_FACTOR * int(est))
+
+
 def shquote(word: str) -> str:
     """One word for a shell command line: bare when safe, else single-quoted."""
     if re.fullmatch(r"[A-Za-z0-9_./:,=+@%-]+", word):
@@ -115,6 +137,31 @@ def fmt_duration(s: float) -> str:
     if s >= 60:
         return f"{s // 60}m{s % 60:02d}s"
     return f"{s}s"
+
+
+# The parts of a run whose cost the plan states and the report's header sets against the
+# time they took (issue 42), in the order they run: each step's suite, but the paired rounds
+# (suite "pair") as "pairs", the second pass's steps (" pass 2") as "pass 2", the results
+# program (suite "post") as "finish".
+PARTS = ("info", "cpu", "memory", "disk", "network", "dpdk", "baseline", "pairs", "cluster", "pass 2", "finish")
+
+
+def part_of(suite: str, name: str) -> str:
+    """The part of PARTS a step (SUITE, NAME as in the plan and status.tsv) belongs to."""
+    if name.endswith(" pass 2"):
+        return "pass 2"
+    return {"pair": "pairs", "post": "finish"}.get(suite, suite)
+
+
+def parts_estimate(steps: list) -> list:
+    """[(part, seconds of its steps that always run, seconds with every conditional round)]
+    in PARTS' order, the parts with a step."""
+    est: dict = {}
+    for s in steps:
+        e = est.setdefault(part_of(s.suite, s.name), [0, 0])
+        e[0] += 0 if s.cond else s.est
+        e[1] += s.est
+    return [(p, *est[p]) for p in PARTS if p in est] + [(p, *v) for p, v in est.items() if p not in PARTS]
 
 
 # What the kernel takes (Linux PATH_MAX with its NUL, NAME_MAX), and the room a run's own
@@ -194,6 +241,9 @@ def parse_options(argv: list) -> argparse.Namespace:
         if not re.fullmatch(r"[a-z][a-z0-9_.]*=[^\n#]*[^\s#]", kv):
             raise UsageError(f"--set: '{kv}' is not KEY=VALUE with a peaks.conf key (docs/peaks-conf.md)")
     o.sustain_s = sustain_seconds(o.sustain, o.quick)
+    stall = os.environ.get(STALL_ENV)
+    if stall is not None and not (stall.isdigit() and int(stall) > 0):
+        raise UsageError(f"{STALL_ENV}='{stall}' is not a whole number of seconds above 0")
     if o.peer and not re.fullmatch(r"[A-Za-z0-9.:_-]+", o.peer):
         raise UsageError(f"--peer: '{o.peer}' is not a host name or address")
     if o.mpirun is not None and not o.hostfile:

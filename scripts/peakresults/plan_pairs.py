@@ -5,31 +5,32 @@ CPUs, the hpcc binary's ISA)."""
 import os
 
 from . import schema
-from .plan_options import Step, have_tool, mode_of
+from .plan_options import Step, have_tool, mode_of, stall_limit
 
-# Rounds per paired job: (at least, at most). Rounds past the first count run only while
-# the pairs are not enough (run_all.sh asks `peakresults pairs-enough` before each; pairs.py:
-# the median ratio's 95% interval within 5% of it), so a quiet job stops at the least and a
-# noisy one goes on to the cap, flagged pairs_wide. Six, because a distribution-free 95%
-# interval of a median needs six values ([min, max] of five holds it 93.75% of the time).
-# The interval is [min, max] up to eight values and [2nd, 8th] from nine (pairs.median_
-# interval), so a 7th or 8th pair can only widen it: a job not within 5% at six pairs
-# cannot be at eight. The full protocol's cap was 8 until the eleventh session; on a 2-vCPU
-# VM every job ran to it, 2 rounds a job (about 270 of the run's 2,100 s) that could not
-# change a verdict (docs/benchmarks/suite.md).
+# Rounds per paired job: (at least, at most). Rounds past the least run only while one of
+# the job's figures is open and can still settle in the rounds left (run_all.sh asks
+# `peakresults pairs-enough OUT JOB K` before each; pairs_settle.py: the median ratio's
+# interval wholly inside 0.90-1.10 or wholly outside, or a measured cause), so a quiet job
+# stops at the least and a noisy one goes on while a verdict can still change, flagged
+# pairs_wide if it ends open. Three at least: no verdict settles on fewer pairs
+# (pairs_settle.LEAST), and on the Zen 5 record (../shared/machines/amd-zen5-turin-bhyve)
+# likwid-bench flops and oneDNN BF16 were settled after three of their six rounds. Six at
+# most: from six pairs the interval is the median's order statistics ([min, max] up to
+# eight, so a 7th or 8th pair can only widen it: a figure open at six stays open).
 # --quick and --tiny run one round: a ratio, no interval, as their reports say (two rounds
 # were 2 x 82 s of --quick's 349 s on a 2-vCPU VM, and two pairs are no interval either).
-ROUNDS = {"full": 6, "quick": 1, "tiny": 1}
+ROUNDS = {"full": 3, "quick": 1, "tiny": 1}
 ROUNDS_MAX = {"full": 6, "quick": 1, "tiny": 1}
 # A job whose figures span two CPUs runs as fast as where the host put the vCPUs, which
 # moves every few seconds on a shared VM host (docs/benchmarks.md, seventh session): pairs.py
 # counts only its rounds whose sides ran in one placement, so it may need more rounds: up
 # to nine, the count at which the interval first narrows past [min, max].
-ROUNDS_MATCHED = {"full": 6, "quick": 1, "tiny": 1}
+ROUNDS_MATCHED = {"full": 3, "quick": 1, "tiny": 1}
 ROUNDS_MATCHED_MAX = {"full": 9, "quick": 1, "tiny": 1}
 # The jobs whose tool moves data through system calls (disk, sockets): one traced round
-# each after its rounds in the full protocol (strace, scripts/peakresults/trace.py), which
-# pairs.py compares.
+# each before its rounds in the full protocol (strace, scripts/peakresults/trace.py), which
+# pairs.py compares; a difference found is a measured cause, which settles the job's verdict
+# at its least rounds (the Zen 5 record's UDP pair ran six rounds beside one).
 TRACED_TOOLS = ("fio", "iperf3", "sockperf")
 # Our best configuration runs in the first round only: it is shown beside the like-for-like
 # ratio, not judged, and the rounds past it tighten the like-for-like interval (it ran in
@@ -61,19 +62,23 @@ class PairJob:
         m = mode_of(o)
         return (ROUNDS_MATCHED[m], ROUNDS_MATCHED_MAX[m]) if self.matched else (ROUNDS[m], ROUNDS_MAX[m])
 
-    def doc(self) -> dict:
-        return dict({"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures},
-                    **({"placement": "matched"} if self.matched else {}))
+    def doc(self, rounds_max: int) -> dict:
+        """job.json: the job, its figures and its most rounds (pairs.enough_line)."""
+        return dict({"id": self.id, "tool": self.tool, "tool_job": self.tool_job, "figures": self.figures,
+                     "rounds_max": rounds_max}, **({"placement": "matched"} if self.matched else {}))
 
     def steps(self, o) -> list:
-        out = []
+        """The traced round (trace_steps), then the rounds: the least always, the others
+        "if needed" (their condition)."""
+        out = self.trace_steps(o)
         d = f"pairs/{self.id}"
         least, most = self.rounds(o)
         for k in range(1, most + 1):
             cond = f"pairs {self.id} {k}" if k > least else ""
 
             def step(name, est, kind, binary, outf, argv):
-                return Step("pair", f"{self.id} r{k} {name}", est, kind, binary, outf, argv, cond=cond)
+                return Step("pair", f"{self.id} r{k} {name}", est, kind, binary, outf, argv, cond=cond,
+                            limit=stall_limit(est))
             ours = [step(f"ours{'-' + part if part else ''}", self.ours_est, "bench",
                          argv[0] if not argv[0].startswith("scripts/") else argv[1],
                          f"{d}/r{k}-ours{'-' + part if part else ''}", argv) for part, argv in self.ours]
@@ -85,10 +90,11 @@ class PairJob:
                         self.tool_argv + ["--raw", os.path.join(raw, f"r{k}-tool.d"),
                                           "--json", os.path.join(raw, f"r{k}-tool.json")])
             out += ours + [tool] if k % 2 else [tool] + ours
-        return out + self.trace_steps(o)
+        return out
 
     def trace_steps(self, o) -> list:
-        """One traced round after the rounds (issue 25 item 1): each part of ours and the
+        """One traced round before the rounds (issue 25 item 1; first since issue 42, so that
+        a difference it finds settles the verdict at the least rounds): each part of ours and the
         tool, each under `peakresults trace run` (strace and a trace of its data calls) into
         raw/pairs/<id>/trace-ours[-part].txt and trace-tool.txt; trace.pair_cause compares
         them when pairs.py builds the records. Kind "trace": run_all.sh skips them, with the
@@ -102,14 +108,16 @@ class PairJob:
         pre = ["python3", "scripts/peakresults", "trace", "run"]
         out = [Step("pair", f"{self.id} trace ours{'-' + part if part else ''}", self.ours_est * 2, "trace",
                     "python3", f"pairs/{self.id}/trace-ours{'-' + part if part else ''}",
-                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv)
+                    pre + [os.path.join(raw, f"trace-ours{'-' + part if part else ''}.txt"), "--"] + argv,
+                    limit=stall_limit(self.ours_est * 2))
                for part, argv in self.ours]
         # The adapter by its absolute path (run_all.sh resolves a bare program after "--" as
         # a built binary): python3 and the tool it runs are both in the trace.
         tool = ["/usr/bin/env", "python3", os.path.join(o.root, self.tool_argv[1])] + self.tool_argv[2:] + [
             "--raw", os.path.join(raw, "trace-tool.d"), "--json", os.path.join(raw, "trace-tool.json")]
         return out + [Step("pair", f"{self.id} trace {self.tool}", self.est * 2, "trace", "python3",
-                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool)]
+                           f"pairs/{self.id}/trace-tool", pre + [os.path.join(raw, "trace-tool.txt"), "--"] + tool,
+                           limit=stall_limit(self.est * 2))]
 
 
 def cpu_flags(o) -> set:
@@ -194,13 +202,12 @@ def pair_cpus() -> tuple:
 class PairEnv:
     """What every adapter's pair_jobs derives its jobs from: the options (o), the suites
     wanted, the disk folder, the mode, the largest thread count that fits the CPUs (tmax),
-    a side's seconds (secs: whole, iperf3's and sockperf's -t), the CPU's widest ISA for our
-    kernels (isa) and likwid-bench's name for it (lisa)."""
+    the CPU's widest ISA for our kernels (isa) and likwid-bench's name for it (lisa). A
+    round's length is each adapter's own (round_value)."""
 
     def __init__(self, o, want, disk_dir):
         self.o, self.want, self.disk_dir, self.mode = o, want, disk_dir, mode_of(o)
         self.tmax = max([1] + [int(t) for t in o.threads.split(",") if int(t) <= o.ncpu])
-        self.secs = {"full": "2", "quick": "1", "tiny": "1"}[self.mode]
         flags = cpu_flags(o)
         self.isa = "avx512" if "avx512f" in flags else "avx2" if {"avx2", "fma"} <= flags else \
             "sse2" if "sse2" in flags else ""
@@ -208,6 +215,13 @@ class PairEnv:
 
     def have(self, tool: str) -> bool:
         return have_tool(self.o, tool)
+
+    def round_value(self, table: dict) -> str:
+        """The length of a paired round's side in this mode: the adapter's TABLE (its
+        measured ROUND_S: seconds; hpcc's N), or the value `adapters pair --runtimes` is
+        measuring (o.pair_round, set by adapters/pair.py)."""
+        forced = getattr(self.o, "pair_round", None)
+        return str(forced) if forced else str(table[self.mode])
 
     def one(self, binary, min_time=True) -> list:
         """One run of ours a side, as the tool's is one run: the job's rounds are its

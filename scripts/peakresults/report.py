@@ -9,6 +9,7 @@ from . import (pick, report_appendix, report_cluster, report_dpdk, report_format
 from .load import SUITES
 from .report_fmt import fmt, human, warnings
 from .report_machine import machine, status_notes
+from .report_time import lines as time_lines
 
 TITLES = report_appendix.TITLES
 CHARTS = {
@@ -72,7 +73,7 @@ def head(out_dir: str) -> list[str]:
     return md + [f"- Results folder: `{out_dir}` (CSV and JSON per suite, {', '.join(files + ['charts/'])}, "
                  "[commands.txt](commands.txt))",
                  "- The steps, every context key, the peaks' sources, every row one line each and the reference "
-                 "jobs' command lines: [report-appendix.md](report-appendix.md)", ""]
+                 "jobs' command lines: [report-appendix.md](report-appendix.md)"] + time_lines(out_dir) + [""]
 
 
 def formats_part(rs: list[dict], pair_recs: list[dict], charts, peaks: list[dict]) -> list[str]:

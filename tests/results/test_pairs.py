@@ -254,7 +254,8 @@ class _Folder(unittest.TestCase):
 
 
 class EnoughPairs(_Folder):
-    """Issue 25 item 3: rounds go on until the median ratio's 95% interval is within 5%."""
+    """Issue 42: a pair's record carries the interval its verdict is judged on
+    (pairs_settle.py, tested on its own in test_pairs_settle.py) and pairs_wide when open."""
 
     def test_median_interval(self):
         # order statistics of Binomial(n, 1/2): none below 6 values, [min, max] at 6 to 8,
@@ -264,42 +265,49 @@ class EnoughPairs(_Folder):
         self.assertEqual(pairs.median_interval(list(map(float, range(1, 10)))), (2.0, 8.0))
         self.assertEqual(pairs.median_interval(list(map(float, range(1, 13)))), (3.0, 10.0))
 
-    def test_enough(self):
-        self.assertTrue(pairs.enough([1.00, 1.01, 0.99, 1.02, 1.00, 0.98]))
-        self.assertFalse(pairs.enough([1.00, 1.01, 0.99, 1.02, 1.00]))  # five: no interval
-        self.assertFalse(pairs.enough([1.00, 1.01, 0.99, 1.02, 1.00, 1.20]))  # one far round at six
-        # nine pairs: the 2nd and 8th values bound it, so one far round on each side is allowed
-        self.assertTrue(pairs.enough([0.70, 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.30]))
-
     def test_pairs_wide_and_interval_in_record(self):
         self.job("tcp1", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.9, 10.2, 10.0, 9.8)])
         self.job("tcp2", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 12.0, 9.0, 10.2, 10.0, 9.8)])
         quiet, noisy = pairs.load_pairs(self.out)
-        self.assertAlmostEqual(quiet["ratio_ci_low"], 0.98)
+        self.assertAlmostEqual(quiet["ratio_ci_low"], 0.98)  # six pairs: [min, max]
         self.assertAlmostEqual(quiet["ratio_ci_high"], 1.02)
-        self.assertNotIn("pairs_wide", quiet["flags"])
+        self.assertNotIn("pairs_wide", quiet["flags"])  # wholly inside the band: settled
+        self.assertEqual(quiet["verdict"], "inside")
         self.assertAlmostEqual(noisy["ratio_ci_low"], 0.9)
         self.assertAlmostEqual(noisy["ratio_ci_high"], 1.2)
-        self.assertIn("pairs_wide", noisy["flags"])
+        self.assertIn("pairs_wide", noisy["flags"])  # across 1.10: open
+        self.assertEqual(noisy["verdict"], "open")
+
+    def test_three_quiet_pairs_settle(self):
+        # below six pairs the interval is the t interval of the mean log ratio
+        self.job("tcp1", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.95)])
+        (p,) = pairs.load_pairs(self.out)
+        self.assertLess(p["ratio_ci_low"], 0.995)
+        self.assertGreater(p["ratio_ci_high"], 1.005)
+        self.assertEqual((p["verdict"], p["flags"]), ("inside", ""))
 
     def test_enough_line_and_cli(self):
         import subprocess
-        self.job("quiet", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.9, 10.2, 10.0, 9.8)])
-        self.job("five", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.9, 10.2, 10.0)])
-        self.job("gone", [{"ours": "diskbench: no such engine\n", "tool": tool(10.0)}] * 6)
-        ok, line = pairs.enough_line(self.out, "quiet")
-        self.assertEqual((ok, line), (True, "pairs enough: median ratio 1 [0.98-1.02] over 6 pairs"))
-        ok, line = pairs.enough_line(self.out, "five")
-        self.assertEqual((ok, line), (False, "pairs not enough: median ratio 1 over 5 pairs (a 95% interval needs 6)"))
-        self.assertTrue(pairs.enough_line(self.out, "gone")[0])  # no pair to wait for
+        self.job("quiet", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 10.1, 9.9)], rounds_max=6)
+        self.job("noisy", [{"ours": ours(v), "tool": tool(10.0)} for v in (10.0, 12.0, 8.0)], rounds_max=6)
+        self.job("gone", [{"ours": "diskbench: no such engine\n", "tool": tool(10.0)}] * 3, rounds_max=6)
+        ok, line = pairs.enough_line(self.out, "quiet", 4)
+        self.assertTrue(ok)
+        self.assertRegex(line, r"^pairs enough: settled: median ratio 1 \[0\.9[0-9]*-1\.0[0-9]*\] over 3 pairs, "
+                               r"inside 0\.90-1\.10$")
+        ok, line = pairs.enough_line(self.out, "noisy", 4)
+        self.assertFalse(ok)
+        self.assertRegex(line, r"^pairs open: median ratio 1 \[.*\] over 3 pairs, across 0\.90 or 1\.10; "
+                               r"3 rounds left to settle it$")
+        self.assertTrue(pairs.enough_line(self.out, "gone", 4)[0])  # no pair to wait for
         cli = [sys.executable, os.path.join(REPO, "scripts", "peakresults"), "pairs-enough", self.out]
-        r = subprocess.run(cli + ["quiet"], capture_output=True, text=True)
-        self.assertEqual((r.returncode, r.stdout.strip()), (0, line.replace("not enough", "enough")
-                                                            .replace(" over 5 pairs (a 95% interval needs 6)",
-                                                                     " [0.98-1.02] over 6 pairs")))
-        self.assertEqual(subprocess.run(cli + ["five"], capture_output=True, text=True).returncode, 1)
-        r = subprocess.run(cli + ["nope"], capture_output=True, text=True)
-        self.assertEqual((r.returncode, len(r.stderr.strip().splitlines())), (2, 1))
+        r = subprocess.run(cli + ["quiet", "4"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("pairs enough: settled"), r.stdout)
+        self.assertEqual(subprocess.run(cli + ["noisy", "4"], capture_output=True, text=True).returncode, 1)
+        self.assertEqual(subprocess.run(cli + ["noisy"], capture_output=True, text=True).returncode, 1)
+        bad = subprocess.run(cli + ["noisy", "x"], capture_output=True, text=True)
+        self.assertEqual((bad.returncode, len(bad.stderr.strip().splitlines())), (2, 1), bad.stderr)
 
     def test_trace_cause(self):
         # The traced round (trace.py's summaries, recorded: tests/fixtures/traces) shows

@@ -258,12 +258,15 @@ class FullSize(unittest.TestCase):
 
     def test_paired_verdicts_short_jobs_commands_in_appendix(self):
         s = "\n".join(summary_of(self.md))
-        self.assertIn("| 1.30 | fio | seq_read psync 1 MiB 2t | 130.0 MB/s | 100.0 MB/s | fio's pages are 4 KiB", s)
-        self.assertIn("| 1.30 | fio | seq_read psync 1 MiB 1t | 130.0 MB/s | 100.0 MB/s | unexplained |", s)
+        # five pairs: the t interval of their mean log ratio (pairs_settle), here all 1.30
+        self.assertIn("| 1.30 [1.30-1.30] | fio | seq_read psync 1 MiB 2t | 130.0 MB/s | 100.0 MB/s | fio's pages "
+                      "are 4 KiB", s)
+        self.assertIn("| 1.30 [1.30-1.30] | fio | seq_read psync 1 MiB 1t | 130.0 MB/s | 100.0 MB/s | unexplained |", s)
         self.assertNotIn("--buffer-dir", self.md)
         self.assertIn(f"`{LONG_OURS} #0`", self.app)
         self.assertIn(f"`{LONG_TOOL} #14`", self.app)
-        self.assertIn("| 1.30 [1.30-1.30] | fio-3.33 | seq_read psync 1 MiB 1t | 130.0 MB/s | 100.0 MB/s | 5 (wide) |\n",
+        # (five equal ratios outside the band: settled, not wide)
+        self.assertIn("| 1.30 [1.30-1.30] | fio-3.33 | seq_read psync 1 MiB 1t | 130.0 MB/s | 100.0 MB/s | 5 |\n",
                       self.md)
         self.assertEqual(self.md.count("fio's pages are 4 KiB"), 10)  # once each, in the summary
 

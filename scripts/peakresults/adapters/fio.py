@@ -30,6 +30,16 @@ NAME = TOOL = PROGRAM = "fio"
 SUITES = ("disk",)
 SIZE_MIB = {"full": 1024, "quick": 256, "tiny": 16}
 RUNTIME_S = {"full": 3, "quick": 1, "tiny": 1}
+# A paired round's runtime of each test, on both sides (diskbench --runtime, fio --runtime),
+# in whole seconds (the adapter's --seconds). 1 s, was 2: on the Zen 5 record
+# (../shared/machines/amd-zen5-turin-bhyve, 2 s a test) the round-to-round ratios spread
+# 0.72-0.87 (seq_read 1 MiB), 0.78-1.03 (seq_write), 0.90-1.47 (rand_read psync) and
+# 0.86-1.26 (io_uring qd32): the host between rounds. The same run's sweep repetitions of
+# 0.3 s spread 6.9%, 5.7%, 12% and 2.3% (CV), so a 1 s run's own noise (those scaled by
+# sqrt(0.3)) is 3.8%, 3.1%, 6.7% and 1.3%, well inside those spreads. A round was 29 s
+# there (12 s timed, the rest the 1 GiB file's layout and fio's start), about 20 s at 1 s.
+# `adapters pair fio --runtimes 1,2` measures it (docs/methodology.md).
+ROUND_S = {"full": 1, "quick": 1, "tiny": 1}
 TESTS = ("seq_write", "seq_write_new", "seq_read", "rand_read")
 
 
@@ -282,7 +292,7 @@ def pair_jobs(e) -> list:
     shared = "" if huge else shared_buffer_dir(o)
     fsize = {"full": "1GiB", "quick": "256MiB", "tiny": "16MiB"}[mode]
     # one run of each test a side (fio's time_based jobs; diskbench --runtime, --reps 1)
-    runtime = {"full": "2", "quick": "1", "tiny": "1"}[mode]
+    runtime = e.round_value(ROUND_S)
     # A 1 MiB transfer's speed on a VM disk follows its buffer's DMA segments: on 4 KiB
     # pages, as many as the pages' physical order makes (docs/benchmarks.md, fifth session:
     # 9-67 in one process, 244-257 in another, a 2x). The same job is the same pages: huge
@@ -340,4 +350,6 @@ def pair_jobs(e) -> list:
                     f"--mem={fio_mem} --scramble_buffers=0 --ramp_time={ramp_ms}ms "
                     f"(seq 1M psync, rand 4k psync and io_uring qd32)",
                     figs, [("seq", seq), ("rand", rand)], [("seq", best_seq)] if with_best else [],
-                    est=int(float(runtime) * 4 + 4), ours_est=int(float(runtime) * 2 + 3))]
+                    # a side's seconds on the Zen 5 record at 2 s: fio 13-14 (four tests, their
+                    # layout and ramp), each part of ours 7-8 (two tests)
+                    est=int(float(runtime) * 4 + 5), ours_est=int(float(runtime) * 2 + 3.5))]

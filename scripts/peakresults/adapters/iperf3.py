@@ -18,6 +18,14 @@ SUITES = ("network",)
 # default 208 KiB, iperf3's receiver dropped 4.4% of the datagrams where netbench's dropped
 # none (seventh session)
 UDP_OPTS = ["-u", "-b", "0", "-l", "1472", "-w", "4M"]
+# A paired round's seconds on both sides (netbench --time, iperf3 -t after its -O 1), whole
+# seconds. 1 s, was 2: on the Zen 5 record (../shared/machines/amd-zen5-turin-bhyve) the
+# round-to-round ratios spread 0.54-1.36 (TCP, placement-matched) and 1.06-1.57 (UDP) at
+# 2 s: where the host put the two vCPUs, minute to minute. A second of a loopback stream is
+# 1-2 GB in 64 KiB writes (UDP: about 250,000 datagrams), no counting noise beside that.
+# A side took 5-6 s (iperf3: its start, -O 1, 2 s) and 2-3 s (ours). `adapters pair
+# iperf3-tcp --runtimes 1,2` measures it (docs/methodology.md).
+ROUND_S = {"full": 1, "quick": 1, "tiny": 1}
 
 
 def run(r, a) -> int:
@@ -100,7 +108,7 @@ def pair_jobs(e) -> list:
     from ..plan_pairs import PairJob, pair_cpus
     if "network" not in e.want or not e.have("iperf3"):
         return []
-    secs, tmax, key, one = e.secs, e.tmax, e.key, e.one
+    secs, tmax, key, one = e.round_value(ROUND_S), e.tmax, e.key, e.one
     # iperf3 3.12 runs every stream in one thread and sends UDP without GSO: the like-for-like
     # rows are netbench at one thread, and --no-gso for UDP (both unpaced, as iperf3 -b 0);
     # our best configuration is beside them.
@@ -145,6 +153,6 @@ def pair_jobs(e) -> list:
                             e.script("iperf3", "--threads", "1", "--tests", test, "--seconds", secs,
                                      "--cpu", cpu0, "--server-cpu", scpu),
                             f"iperf3 -c 127.0.0.1 -P 1 -t {secs} -O 1 -A {cpu0},{scpu} {extra}",
-                            [fig], [(part, argv)], best, est=int(secs) + 3, ours_est=int(float(secs) * 2 + 1),
+                            [fig], [(part, argv)], best, est=int(secs) + 4, ours_est=int(secs) + 1,
                             matched=matched and jid == "iperf3-tcp"))
     return jobs

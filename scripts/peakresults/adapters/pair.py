@@ -1,7 +1,7 @@
 """One paired job by hand (what disk/bench_vs_fio.sh and memory/bench_vs_likwid.sh did):
 
   python3 scripts/peakresults/adapters pair JOB [--rounds N] [--quick|--tiny]
-      [--build-dir DIR] [--disk-dir DIR] [--out DIR]
+      [--build-dir DIR] [--disk-dir DIR] [--out DIR] [--runtimes LIST]
 
 JOB is a paired job of the plan (fio, likwid-flops, likwid-mem, hpcc, iperf3-tcp,
 iperf3-udp, sockperf: each adapter's pair_jobs), derived from ours as run_all.sh derives it.
@@ -11,6 +11,14 @@ each figure's median of the per-round ratios ours/tool with its min-max, each ro
 and the medians of each side. A benchmark, not a test: run it alone, e.g.
   flock /tmp/peakbench-bench.lock python3 scripts/peakresults/adapters pair fio --rounds 9
 No placement fingerprints (pairs.py counts every complete round) and no best configuration.
+
+--runtimes LIST (e.g. 0.5,1,2): the job's ratio stability against its round length (issue 42:
+each adapter's ROUND_S, hpcc's N, rests on it). Every round runs the job once at each
+length, in an order turned by one each round, into OUT/raw/pairs/JOB@LENGTH/; then per
+length: the median ratio with its interval, its verdict (pairs_settle), the spread of the
+ratios (median absolute deviation over the median) and the seconds a round took. The length
+to keep is the shortest whose verdict is the longest's and whose spread is not much wider:
+  flock /tmp/peakbench-bench.lock python3 scripts/peakresults/adapters pair fio --runtimes 0.5,1,2 --rounds 9
 Exit 0, 1 when a side failed in every round, 2 on a usage error."""
 import argparse
 import json
@@ -19,8 +27,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
-from .. import pairs, plan, plan_pairs
+from .. import pairs, pairs_settle, plan, plan_pairs
 
 ADAPTERS = os.path.dirname(os.path.abspath(__file__))
 
@@ -87,6 +96,45 @@ def report(d: str) -> int:
     return rc
 
 
+def spread(xs: list) -> float | None:
+    """The ratios' median absolute deviation over their median (None below two)."""
+    m = pairs_settle.median(xs)
+    if len(xs) < 2 or not m:
+        return None
+    return pairs_settle.median([abs(x - m) for x in xs]) / m
+
+
+def report_runtimes(out: str, job_id: str, lengths: list, secs: dict, rounds: int) -> int:
+    """One line per figure and length: median [interval], verdict, spread, seconds a round."""
+    rc = 0
+    by_len = {x: pairs.job_records(os.path.join(out, "raw", "pairs", f"{job_id}@{x}"), best=False) for x in lengths}
+    for i, first in enumerate(by_len[lengths[0]]):
+        print(f"{first['suite']} {first['test']} {first['variant']} {first['threads']} thr "
+              f"{first['block_bytes'] or ''} {first['metric']}: ours/{first['tool']} by round length")
+        for x in lengths:
+            recs = by_len[x]
+            r = recs[i] if i < len(recs) else None
+            xs = r["ratios"] if r else []
+            v = pairs_settle.settle(xs, len(xs))
+            sp = spread(xs)
+            print(f"    {x:>6}: {v.words()}; spread {fmt(sp)}; {secs[x] / rounds:.1f} s a round"
+                  f" ({' '.join(fmt(y) for y in xs)})")
+            rc = rc or (1 if not xs else 0)
+    return rc
+
+
+def build_job(a, out: str, runtime=None):
+    """(the options, the job A.job of the plan (None when the plan has none), all the jobs'
+    ids), with the round length RUNTIME when given."""
+    opts = ["--out", out, "--build-dir", a.build_dir, "--no-build"] + (["--quick"] if a.quick else []) + \
+        (["--tiny"] if a.tiny else []) + (["--disk-dir", a.disk_dir] if a.disk_dir else [])
+    o = plan.parse_options(opts)
+    o.pair_round = runtime
+    disk_dir = o.disk_dir or os.path.join(o.out, "disk-tmp")
+    jobs = {j.id: j for j in plan_pairs.pair_jobs(o, set(o.suites), disk_dir)}
+    return o, jobs.get(a.job), list(jobs)
+
+
 def main(argv: list) -> int:
     p = _Parser(prog="peakresults adapters pair")
     p.add_argument("job")
@@ -96,32 +144,50 @@ def main(argv: list) -> int:
     p.add_argument("--build-dir", default="build")
     p.add_argument("--disk-dir")
     p.add_argument("--out")
+    p.add_argument("--runtimes")
     a = p.parse_args(argv)
     if a.rounds < 1:
         p.error(f"--rounds: {a.rounds} is not a count")
+    lengths = [None]
+    if a.runtimes is not None:
+        lengths = a.runtimes.split(",")
+        for x in lengths:
+            try:
+                ok = float(x) > 0
+            except ValueError:
+                ok = False
+            if not ok:
+                p.error(f"--runtimes: '{x}' is not a positive length (seconds, or hpcc's N)")
     out = os.path.abspath(a.out or tempfile.mkdtemp(prefix="peakbench-pair."))
-    opts = ["--out", out, "--build-dir", a.build_dir, "--no-build"] + (["--quick"] if a.quick else []) + \
-        (["--tiny"] if a.tiny else []) + (["--disk-dir", a.disk_dir] if a.disk_dir else [])
-    o = plan.parse_options(opts)
-    disk_dir = o.disk_dir or os.path.join(o.out, "disk-tmp")
-    jobs = {j.id: j for j in plan_pairs.pair_jobs(o, set(o.suites), disk_dir)}
-    if a.job not in jobs:
+    built = {x: build_job(a, out, x) for x in lengths}
+    o, job, ids = built[lengths[0]]
+    if job is None:
         if not a.out:
             os.rmdir(out)
-        p.error(f"no paired job '{a.job}' here (the jobs of the installed tools: {', '.join(jobs) or 'none'})")
-    job = jobs[a.job]
-    d = os.path.join(out, "raw", "pairs", job.id)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "job.json"), "w") as f:
-        json.dump(job.doc(), f, indent=1)
+        p.error(f"no paired job '{a.job}' here (the jobs of the installed tools: {', '.join(ids) or 'none'})")
+    disk_dir = o.disk_dir or os.path.join(o.out, "disk-tmp")
+    dirs = {}
+    for x, (_, j, _) in built.items():
+        d = os.path.join(out, "raw", "pairs", job.id + (f"@{x}" if x else ""))
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "job.json"), "w") as f:
+            json.dump(j.doc(a.rounds), f, indent=1)
+        dirs[x] = d
     made_disk = not os.path.exists(disk_dir)
-    bufdirs = {str(argv[i + 1]) for _, argv in job.ours for i, x in enumerate(argv[:-1]) if x == "--buffer-dir"}
-    print(f"{job.id}: {a.rounds} rounds, ours then {job.tool} in odd rounds; {job.tool_job}; results in {d}",
+    bufdirs = {str(argv[i + 1]) for _, (_, j, _) in built.items() for _, argv in j.ours
+               for i, x in enumerate(argv[:-1]) if x == "--buffer-dir"}
+    print(f"{job.id}: {a.rounds} rounds, ours then {job.tool} in odd rounds; {job.tool_job}; results in "
+          f"{os.path.dirname(dirs[lengths[0]])}" + (f"; round lengths {a.runtimes}" if a.runtimes else ""),
           file=sys.stderr)
+    secs = {x: 0.0 for x in lengths}
     try:
         os.makedirs(disk_dir, exist_ok=True)
         for k in range(1, a.rounds + 1):
-            run_round(job, d, k, os.path.abspath(a.build_dir))
+            turn = (k - 1) % len(lengths)
+            for x in lengths[turn:] + lengths[:turn]:
+                t0 = time.monotonic()
+                run_round(built[x][1], dirs[x], k, os.path.abspath(a.build_dir))
+                secs[x] += time.monotonic() - t0
     except FileNotFoundError as e:
         print(f"peakresults adapters pair: {e}", file=sys.stderr)
         return 1
@@ -130,4 +196,6 @@ def main(argv: list) -> int:
             shutil.rmtree(b, ignore_errors=True)
         if made_disk:
             shutil.rmtree(disk_dir, ignore_errors=True)
-    return report(d)
+    if a.runtimes:
+        return report_runtimes(out, job.id, lengths, secs, a.rounds)
+    return report(dirs[None])

@@ -16,6 +16,12 @@ from .common import NotToolOutput, last_line, row
 NAME = TOOL = PROGRAM = "sockperf"
 SUITES = ("network",)
 MSG = 16
+# A paired round's seconds on both sides (netbench --time, sockperf -t), whole seconds. 1 s,
+# was 2: a second of 16-B ping-pong at 14-19 us is 50,000-70,000 round trips, and on the
+# Zen 5 record (../shared/machines/amd-zen5-turin-bhyve) the round-to-round ratios spread
+# 0.75-1.13 at 2 s: the host, not the count. A side took 5 s (sockperf: its server, start
+# and 2 s) and 2 s (ours). `adapters pair sockperf --runtimes 1,2` measures it.
+ROUND_S = {"full": 1, "quick": 1, "tiny": 1}
 
 
 def run(r, a) -> int:
@@ -85,7 +91,7 @@ def pair_jobs(e) -> list:
     from ..plan_pairs import PairJob, pair_cpus
     if "network" not in e.want or not e.have("sockperf"):
         return []
-    secs = e.secs
+    secs = e.round_value(ROUND_S)
     # Client and server on one CPU for both tools: a ping-pong across two vCPUs waits for
     # the host to wake the other vCPU each way, which gave 65-84 us round trips alone and
     # 164-245 us under 1.2% steal, in rounds that swung 0.47-1.26; on one CPU it is a context
@@ -109,5 +115,4 @@ def pair_jobs(e) -> list:
                       "best_key": key, "best_job": " ".join(map(str, best)),
                       "best_cause": "netbench's best serves from a thread of its own process: a "
                                     "switch between client and server keeps the address space"}],
-                    [("", argv)], [("", best)], est=int(secs) + 2,
-                    ours_est=int(float(secs) * 2 + 2))]
+                    [("", argv)], [("", best)], est=int(secs) + 3, ours_est=int(secs) + 1)]
