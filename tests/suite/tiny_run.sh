@@ -15,7 +15,8 @@ set -u
 repo=$1 build=$2 dir=$3
 # shellcheck source=tests/suite/lib_test.sh
 . "$(dirname "$0")/lib_test.sh"
-rm -rf "$dir" && mkdir -p "$dir/bin" || fail "cannot make $dir"
+rm -rf "$dir"
+mkdir -p "$dir/bin" || fail "cannot make $dir"
 fx="$repo/tests/fixtures/baseline"
 cat >"$dir/bin/iperf3" <<STUB
 #!/bin/sh
