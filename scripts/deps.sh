@@ -16,23 +16,27 @@
 #                      cmake/qemu-aarch64.sh tools runs them under qemu-aarch64
 # Installing needs root or `sudo -n`. PEAK_DEPS=required: --ensure installs only the
 # required packages and --tools installs nothing (a minimal build; see README.md).
+# PEAK_DEPS_STAMP=FILE (the Makefile's BUILD/deps.stamp): --ensure records there what it
+# verified, and skips the package queries while nothing it depends on changed (stamp_key).
 set -euo pipefail
 
 # Required to build and test; optional build inputs enable a feature (the io_uring engine,
 # dpdkbench, clusterbench over MPI, peak_ref_gemm: oneDNN's BF16/INT8 matmul, the reference
-# of cpubench's format rows) or a test (shellcheck, network namespaces, qemu-user for
-# CI's runs as other CPUs, chromium to render report.html); tools are the reference tools
+# of cpubench's format rows), a test (shellcheck, network namespaces, qemu-user for
+# CI's runs as other CPUs, chromium to render report.html) or a faster no-op `make`
+# (ninja: the Makefile configures a new build directory for it); tools are the reference tools
 # the baselines compare with, and what proves a pair the same job: strace (the syscall
 # trace of each side) and binutils' objdump (the hot loops' instruction mix).
 # Fedora packages no hpcc: hpcc.sh reports it as not installed.
 apt_required=(gcc make cmake pkg-config libnuma-dev libhwloc-dev libopenblas-dev
 	liblapacke-dev libcjson-dev libcmocka-dev gnuplot-nox jq python3)
 apt_optional=(liburing-dev libdpdk-dev shellcheck iproute2 openmpi-bin libopenmpi-dev libdnnl-dev
-	qemu-user chromium)
+	qemu-user chromium ninja-build)
 apt_tools=(fio iperf3 sockperf qperf hpcc likwid strace binutils)
 dnf_required=(gcc make cmake pkgconf-pkg-config numactl-devel hwloc-devel openblas-devel
 	lapack-devel cjson-devel libcmocka-devel gnuplot jq python3)
-dnf_optional=(liburing-devel dpdk-devel ShellCheck iproute openmpi-devel onednn-devel qemu-user chromium)
+dnf_optional=(liburing-devel dpdk-devel ShellCheck iproute openmpi-devel onednn-devel qemu-user chromium
+	ninja-build)
 dnf_tools=(fio iperf3 sockperf qperf likwid strace binutils)
 
 die() {
@@ -126,6 +130,14 @@ do_install() { # pkgs...
 	fi
 }
 
+# A note the user must see on every `make` (an optional package left out): printed, and
+# kept for the stamp, which prints it again when the queries are skipped.
+NOTES=""
+note() {
+	echo "$*" >&2
+	NOTES+="$*"$'\n'
+}
+
 # Optional packages: all at once, else one by one (one that a release lacks must not block
 # the others). What cannot be had is named; nothing here fails.
 install_optional() { # what pkgs...
@@ -138,7 +150,7 @@ install_optional() { # what pkgs...
 	do_install "$@" >/dev/null 2>&1 && return 0
 	for p in "$@"; do
 		do_install "$p" >/dev/null 2>&1 ||
-			echo "deps.sh: optional $p not installed (not available from this distribution)" >&2
+			note "deps.sh: optional $p not installed (not available from this distribution)"
 	done
 }
 
@@ -149,8 +161,8 @@ offer_optional() { # what pkgs...
 	shift
 	[ $# -gt 0 ] || return 0
 	if [ "$(root_prefix)" = none ]; then
-		echo "deps.sh: $what not installed: $*; going on without them. To install them:" \
-			"$(hint_cmd "$@")" >&2
+		note "deps.sh: $what not installed: $*; going on without them. To install them:" \
+			"$(hint_cmd "$@")"
 	else
 		install_optional "$what" "$@"
 	fi
@@ -378,6 +390,37 @@ if [ "$mode" = --cross ]; then
 	exit 0
 fi
 
+# The no-op `make` (issue 42): ~30 package queries cost a second or more on every build.
+# What --ensure concluded holds while none of these changes: this script's text, the mode,
+# PEAK_DEPS, the user (root can install, others get the command), and the package state
+# (apt: dpkg's status file, rewritten by every install and removal, and the package lists,
+# which an update replaces; dnf: the rpm database). PEAK_DEPS_STATE names other files
+# (tests). The key is taken again after installing, so what this run installed is in it.
+stamp_key() {
+	local state
+	if [ -n "${PEAK_DEPS_STATE:-}" ]; then
+		read -r -a state <<<"$PEAK_DEPS_STATE"
+	elif [ "$pm" = apt ]; then
+		state=(/var/lib/dpkg/status /var/lib/apt/lists)
+	else
+		state=(/var/lib/rpm /var/lib/rpm/rpmdb.sqlite /var/lib/rpm/Packages /usr/lib/sysimage/rpm
+			/usr/lib/sysimage/rpm/rpmdb.sqlite)
+	fi
+	{
+		cksum <"${BASH_SOURCE[0]}"
+		echo "$mode $deps uid=$(id -u)"
+		stat -c '%n %i %s %.9Y' "${state[@]}" 2>/dev/null || true
+	} | cksum | cut -d' ' -f1
+}
+stamp=""
+if [ "$mode" = --ensure ] && [ -n "${PEAK_DEPS_STAMP:-}" ]; then
+	stamp=$PEAK_DEPS_STAMP
+	if [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "deps.sh verified $(stamp_key)" ]; then
+		tail -n +2 "$stamp" >&2
+		exit 0
+	fi
+fi
+
 if [ "$pm" = apt ]; then
 	required=("${apt_required[@]}") optional=("${apt_optional[@]}") tools=("${apt_tools[@]}")
 else
@@ -412,6 +455,11 @@ case $mode in
 	fi
 	[ "$deps" = required ] ||
 		offer_optional "optional build inputs (io_uring engine, dpdkbench, test tools)" "${miss_opt[@]}"
+	if [ -n "$stamp" ]; then
+		mkdir -p "$(dirname "$stamp")" &&
+			printf 'deps.sh verified %s\n%s' "$(stamp_key)" "$NOTES" >"$stamp.new" &&
+			mv -f "$stamp.new" "$stamp" || echo "deps.sh: cannot write $stamp" >&2
+	fi
 	;;
 --tools)
 	[ "$deps" = required ] || offer_optional "reference tools" "${miss_tools[@]}"

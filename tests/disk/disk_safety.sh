@@ -43,7 +43,9 @@ readback | readback_uring)
 	# Every test on one engine; --verify poisons the file before each write test and
 	# checks every block afterwards, and checks every read block. The uring case is
 	# skipped, with the reason, when this diskbench cannot run io_uring here (built
-	# without liburing, or the kernel refuses it).
+	# without liburing, or the kernel refuses it). On a 256 KiB file (issue 42: at 4 MiB
+	# the 8 B block's half a million I/Os a pass made this a minute): each of 2 threads
+	# still has its own share of every block size, and every block is still checked.
 	engine=psync
 	if [ "$case_name" = readback_uring ]; then
 		case " $engines " in
@@ -54,7 +56,8 @@ readback | readback_uring)
 			;;
 		esac
 	fi
-	run --engine "$engine" --test all --block 4KiB,64KiB,8B --threads 1,2 --verify --format csv
+	run --engine "$engine" --test all --block 4KiB,64KiB,8B --threads 1,2 --verify --format csv \
+		--file-size 256KiB
 	[ "$rc" -eq 0 ] || fail "--engine $engine --verify exited $rc: $(cat "$work/err")"
 	rows=$(grep -c "^disk," "$work/out")
 	[ "$rows" -ge 30 ] || fail "only $rows rows for $engine"

@@ -8,10 +8,11 @@ repo=$1
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 mkdir "$t/bin"
-# dpkg-query: every package is installed but those in STUB_MISSING.
+# dpkg-query: every package is installed but those in STUB_MISSING; each query logged.
 cat >"$t/bin/dpkg-query" <<'EOF'
 #!/bin/sh
 for p; do :; done
+echo "$p" >>"$STUB_QUERIES"
 case " $STUB_MISSING " in *" $p "*) exit 1 ;; esac
 echo "install ok installed"
 EOF
@@ -28,13 +29,13 @@ case $1 in -un) echo someone ;; *) echo "$STUB_UID" ;; esac
 EOF
 printf '#!/bin/sh\nexit 1\n' >"$t/bin/sudo"
 chmod +x "$t/bin/"*
-export STUB_LOG="$t/log" STUB_UNAVAILABLE=""
+export STUB_LOG="$t/log" STUB_UNAVAILABLE="" STUB_QUERIES="$t/queries"
 opt="liburing-dev libdpdk-dev shellcheck iproute2"
 tools="fio iperf3 sockperf qperf hpcc likwid"
 
 # deps MODE UID MISSING [PEAK_DEPS]: run deps.sh; rc, $t/err and the apt-get log are left.
 deps() {
-	rm -f "$STUB_LOG" && touch "$STUB_LOG"
+	rm -f "$STUB_LOG" "$STUB_QUERIES" && touch "$STUB_LOG" "$STUB_QUERIES"
 	env PATH="$t/bin:/usr/bin:/bin" STUB_UID="$2" STUB_MISSING="$3" PEAK_DEPS="${4:-all}" \
 		bash "$repo/scripts/deps.sh" "$1" >"$t/out" 2>"$t/err"
 	rc=$?
@@ -103,3 +104,32 @@ deps --check 1000 "$opt $tools"
 grep -q "missing (optional): liburing-dev" "$t/out" || fail "--check: $(cat "$t/out")"
 grep -q "missing (reference tool): hpcc" "$t/out" || fail "--check: $(cat "$t/out")"
 ok "--check lists optional and reference-tool packages without failing"
+
+# The stamp of the no-op make (issue 42; PEAK_DEPS_STAMP, the package state in
+# PEAK_DEPS_STATE here): a second --ensure with nothing changed asks dpkg nothing and prints
+# the same note again; the package state, the user or deps.sh itself changed: asked again.
+echo 1 >"$t/state"
+export PEAK_DEPS_STAMP="$t/build/deps.stamp" PEAK_DEPS_STATE="$t/state"
+deps --ensure 1000 "$opt"
+if [ "$rc" -ne 0 ] || [ ! -s "$PEAK_DEPS_STAMP" ]; then fail "--ensure wrote no stamp: exit $rc, $(cat "$t/err")"; fi
+[ -s "$STUB_QUERIES" ] || fail "--ensure without a stamp asked dpkg nothing"
+cp "$t/err" "$t/err.first"
+deps --ensure 1000 "$opt"
+[ "$rc" -eq 0 ] || fail "--ensure on its stamp: exit $rc"
+[ -s "$STUB_QUERIES" ] && fail "--ensure on its stamp asked dpkg: $(tr '\n' ' ' <"$STUB_QUERIES")"
+cmp -s "$t/err" "$t/err.first" || fail "--ensure on its stamp did not repeat the note: $(cat "$t/err")"
+one_command "$opt" "--ensure on its stamp"
+ok "--ensure on its stamp: no package query, the same note"
+echo 2 >"$t/state"
+deps --ensure 1000 "$opt"
+[ -s "$STUB_QUERIES" ] || fail "--ensure after the package state changed did not ask dpkg"
+deps --ensure 0 "$opt"
+installs "$opt" || fail "--ensure as another user (root) on the stamp did not install '$opt'"
+deps --check 1000 "$opt"
+[ -s "$STUB_QUERIES" ] || fail "--check skipped its queries on the stamp"
+sed '$a # changed' "$repo/scripts/deps.sh" >"$t/deps.sh"
+: >"$STUB_QUERIES"
+env PATH="$t/bin:/usr/bin:/bin" STUB_UID=0 STUB_MISSING="" bash "$t/deps.sh" --ensure >/dev/null 2>&1 ||
+	fail "the changed deps.sh exited $?"
+[ -s "$STUB_QUERIES" ] || fail "a changed deps.sh trusted the old one's stamp"
+ok "the stamp is not trusted after the package state, the user or deps.sh changed; --check never reads it"

@@ -5,6 +5,8 @@
 # SIGINT to diskbench alone. Each time: exit 130 or 143, no step started after the signal,
 # the step recorded "interrupted", the report of what ran, no process of the run left, no
 # file left outside its folder (TMPDIR, /dev/shm, the disk test folder).
+# Each run is one thread (--threads 1): the signals land in the same steps, and the network
+# runs reach the iperf3 adapter after half of netbench's points (issue 42).
 set -u
 repo=$1 build=$2
 # shellcheck source=tests/suite/lib_test.sh
@@ -39,7 +41,8 @@ start() {
 	shift
 	R=$work/$name
 	mkdir "$R.tmp"
-	set -- "$repo/run_all.sh" --tiny --reps 1 --no-build --build-dir "$build" --no-charts --out "$R" "$@"
+	set -- "$repo/run_all.sh" --tiny --reps 1 --threads 1 --no-build --build-dir "$build" --no-charts \
+		--out "$R" "$@"
 	# shellcheck disable=SC2016 # expanded by that bash
 	[ -z "${TEE:-}" ] || set -- bash -c '"$@" 2>&1 | tee "$0" >/dev/null' "$R.progress" "$@"
 	(

@@ -1,39 +1,27 @@
 #!/bin/sh
-# Paired rounds end to end at tiny sizes (run_all.sh --tiny --only network): stub iperf3
-# and sockperf on PATH answer with recorded outputs (tests/fixtures/baseline), netbench
-# runs for real; every step ends ok, raw/pairs/<job>/ holds job.json, the round's files,
-# and pairs.py reads one pair per figure with the tool's recorded figure.
+# Paired rounds end to end at tiny sizes, read from the shared run (tests/suite/tiny_run.sh,
+# ctest fixture suite_tiny): stub iperf3 and sockperf on its PATH answer with recorded outputs
+# (tests/fixtures/baseline), netbench runs for real; the network steps, both tools' steps
+# and every round end ok, raw/pairs/<job>/ holds job.json, the round's files, and pairs.py
+# reads one pair per figure with the tool's recorded figure.
+# Usage: test_pairs_run.sh REPO TINY_DIR
 set -u
-repo=$1 build=$2
+repo=$1 tiny=$2
 # shellcheck source=tests/suite/lib_test.sh
 . "$(dirname "$0")/lib_test.sh"
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
 command -v python3 >/dev/null 2>&1 || { echo "python3 not installed: skipped"; exit 77; }
-[ -x "$build/network/netbench" ] || { echo "netbench not built: skipped"; exit 77; }
-fx="$repo/tests/fixtures/baseline"
-mkdir "$out/bin"
-cat >"$out/bin/iperf3" <<STUB
-#!/bin/sh
-case " \$* " in *" -s "*) echo "Server listening"; echo \$\$ >>"$out/servers"; exec sleep 60 ;; esac
-case " \$* " in *" -u "*) cat "$fx/iperf3_udp_P1.json" ;; *) cat "$fx/iperf3_tcp_P1.json" ;; esac
-STUB
-cat >"$out/bin/sockperf" <<STUB
-#!/bin/sh
-[ "\$1" = server ] && { echo \$\$ >>"$out/servers"; exec sleep 60; }
-case " \$* " in *" --tcp "*) cat "$fx/sockperf_tcp_rtt.txt" ;; *) cat "$fx/sockperf_udp_rtt.txt" ;; esac
-STUB
-chmod +x "$out/bin/iperf3" "$out/bin/sockperf"
-
-PATH="$out/bin:$PATH" PEAK_DEPS=required "$repo/run_all.sh" --tiny --reps 1 --min-time 0.01 --only network \
-	--no-build --build-dir "$build" --no-charts --out "$out/r" 2>"$out/progress"
-rc=$?
-r="$out/r"
-[ -s "$r/status.tsv" ] || fail "no status.tsv: $(cat "$out/progress")"
-if awk -F'\t' '$3 != "ok" { bad = 1 } END { exit !bad }' "$r/status.tsv"; then
-	fail "a step did not end ok: $(awk -F'\t' '$3 != "ok"' "$r/status.tsv")"
+r="$tiny/r"
+[ -s "$r/status.tsv" ] || fail "no status.tsv in the shared run $tiny (suite_tiny_run)"
+awk -F'\t' '$1 == "netbench" && $3 == "not_built" { f = 1 } END { exit !f }' "$r/status.tsv" &&
+	{ echo "netbench not built: skipped"; exit 77; }
+# Every step of the network's part: peakinfo, netbench, both tools' baselines, each pair's
+# rounds, placement and finish.
+steps=$(awk -F'\t' '$1 ~ /^(peakinfo|netbench|iperf3|sockperf|placement|finish)$/ || $2 == "pair"' "$r/status.tsv")
+[ "$(printf '%s\n' "$steps" | grep -c .)" -ge 15 ] || fail "the network's steps are not all there: $steps"
+if printf '%s\n' "$steps" | awk -F'\t' '$3 != "ok" { bad = 1 } END { exit !bad }'; then
+	fail "a step did not end ok: $(printf '%s\n' "$steps" | awk -F'\t' '$3 != "ok"')"
 fi
-[ "$rc" -eq 0 ] || fail "run_all.sh exited $rc"
+[ "$(cat "$tiny/rc")" -eq 0 ] || fail "run_all.sh exited $(cat "$tiny/rc")"
 for f in iperf3-tcp/job.json iperf3-tcp/r1-ours-tcp.json iperf3-tcp/r1-tool.json iperf3-udp/job.json \
 	iperf3-udp/r1-ours-udp.json iperf3-udp/r1-best-udp.json iperf3-udp/r1-tool.json sockperf/job.json \
 	sockperf/r1-ours.json sockperf/r1-tool.json; do
@@ -53,13 +41,13 @@ done
 ok "each side of a round has its placement fingerprints"
 # Every tool server an adapter started is gone when run_all ends (the stubs wrote
 # their PIDs; exec keeps the PID).
-[ -s "$out/servers" ] || fail "no tool server was started"
+[ -s "$tiny/servers" ] || fail "no tool server was started"
 while read -r pid; do
 	if kill -0 "$pid" 2>/dev/null; then
 		kill "$pid"
 		fail "a tool server (pid $pid) outlived its adapter"
 	fi
-done <"$out/servers"
+done <"$tiny/servers"
 ok "no tool server left running"
 
 PYTHONPATH="$repo/scripts" python3 - "$r" <<'PY' || fail "pairs.py on the run"

@@ -5,6 +5,8 @@
 # (PEAKBENCH_CLOUD says m5.large, source --set), and report.md's summary holds the disk
 # figures against m5.large's published EBS burst and baseline. A user's own peaks.conf comes
 # first (here without a final newline): its line (c5.large) stays, the --set line after it wins.
+# The run is also the suite's --no-baselines run (suite_smoke reads a run with baselines): no
+# adapter started, no baselines.csv.
 # Usage: test_set_cloud.sh REPO BUILD
 set -u
 REPO=$1 BUILD=$2
@@ -17,6 +19,9 @@ PEAKBENCH_CONF=$tmp/user.conf PEAKBENCH_CLOUD='' "$REPO/run_all.sh" --tiny --onl
 	--no-baselines --no-charts --reps 1 --min-time 0.01 --build-dir "$BUILD" --out "$out" \
 	--set cloud.instance_type=m5.large >"$tmp/log" 2>&1 ||
 	{ tail -n 20 "$tmp/log" >&2; fail "run_all.sh --set exited $?"; }
+[ ! -e "$out/baselines.csv" ] || fail "--no-baselines still wrote baselines.csv"
+grep -q 'peakresults/adapters' "$out/commands.txt" && fail "--no-baselines ran an adapter: $(grep adapters "$out/commands.txt")"
+ok "--no-baselines: no adapter ran, no baselines.csv"
 grep -qx 'cloud.instance_type = c5.large' "$out/peaks-set.conf" || fail "the user's peaks.conf is not kept first"
 [ "$(tail -n 1 "$out/peaks-set.conf")" = "cloud.instance_type = m5.large" ] || fail "the --set lines are not last: $(cat "$out/peaks-set.conf")"
 grep -q 'PEAKBENCH_CLOUD=[a-z]*,m5.large,--set' "$out/commands.txt" ||

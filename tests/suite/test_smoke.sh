@@ -1,30 +1,23 @@
 #!/bin/sh
-# The whole protocol at tiny sizes on what is built (no make, no reference tools): every
-# step ends ok, skipped or not built; every <suite>.csv/.json validates against the schema;
-# charts exist when gnuplot is installed; report.md has every expected section (and the DPDK
-# vs kernel UDP table when the memif pair ran).
+# The whole protocol at tiny sizes on what is built (no make, no reference tools), read from
+# the shared run (tests/suite/tiny_run.sh, ctest fixture suite_tiny): every step ends ok,
+# skipped or not built; every <suite>.csv/.json validates against the schema; charts exist
+# when gnuplot is installed; report.md has every expected section (and the DPDK vs kernel UDP
+# table when the memif pair ran). (--no-baselines is suite_set_cloud's: its run has it.)
+# Usage: test_smoke.sh REPO TINY_DIR SCHEMA_CHECK
 set -u
-repo=$1 build=$2 check=$3
+repo=$1 tiny=$2 check=$3
 # shellcheck source=tests/suite/lib_test.sh
 . "$(dirname "$0")/lib_test.sh"
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-
-# Rated memory and disk peaks (as a user's peaks.conf gives them), so every suite's rows
-# have a peak to hold against the peaks table below.
-PEAKBENCH_CONF="$repo/tests/fixtures/peaks/io_rated.conf" \
-	"$repo/run_all.sh" --tiny --reps 1 --min-time 0.01 --no-baselines --no-build --build-dir "$build" \
-	--out "$out/r" 2>"$out/progress"
-rc=$?
-cat "$out/progress"
-r="$out/r"
+r="$tiny/r"
+rc=$(cat "$tiny/rc" 2>/dev/null) || fail "no shared run in $tiny (suite_tiny_run)"
 [ -s "$r/status.tsv" ] || fail "no status.tsv"
 cat "$r/status.tsv"
 if awk -F'\t' '$3 == "failed" { bad = 1 } END { exit !bad }' "$r/status.tsv"; then
 	fail "a step failed: $(awk -F'\t' '$3 == "failed" { print $1 ": " $5 }' "$r/status.tsv")"
 fi
 [ "$rc" -eq 0 ] || fail "run_all.sh exited $rc with no failed step"
-grep -Eq '^\[1/[0-9]+\] info: peakinfo +elapsed [0-9hms]+, ETA [0-9hms]+$' "$out/progress" || fail "progress line format"
+grep -Eq '^\[1/[0-9]+\] info: peakinfo +elapsed [0-9hms]+, ETA [0-9hms]+$' "$tiny/progress" || fail "progress line format"
 
 n=0
 for s in cpu memory disk network dpdk; do
@@ -46,7 +39,6 @@ ok "$n suite(s) produced results"
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$repo/tests/suite/check_one_peak.py" "$r" || fail "a row's peak differs from the peaks table's"
 fi
-[ ! -e "$r/baselines.csv" ] || fail "--no-baselines still wrote baselines.csv"
 [ -s "$r/commands.txt" ] || fail "no commands.txt"
 grep -q '^peakinfo: ' "$r/commands.txt" || fail "commands.txt lacks the peakinfo command"
 if awk -F'\t' '$1 == "peakinfo" && $3 == "ok" { f = 1 } END { exit !f }' "$r/status.tsv"; then

@@ -4,7 +4,9 @@
 Run inside a network namespace the test created, bound to 169.254.169.254:80. Each mode
 answers as one provider does and refuses a request without the headers that provider
 requires; every request is logged (method, path, headers) to --log, one JSON line each, so
-a test can also assert that nothing was asked. Standard library only.
+a test can also assert that nothing was asked. --mode-file FILE: the mode is read from FILE
+at each request, so one server serves case after case (a python start costs half a second).
+Standard library only.
 """
 
 import argparse
@@ -28,10 +30,13 @@ ANSWERS: Dict[str, Tuple[str, Dict[str, str], str]] = {
                "VM.Standard.E4.Flex"),
 }
 
+MODES = ["aws", "404", "hang", "keep-open", "garbage-raw", "garbage-body", *ANSWERS]
+
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     mode = "aws"
+    mode_file = ""
     log_path = ""
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
@@ -71,6 +76,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def serve(self) -> None:
         self.record()
         mode = self.mode
+        if self.mode_file:
+            with open(self.mode_file, encoding="utf-8") as f:
+                mode = f.read().strip()
         if mode == "hang":
             time.sleep(30)  # past the client's budget; the test ends the server first
             return
@@ -137,15 +145,20 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--mode", required=True,
-                    choices=["aws", "404", "hang", "keep-open", "garbage-raw", "garbage-body",
-                             *ANSWERS])
+    how = ap.add_mutually_exclusive_group(required=True)
+    how.add_argument("--mode", choices=MODES)
+    how.add_argument("--mode-file", help="a file holding the mode, read at each request")
     ap.add_argument("--log", required=True)
     ap.add_argument("--ready", required=True, help="file written once listening")
     ap.add_argument("--bind", default="169.254.169.254")
     ap.add_argument("--port", type=int, default=80)
     a = ap.parse_args()
-    Handler.mode = a.mode
+    if a.mode_file:
+        with open(a.mode_file, encoding="utf-8") as f:
+            if f.read().strip() not in MODES:
+                ap.error("--mode-file does not hold a mode")
+    Handler.mode = a.mode or ""
+    Handler.mode_file = a.mode_file or ""
     Handler.log_path = a.log
     open(a.log, "w", encoding="utf-8").close()
     srv = Server((a.bind, a.port), Handler)
