@@ -39,10 +39,9 @@ void peak_cache_to_context(const struct peak_cache_sizes *cs, struct peak_contex
 /* Measure a load-latency curve (one thread, a random pointer chase over transparent huge
  * pages where the kernel gives them, best of 32 short chases per working set, working sets
  * 4 KiB x 2^(k/4) up to 4x the reported LLC, at most 256 MiB and a quarter of the memory
- * available, or two octaves past the LLC's knee where the first sweep shows it; each
- * working set the median of three whole sweeps) into pts; returns the count (0 when
- * nothing could be mapped). reported: each level's reported size. A second or two. */
-size_t peak_cache_probe(const uint64_t reported[PEAK_CACHE_LEVELS], uint64_t mem_available,
+ * available; each working set the median of three whole sweeps) into pts; returns the count
+ * (0 when nothing could be mapped). A few seconds. */
+size_t peak_cache_probe(uint64_t llc_reported, uint64_t mem_available,
 			struct peak_cache_point *pts, size_t max);
 #define PEAK_CACHE_PROBE_MAX 96
 

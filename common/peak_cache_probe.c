@@ -4,37 +4,27 @@
  * caches. membench's latency test measures the full curve with statistics; this one only
  * has to find the plateaus, so each working set takes the best of many short chases. */
 #include <math.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "peak_cache.h"
-#include "peak_cache_knee.h"
 #include "peak_time.h"
 
-#define LINE_BYTES  64
-#define FIRST_BYTES ((uint64_t)4096)
-#define CAP_BYTES   ((uint64_t)256 << 20) /* enough to see DRAM past any guest's share */
-#define FLOOR_BYTES ((uint64_t)64 << 20)  /* the top when the LLC is unknown or small */
+#define LINE_BYTES   64
+#define FIRST_BYTES  ((uint64_t)4096)
+#define CAP_BYTES    ((uint64_t)256 << 20) /* enough to see DRAM past any guest's share */
+#define FLOOR_BYTES  ((uint64_t)64 << 20)  /* the top when the LLC is unknown or small */
 /* 32 chases of 2048 loads, the fastest taken: a chase lasts 2-700 us, so on a busy
  * machine most of them run without being preempted, which one long chase would not. */
-#define CHASE_STEPS 2048u
-#define CHASE_RUNS  32
+#define CHASE_STEPS  2048u
+#define CHASE_RUNS   32
 /* Sweeps of the whole curve; each working set's latency is the median of its sweeps'. On
  * a cloud VM the L3 is shared with other tenants, and one sweep's knee wandered from 3.4
  * to 14 MiB (and once to the reported 32 MiB) between back-to-back runs on an idle Zen 4
  * guest whose membench curve leaves the L3 plateau at 8-11 MiB. */
 #define PROBE_PASSES 3
-/* The first sweep stops this far past the last level's knee as the knee finder reads its
- * curve so far (two octaves: the full sweep's own reach past a reported LLC), and the
- * other sweeps measure the same working sets. On a guest told of the host's whole L3 (the
- * Zen 5 record: 508 MiB) the sweep otherwise walks to CAP_BYTES, and the largest working
- * sets, linked and chased three times, were most of peakinfo's 3.4-3.8 s there. Where no
- * last knee shows (an L3 as large as the cap, or none), the sweep goes to the top. */
-#define STOP_PAST_KNEE 4
-#define STOP_RISE      1.5 /* the knee finder's KNEE_RISE */
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -100,32 +90,9 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* True when the first sweep's curve up to point k (ns[i * PROBE_PASSES]) shows the last
- * level's knee past the level below's reported size, every point since off its plateau,
- * and point k STOP_PAST_KNEE times past it. pts is scratch of k + 1 points. */
-static bool past_last_knee(const uint64_t reported[PEAK_CACHE_LEVELS], const double *ns, size_t k,
-			   struct peak_cache_point *pts)
-{
-	for (size_t i = 0; i <= k; i++)
-		pts[i].bytes = working_set((unsigned)i), pts[i].ns = ns[i * PROBE_PASSES];
-	struct peak_cache_level lv[PEAK_CACHE_LEVELS];
-	peak_cache_knees(pts, k + 1, reported, lv);
-	const struct peak_cache_level *last = &lv[PEAK_CACHE_LEVELS - 1];
-	if (!last->knee_bytes || last->knee_bytes <= reported[PEAK_CACHE_LEVELS - 2] ||
-	    pts[k].bytes < STOP_PAST_KNEE * last->knee_bytes)
-		return false;
-	/* Every point past the knee stayed off the plateau: a neighbour's burst that lifted a
-	 * few working sets and let go is no knee to stop at. */
-	for (size_t i = 0; i <= k; i++)
-		if (pts[i].bytes > last->knee_bytes && !(pts[i].ns > STOP_RISE * last->plateau_ns))
-			return false;
-	return true;
-}
-
-size_t peak_cache_probe(const uint64_t reported[PEAK_CACHE_LEVELS], uint64_t mem_available,
+size_t peak_cache_probe(uint64_t llc_reported, uint64_t mem_available,
 			struct peak_cache_point *pts, size_t max)
 {
-	const uint64_t llc_reported = reported[PEAK_CACHE_LEVELS - 1];
 	uint64_t top = llc_reported * 4 > FLOOR_BYTES ? llc_reported * 4 : FLOOR_BYTES;
 	if (top > CAP_BYTES)
 		top = CAP_BYTES;
@@ -151,11 +118,6 @@ size_t peak_cache_probe(const uint64_t reported[PEAK_CACHE_LEVELS], uint64_t mem
 			size_t lines = (size_t)(working_set((unsigned)k) / LINE_BYTES);
 			link_cycle(buf, order, lines, &seed);
 			ns[k * PROBE_PASSES + pass] = chase_ns(buf, lines);
-			if (pass == 0 && llc_reported && reported[PEAK_CACHE_LEVELS - 2] &&
-			    past_last_knee(reported, ns, k, pts)) {
-				n = k + 1;
-				break;
-			}
 		}
 	}
 	if (!order || !ns)

@@ -227,8 +227,8 @@ static void caches_to_context(struct peak_bench_env *env, bool fake_root)
 		struct peak_cache_point pts[PEAK_CACHE_PROBE_MAX];
 		struct peak_cache_level lv[PEAK_CACHE_LEVELS];
 		uint64_t t0 = peak_time_now_ns();
-		size_t n = peak_cache_probe(si->cache.reported, si->mem_available_bytes, pts,
-					    PEAK_CACHE_PROBE_MAX);
+		size_t n = peak_cache_probe(si->cache.reported[PEAK_CACHE_LEVELS - 1],
+					    si->mem_available_bytes, pts, PEAK_CACHE_PROBE_MAX);
 		/* Where peakinfo's time goes (issue 41: 3.4-3.8 s on the Zen 5 record): the
 		 * curve beside peak.probe_seconds. */
 		peak_context_set_num(&env->ctx, "cache.curve_seconds",
