@@ -47,46 +47,32 @@
 #define ZERO(i)  "vpxor %%xmm" #i ", %%xmm" #i ", %%xmm" #i "\n\t"
 #define ZERO_ALL ZERO(0) ZERO(1) ZERO(2) ZERO(3) ZERO(4) ZERO(5) ZERO(6) ZERO(7) ZERO(8) ZERO(9)
 
+/* The SSE loads in legacy encoding throughout: pxor to zero, and no vzeroupper (AVX's). */
+#define PZERO(i)  "pxor %%xmm" #i ", %%xmm" #i "\n\t"
+#define PZERO_ALL PZERO(0) PZERO(1) PZERO(2) PZERO(3) PZERO(4) PZERO(5) PZERO(6) PZERO(7) PZERO(8)
+
+/* One loaded chain: zero the registers (zero), run the body iters times, then tail. */
 /* clang-format off */
-#define DEF_LOADED(fn, body)                                                                       \
+#define DEF_LOADED_AS(fn, body, zero, tail)                                                        \
 	static uint64_t fn(uint64_t iters)                                                         \
 	{                                                                                          \
 		uint64_t x = PEAK_FREQ_LOAD_START, k = PEAK_FREQ_LOAD_K, n = iters;                \
 		if (!n)                                                                            \
 			return x;                                                                  \
-		__asm__ volatile(ZERO_ALL                                                          \
+		__asm__ volatile(zero                                                              \
 				 ".p2align 6\n"                                                   \
 				 "1:\n\t" body                                                     \
 				 "decq %[n]\n\t"                                                   \
 				 "jnz 1b\n\t"                                                      \
-				 "vzeroupper\n\t"                                                  \
+				 tail                                                              \
 				 : [x] "+r"(x), [n] "+r"(n)                                        \
 				 : [k] "r"(k)                                                      \
 				 : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",   \
 				   "xmm7", "xmm8", "xmm9");                                        \
 		return x;                                                                          \
 	}
-
-/* The SSE loads in legacy encoding throughout: pxor, and no vzeroupper (AVX's). */
-#define PZERO(i) "pxor %%xmm" #i ", %%xmm" #i "\n\t"
-#define PZERO_ALL PZERO(0) PZERO(1) PZERO(2) PZERO(3) PZERO(4) PZERO(5) PZERO(6) PZERO(7) PZERO(8)
-#define DEF_LOADED_SSE(fn, body)                                                                   \
-	static uint64_t fn(uint64_t iters)                                                         \
-	{                                                                                          \
-		uint64_t x = PEAK_FREQ_LOAD_START, k = PEAK_FREQ_LOAD_K, n = iters;                \
-		if (!n)                                                                            \
-			return x;                                                                  \
-		__asm__ volatile(PZERO_ALL                                                         \
-				 ".p2align 6\n"                                                   \
-				 "1:\n\t" body                                                     \
-				 "decq %[n]\n\t"                                                   \
-				 "jnz 1b\n\t"                                                      \
-				 : [x] "+r"(x), [n] "+r"(n)                                        \
-				 : [k] "r"(k)                                                      \
-				 : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",   \
-				   "xmm7", "xmm8");                                                \
-		return x;                                                                          \
-	}
+#define DEF_LOADED(fn, body)     DEF_LOADED_AS(fn, body, ZERO_ALL, "vzeroupper\n\t")
+#define DEF_LOADED_SSE(fn, body) DEF_LOADED_AS(fn, body, PZERO_ALL, "")
 
 /* The plain chain has no vector instruction, but the same loop, so it runs no vpxor. */
 static uint64_t plain(uint64_t iters)

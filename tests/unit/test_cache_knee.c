@@ -50,6 +50,19 @@ static void knees(const struct curve *c, struct peak_cache_level out[PEAK_CACHE_
 	peak_cache_knees(c->pts, c->n, c->reported, out);
 }
 
+/* A record's curve whose L1d and L2 knees agree with their reported sizes (l1d, l2). */
+static void private_caches_agree(const char *file, uint64_t l1d, uint64_t l2,
+				 struct peak_cache_level lv[PEAK_CACHE_LEVELS])
+{
+	struct curve c;
+	load(file, &c);
+	knees(&c, lv);
+	assert_int_equal(lv[0].verdict, PEAK_CACHE_AGREES);
+	assert_int_equal(lv[0].effective_bytes, l1d);
+	assert_int_equal(lv[1].verdict, PEAK_CACHE_AGREES);
+	assert_int_equal(lv[1].effective_bytes, l2);
+}
+
 /* The masked Intel server VM: L3 reported 480 MiB, the curve leaves its 35 ns plateau
  * between 12 and 16 MiB. L1d (48 KiB) and L2 (2 MiB) agree with their knees. */
 static void intel_masked(const char *file)
@@ -89,12 +102,7 @@ static void test_zen3_record(void **state)
 	(void)state;
 	struct curve c;
 	struct peak_cache_level lv[PEAK_CACHE_LEVELS];
-	load("amd-zen3-milan-kvm-4k.csv", &c);
-	knees(&c, lv);
-	assert_int_equal(lv[0].verdict, PEAK_CACHE_AGREES);
-	assert_int_equal(lv[0].effective_bytes, 32 * KiB);
-	assert_int_equal(lv[1].verdict, PEAK_CACHE_AGREES);
-	assert_int_equal(lv[1].effective_bytes, 512 * KiB);
+	private_caches_agree("amd-zen3-milan-kvm-4k.csv", 32 * KiB, 512 * KiB, lv);
 	assert_int_equal(lv[2].verdict, PEAK_CACHE_SMALLER);
 	assert_true(lv[2].effective_bytes < 4 * MiB);
 	assert_true(lv[2].effective_bytes > 512 * KiB);
@@ -111,14 +119,8 @@ static void test_zen3_record(void **state)
 static void test_zen5_record(void **state)
 {
 	(void)state;
-	struct curve c;
 	struct peak_cache_level lv[PEAK_CACHE_LEVELS];
-	load("amd-zen5-turin-bhyve-4k.csv", &c);
-	knees(&c, lv);
-	assert_int_equal(lv[0].verdict, PEAK_CACHE_AGREES);
-	assert_int_equal(lv[0].effective_bytes, 48 * KiB);
-	assert_int_equal(lv[1].verdict, PEAK_CACHE_AGREES);
-	assert_int_equal(lv[1].effective_bytes, 1024 * KiB);
+	private_caches_agree("amd-zen5-turin-bhyve-4k.csv", 48 * KiB, 1024 * KiB, lv);
 	assert_int_equal(lv[2].verdict, PEAK_CACHE_SMALLER);
 	assert_true(lv[2].effective_bytes >= 4 * MiB);
 	assert_true(lv[2].effective_bytes <= 5 * MiB);
