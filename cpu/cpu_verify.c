@@ -236,13 +236,11 @@ const char *cpu_chain_name(enum cpu_chain chain)
 {
 	switch (chain) {
 #if defined(__aarch64__)
-	case CPU_CHAIN_SCALAR_FP:
-		return "fadd d";
+	case CPU_CHAIN_SCALAR_FP: /* scalar FP holds no licence: the plain anchor */
 	case CPU_CHAIN_SCALAR_INT:
 		return "add x";
 #else
-	case CPU_CHAIN_SCALAR_FP:
-		return "addsd";
+	case CPU_CHAIN_SCALAR_FP: /* scalar FP holds no licence: the plain anchor */
 	case CPU_CHAIN_SCALAR_INT:
 		return "imul r64";
 #endif
