@@ -2,8 +2,8 @@
  * under dense 256- and 512-bit FP and integer-multiply work (the AVX "frequency licences"
  * of Intel's optimization manual), so a peak for those rows at the scalar clock is too
  * high. The reading: the dependent imul r64 chain (3 cycles a link on every x86-64 core,
- * on a port the vector units do not use) with independent vector instructions of the class
- * between its links, below the unit's saturation; the chain bounds the loop, so cycles =
+ * on Intel's port 1, which the 512-bit FMA and multiply units do not use) with independent
+ * vector instructions of the class between its links, below the unit's saturation; the chain bounds the loop, so cycles =
  * links x 3 and no vector latency enters the figure. Checked before it is believed
  * (peak_freq_load_clock). */
 #ifndef PEAK_FREQ_LOAD_H
@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 /* The work between the chain's links. NONE: the plain chain, the same loop with nothing
- * between its links: the scalar clock every load's clock is checked against. */
-/* Every vector class cpubench and linpack clock has a load: no clock that enters a peak is
+ * between its links: the scalar clock every load's clock is checked against.
+ * Every vector class cpubench and linpack clock has a load: no clock that enters a peak is
  * timed at an instruction latency from a table or the code (the Zen 5 record: vpaddq takes
  * 2 cycles there, and a chain timed at 1 read half the clock). On Intel's cores the 128-
  * and 256-bit instructions may issue to port 1 beside imul (uops.info); the chain is the
@@ -33,8 +33,8 @@ enum peak_freq_load {
 	/* tdpbf16ps: one a 8 links (24 cycles) and one a 16, below the tile unit's one per 16
 	 * cycles (Intel's optimization manual), so the tiles never back up into the chain. */
 	PEAK_FREQ_LOAD_AMX,
-	/* The narrower classes and the 512-bit integer adds (issue 41). Operands are the zero
-	 * registers, so each instruction is independent of every other. */
+	/* The narrower classes and the 512-bit integer adds (issue 41): no instruction waits on
+	 * another long enough to delay the chain (peak_freq_load_x86.c). */
 	PEAK_FREQ_LOAD_SSE_FP,     /* addpd xmm */
 	PEAK_FREQ_LOAD_SSE_INT,    /* paddq xmm */
 	PEAK_FREQ_LOAD_AVX_FP,     /* vmulpd ymm: a heavy 256-bit FP op on AVX-only cores too */
