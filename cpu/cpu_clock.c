@@ -46,10 +46,12 @@ enum cpu_chain cpu_clock_chain(enum cpu_chain chain, const struct peak_freq_load
 {
 	enum cpu_chain c = cpu_chain_clock(chain, latency);
 	enum peak_freq_load load = cpu_chain_load(c);
-	*refused = false;
+	if (refused)
+		*refused = false;
 	if (load == PEAK_FREQ_LOAD_NONE || (clocks && clocks[load].ok))
 		return c;
-	*refused = clocks != NULL && clocks[load].why[0] != '\0';
+	if (refused)
+		*refused = clocks != NULL && clocks[load].why[0] != '\0';
 	return cpu_chain_clock(CPU_CHAIN_SCALAR_INT, latency);
 }
 

@@ -21,7 +21,8 @@ void cpu_clock_measure_chains(const enum cpu_chain *chains, size_t n,
 			      struct peak_freq_load_clock *clocks);
 /* The chain that clocks a kernel whose class is `chain` (*latency: its step's cycles): the
  * class's loaded chain when its clock held every check in clocks (NULL: none measured),
- * else the plain anchor, with *refused true when a loaded chain existed and was refused. */
+ * else the plain anchor, with *refused (when not NULL) true when a loaded chain existed and
+ * was refused. */
 enum cpu_chain cpu_clock_chain(enum cpu_chain chain, const struct peak_freq_load_clock *clocks,
 			       unsigned *latency, bool *refused);
 /* cpu.clock_ghz.<load> (GHz, or "refused: why"), cpu.clock_ratio.<load> (over the scalar

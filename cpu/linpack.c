@@ -51,8 +51,7 @@ struct linpack_env {
 static double chain_ghz(enum cpu_chain isa_chain, const struct linpack_env *e)
 {
 	unsigned lat;
-	bool refused;
-	enum cpu_chain chain = cpu_clock_chain(isa_chain, e->clocks, &lat, &refused);
+	enum cpu_chain chain = cpu_clock_chain(isa_chain, e->clocks, &lat, NULL);
 	const struct peak_machine *m = e->m;
 	double hint = m->ghz.value > 0.1 ? m->ghz.value : 3.0, best = 0;
 	uint64_t iters = (uint64_t)(0.003 * hint * 1e9 / (CPU_CHAIN_STEPS * (double)lat)) + 1;
@@ -275,6 +274,12 @@ static int row_hook(struct peak_bench_run *r, struct peak_result *row, struct pe
 			 peak_isa_name(w->e->wide));
 		peak_context_set_num(w->e->ctx, key, mean_ghz(w, false));
 	}
+	bool refused; /* its load's clock refused: the plain imul chain clocked the row */
+	unsigned lat;
+	(void)cpu_clock_chain(is_twin(r) ? CPU_CHAIN_AVX_FP : wide_chain(w->e), w->e->clocks, &lat,
+			      &refused);
+	if (refused)
+		peak_result_flag(row, "clock_refused");
 	if (w->share < 0.97) {
 		peak_result_flag(row, "contended");
 		peak_result_flag_pct(row, "cpu_share_pct", 100 * w->share, false);

@@ -61,6 +61,14 @@ static void test_each_check_refuses(void **state)
 	assert_false(peak_freq_load_check(&c));
 }
 
+/* Every reading in c passes the two-density and scalar checks (the floor comes after). */
+static void all_checked(struct peak_freq_load_clock *c)
+{
+	for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
+		if (c[l].ghz > 0)
+			assert_true(peak_freq_load_check(&c[l]));
+}
+
 /* The floor rule (issue 41), on the Zen 5 record's readings: its vpaddq ymm chain timed at
  * a claimed 1-cycle step read 1.75 GHz beside the imul chain's 3.55 and an AVX-512 FMA
  * clock of 3.56 (no licence): refused, naming the ratio, as is its vpaddq zmm reading
@@ -75,9 +83,7 @@ static void test_floor_rule(void **state)
 	c[PEAK_FREQ_LOAD_AVX2_INT] = readings(1.75, 1.75, 3.55);
 	c[PEAK_FREQ_LOAD_AVX512_INT] = readings(1.77, 1.77, 3.55);
 	c[PEAK_FREQ_LOAD_SSE_INT] = readings(3.40, 3.40, 3.55);
-	for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
-		if (c[l].ghz > 0)
-			assert_true(peak_freq_load_check(&c[l]));
+	all_checked(c);
 	assert_int_equal(peak_freq_load_refuse_unexplained(c), 2);
 	assert_false(c[PEAK_FREQ_LOAD_AVX2_INT].ok);
 	assert_false(c[PEAK_FREQ_LOAD_AVX512_INT].ok);
@@ -90,9 +96,7 @@ static void test_floor_rule(void **state)
 	d[PEAK_FREQ_LOAD_AVX512_FMA] = readings(2.77, 2.77, 3.96);
 	d[PEAK_FREQ_LOAD_AVX_FP] = readings(3.10, 3.10, 3.96);
 	d[PEAK_FREQ_LOAD_AVX512_IMUL] = readings(2.80, 2.80, 3.96);
-	for (int l = 0; l < PEAK_FREQ_LOAD_COUNT; l++)
-		if (d[l].ghz > 0)
-			assert_true(peak_freq_load_check(&d[l]));
+	all_checked(d);
 	assert_int_equal(peak_freq_load_refuse_unexplained(d), 0);
 	assert_true(d[PEAK_FREQ_LOAD_AVX_FP].ok && d[PEAK_FREQ_LOAD_AVX512_FMA].ok &&
 		    d[PEAK_FREQ_LOAD_AVX512_IMUL].ok);
