@@ -43,7 +43,8 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
                 "time_based", "iodepth_capped", "buffer_pages",   # this disk's speed, the hugetlb pool
                 "udp_gso",                                  # this kernel's UDP segmentation offload
                 "table_corrected", "vs_probe", "probe_short",  # this CPU's table entry against its probe
-                "clock", "cause"}                           # the chain its clock checks chose, what was measured below 0.95
+                "clock", "cause",                           # the chain its clock checks chose, what was measured below 0.95
+                "clock_refused", "clock_corrected"}         # what this run's loads read against the anchor
 # Binaries whose row order changed on purpose (name: why); none today.
 ORDER_CHANGED = {}
 # Binaries whose rows name this machine's ISAs, CPU count or interfaces: compared only on a
