@@ -9,12 +9,13 @@ probe "$bin"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# One loopback run with our options, then the accounting check of its JSON.
+# One loopback run with our options, then the accounting check of its JSON (--ci 0: the
+# accounting, not the stopping rule, tests/unit/test_reps.c; issue 42).
 run_checked() { # name, then dpdkbench options after --
 	name=$1
 	shift
 	# shellcheck disable=SC2046
-	"$bin" $(eal 0 loop) --vdev=net_ring0 -- --role loopback --time 0.1 --reps 2 --format json \
+	"$bin" $(eal 0 loop) --vdev=net_ring0 -- --role loopback --time 0.1 --reps 2 --ci 0 --format json \
 		--output "$tmp/$name.json" "$@" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then

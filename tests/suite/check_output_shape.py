@@ -17,7 +17,10 @@ what only some CPUs produce is compared only on a CPU like it: a row or context 
 SIMD ISA (dgesv_vs_avx2, linpack.t2.ghz_avx512) only where the binary reports the recorded
 ISAs, and peakinfo, cpubench and membench, whose rows all name the machine's ISAs and CPUs, only
 there with the recorded CPU count. Everything else is compared on every CPU.
-Usage: check_output_shape.py REPO BUILD   (exit 0 ok, 1 a difference, 77 nothing compared)"""
+With TINY (the shared `run_all.sh --tiny` run, ctest fixture suite_tiny), a binary's output is
+read from there when the tiny run gave it the recorded command (SAME_SHAPE_OPTS aside: they
+change how long a point runs, not what it writes), instead of running it again (issue 42).
+Usage: check_output_shape.py REPO BUILD [TINY]   (exit 0 ok, 1 a difference, 77 nothing compared)"""
 import json
 import os
 import re
@@ -45,6 +48,9 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
                 "table_corrected", "vs_probe", "probe_short",  # this CPU's table entry against its probe
                 "clock", "cause",                           # the chain its clock checks chose, what was measured below 0.95
                 "clock_refused", "clock_corrected"}         # what this run's loads read against the anchor
+# Options that set how long and how often a point is measured, never which rows and keys
+# are written (their flags are MOMENT_FLAGS): a command is the recorded one without them.
+SAME_SHAPE_OPTS = {"--reps", "--min-time", "--ci"}
 # Binaries whose row order changed on purpose (name: why); none today.
 ORDER_CHANGED = {}
 # Binaries whose rows name this machine's ISAs, CPU count or interfaces: compared only on a
@@ -206,11 +212,58 @@ def self_check() -> list:
     return bad
 
 
+def shape_args(argv_: list, scratch: str) -> list:
+    """A command's arguments as far as they set the output's shape: without SAME_SHAPE_OPTS
+    and their values, a folder's path (the run's own disk-tmp) replaced by one word."""
+    out, skip = [], False
+    for a in argv_:
+        if skip:
+            skip = False
+        elif a in SAME_SHAPE_OPTS:
+            skip = True
+        else:
+            out.append(scratch if a.endswith("/disk-tmp") else a)
+    return out
+
+
+def tiny_outputs(tiny: str) -> dict:
+    """name -> (shape arguments, raw JSON path) of each step of the shared tiny run."""
+    out = {}
+    try:
+        with open(os.path.join(tiny, "commands.txt")) as f:
+            for ln in f:
+                if ln.startswith("#") or ":" not in ln:
+                    continue
+                name, cmd = ln.rstrip("\n").split(":", 1)
+                out[name] = (shape_args(shlex.split(cmd), "DIR"), os.path.join(tiny, "raw", name + ".json"))
+    except (OSError, ValueError):
+        pass
+    return out
+
+
+def run_binary(binary: str, argv_: list) -> tuple:
+    """(exit status, stderr, the output's JSON or None): one repetition of a recorded command."""
+    with tempfile.TemporaryDirectory() as d:
+        args = [binary] + [a.replace("/tmp/res-oldb/disk-tmp", d) for a in argv_[1:]]
+        if "--reps" in args:
+            args[args.index("--reps") + 1] = "1"
+        if argv_[0] != "peakinfo" and "--ci" not in args:
+            args += ["--ci", "0"]  # one repetition, not repeated to a 2% interval
+        out = os.path.join(d, "out.json")
+        r = subprocess.run(args + ["--format", "json", "--output", out], capture_output=True, text=True,
+                           timeout=300)
+        if r.returncode != 0:
+            return r.returncode, r.stderr, None
+        with open(out) as f:
+            return 0, r.stderr, json.load(f)
+
+
 def main(argv: list) -> int:
-    if len(argv) != 3:
-        print("usage: check_output_shape.py REPO BUILD", file=sys.stderr)
+    if len(argv) not in (3, 4):
+        print("usage: check_output_shape.py REPO BUILD [TINY]", file=sys.stderr)
         return 2
     repo, build = argv[1], argv[2]
+    tiny = tiny_outputs(argv[3]) if len(argv) == 4 else {}
     blind = self_check()
     if blind:
         print(f"FAIL the comparison does not see: {', '.join(blind)}")
@@ -238,22 +291,19 @@ def main(argv: list) -> int:
         if name in MACHINE_BOUND and not may_be_like:
             print(f"skip {name}: {unlike}")
             continue
-        with tempfile.TemporaryDirectory() as d:
-            args = [binary] + [a.replace("/tmp/res-oldb/disk-tmp", d) for a in argv_[1:]]
-            if "--reps" in args:
-                args[args.index("--reps") + 1] = "1"
-            out = os.path.join(d, "out.json")
-            r = subprocess.run(args + ["--format", "json", "--output", out], capture_output=True, text=True,
-                               timeout=300)
-            if r.returncode == 3:
-                print(f"skip {name}: not supported here: {r.stderr.strip().splitlines()[-1:]}")
+        shared, source = tiny.get(name), "run here"
+        if shared and shared[0] == shape_args(argv_, "DIR") and os.path.exists(shared[1]):
+            with open(shared[1]) as f:
+                new, source = json.load(f), "the shared tiny run's"
+        else:
+            rc, err, new = run_binary(binary, argv_)
+            if rc == 3:
+                print(f"skip {name}: not supported here: {err.strip().splitlines()[-1:]}")
                 continue
-            if r.returncode != 0:
-                print(f"FAIL {name}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
+            if rc != 0:
+                print(f"FAIL {name}: exit {rc}: {err.strip()[-300:]}")
                 failed += 1
                 continue
-            with open(out) as f:
-                new = json.load(f)
         with open(recorded) as f:
             old = json.load(f)
         isa = new.get("context", {}).get("cpu.isa")
@@ -269,7 +319,7 @@ def main(argv: list) -> int:
             print(f"FAIL {name}: {e}")
         failed += bool(errs)
         if not errs:
-            print(f"ok {name}: {nrows} rows, same keys, flags and context keys")
+            print(f"ok {name} ({source}): {nrows} rows, same keys, flags and context keys")
     if failed:
         return 1
     return 0 if compared else 77
