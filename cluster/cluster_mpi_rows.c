@@ -128,8 +128,14 @@ static void latency_flags(const struct cluster_run *run, struct peak_result *r,
 		snprintf(item, sizeof item, "tcp_min_half_rtt_us=%.4g", res->tcp_min_half_us);
 		peak_result_flag(r, item);
 		/* Against TCP's fastest round trip, not its median: a loaded host's median
-		 * wanders 3x (a wake-up), the floor is the path. */
-		if (node_over_tcp(run, res->host) &&
+		 * wanders 3x (a wake-up), the floor is the path. Not judged where the pair's
+		 * ranks share CPUs with others (ranks_share_cpus): TCP's blocking round trips
+		 * then wait for a CPU that MPI's yielding loops keep, and even its fastest is
+		 * not the path (3 ranks on 2 CPUs read 17-34 us where 2 ranks read 10-13 us
+		 * against MPI's 10-25; docs/cluster.md). */
+		int shared = run->shares_cpus != NULL &&
+			     (run->shares_cpus[res->host] || run->shares_cpus[res->peer]);
+		if (node_over_tcp(run, res->host) && !shared &&
 		    r->p50 < run->o->below_tcp_ratio * res->tcp_min_half_us)
 			peak_result_flag(r, "below_tcp");
 	}
