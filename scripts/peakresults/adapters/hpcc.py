@@ -20,6 +20,7 @@ shows it). So with one MPI process, where StarSTREAM is the same single-process 
 rows come from StarSTREAM's table; with more, from SingleSTREAM's best pass only
 (flag best_pass_only). hpcc's STREAM stores are ordinary (no non-temporal stores): the
 reference for membench --nt off, not for its default (-nt) rows at these sizes."""
+import functools
 import os
 import re
 import shutil
@@ -117,6 +118,18 @@ def vector_isa(path: str | None = None) -> tuple:
         return "scalar", "hpcc's vector width not measured (an arm64 hpcc): scalar assumed"
     if not shutil.which("objdump"):
         return "sse2", "hpcc's vector width not measured (no objdump): SSE2 assumed"
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return "sse2", f"hpcc's vector width not measured ({e}): SSE2 assumed"
+    return _disassembled_isa(os.path.realpath(path), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _disassembled_isa(path: str, size: int, mtime_ns: int) -> tuple:
+    """vector_isa's reading of one binary, kept per file version (its size and time are in
+    the key): a plan asks for every hpcc pair, and objdump and the scan take half a second."""
+    del size, mtime_ns  # the cache's key only
     try:
         out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", path], capture_output=True,
                              text=True, timeout=60, check=True).stdout
