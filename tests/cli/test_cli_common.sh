@@ -20,17 +20,18 @@ EAL="-l 0 --no-huge --no-pci -m 512 --no-shconf --no-telemetry --file-prefix pbc
 # options its --help must name | tiny arguments of a measured run.
 table() {
 	cat <<TABLE
-cpubench||--format --output --reps --min-time|--isa best --test flops --precision dp --threads 1 --min-time 0.01 --reps 1 --quiet
-linpack||--format --output --reps --min-time|--n 64 --reps 1 --quiet
-membench||--format --output --reps --min-time|--test stream --size 192KiB --threads 1 --min-time 0.01 --reps 1 --quiet
-diskbench||--format --output --reps --min-time|--dir $tmp/disk --file-size 1MiB --test seq_read --block 64KiB --runtime 0.01 --threads 1 --reps 1 --quiet
-netbench|loopback|--format --output --reps --min-time|--test tcp_throughput --bytes 1MiB --threads 1 --reps 1 --quiet
-dpdkbench|$EAL|--format --output --reps|--role loopback --sizes 64 --flows 1 --time 0.01 --reps 1 --quiet
+cpubench||--format --output --reps --min-time|--isa best --test flops --precision dp --threads 1 --min-time 0.01 --reps 1 --ci 0 --quiet
+linpack||--format --output --reps --min-time|--n 64 --reps 1 --ci 0 --quiet
+membench||--format --output --reps --min-time|--test stream --size 192KiB --threads 1 --min-time 0.01 --reps 1 --ci 0 --quiet
+diskbench||--format --output --reps --min-time|--dir $tmp/disk --file-size 1MiB --test seq_read --block 64KiB --runtime 0.01 --threads 1 --reps 1 --ci 0 --quiet
+netbench|loopback|--format --output --reps --min-time|--test tcp_throughput --bytes 1MiB --threads 1 --reps 1 --ci 0 --quiet
+dpdkbench|$EAL|--format --output --reps|--role loopback --sizes 64 --flows 1 --time 0.01 --reps 1 --ci 0 --quiet
 peakinfo||--format --output --reps --min-time|--quiet
 clusterbench||--format --output --reps --min-time|-
 TABLE
 }
 # dpdkbench has no --min-time: a repetition lasts --time (PEAK_OPTS_COMMON_REPORT).
+# --ci 0: one repetition, what is written, not the stopping rule (tests/unit/test_reps.c).
 # Tiny arguments "-": no measured run here. clusterbench needs mpirun with two ranks in two
 # network namespaces: its measured run and schema check are tests/cluster's (cluster_schema).
 
