@@ -26,7 +26,7 @@ need_shm() { [ -n "$shm" ] || skip "no writable tmpfs at /dev/shm"; }
 run() { # --buffer-dir DIR, then more options
 	bd=$1
 	shift
-	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --min-time 0.01 --quiet --format csv \
+	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --quiet --format csv \
 		--buffer-dir "$bd" "$@" >"$work/out" 2>"$work/err"
 	rc=$?
 }

@@ -16,7 +16,7 @@ new_work "$3/cloud_limits"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (the report)"
 mkdir -p "$work/out/raw"
 run() { # run CONF OUTPUT: a tiny diskbench run under peaks.conf CONF
-	PEAKBENCH_CONF=$1 "$bin" --dir "$dir" --file-size 1MiB --reps 2 --min-time 0.01 --quiet \
+	PEAKBENCH_CONF=$1 "$bin" --dir "$dir" --file-size 1MiB --reps 2 --ci 0 --min-time 0.01 --quiet \
 		--test seq_read,rand_read --block 4KiB --engine psync --threads 1 --no-metadata \
 		--format json --output "$2" 2>"$work/err" || fail "diskbench exited $?: $(cat "$work/err")"
 }

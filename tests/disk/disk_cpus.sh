@@ -10,7 +10,7 @@ TEST_NAME=cpus
 new_work "$2/cpus"
 command -v taskset >/dev/null 2>&1 || skip "no taskset (util-linux)"
 first=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
-"$bin" --dir "$work/dir" --file-size 4MiB --reps 1 --min-time 0.01 --quiet --test rand_read \
+"$bin" --dir "$work/dir" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --quiet --test rand_read \
 	--block 4KiB --engine psync --cpus "$first" --format json >"$work/out" 2>"$work/err" ||
 	fail "--cpus $first exited $?: $(cat "$work/err")"
 tr -d ' \t' <"$work/out" | grep -qF "\"disk.cpus\":\"$first\"" || fail "the context does not say disk.cpus $first"
@@ -19,7 +19,7 @@ n=$(getconf _NPROCESSORS_ONLN)
 if [ "$n" -ge 2 ]; then
 	other=$(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | grep -v -- - | grep -vx "$first" | head -n 1)
 	[ -n "$other" ] || other=$((first + 1))
-	taskset -c "$first" "$bin" --dir "$work/dir" --file-size 4MiB --reps 1 --quiet \
+	taskset -c "$first" "$bin" --dir "$work/dir" --file-size 4MiB --reps 1 --ci 0 --quiet \
 		--test rand_read --block 4KiB --cpus "$other" >/dev/null 2>"$work/err"
 	rc=$?
 	[ "$rc" -eq 2 ] || fail "--cpus $other outside the mask: exit $rc, not 2: $(cat "$work/err")"

@@ -26,7 +26,7 @@ thp_enabled() {
 # Reads and writes, small and large blocks; buffers need at most 4 MiB (pattern) + 4 MiB
 # (4 slots of 1 MiB): 4 hugetlb pages at a time, 8 with rounding.
 run() { # --buffer-pages value
-	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --min-time 0.01 --quiet --iodepth 4 \
+	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --quiet --iodepth 4 \
 		--test seq_read,seq_write,rand_read,seq_rw --block 4KiB,1MiB --buffer-pages "$1" \
 		--format csv >"$work/out" 2>"$work/err"
 	rc=$?
@@ -85,7 +85,7 @@ refused)
 	[ "$(hugetlb_available)" -lt 512 ] || skip "the hugetlb pool has room for 1 GiB"
 	over=$(cat /proc/sys/vm/nr_overcommit_hugepages 2>/dev/null || echo 0)
 	[ "$over" -eq 0 ] || skip "vm.nr_overcommit_hugepages lets the pool grow"
-	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --min-time 0.01 --quiet --engine uring \
+	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --quiet --engine uring \
 		--iodepth 1024 --test seq_read --block 1MiB --buffer-pages hugetlb \
 		>/dev/null 2>"$work/err"
 	rc=$?

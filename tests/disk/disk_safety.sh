@@ -6,7 +6,7 @@
 set -u
 case_name=$1
 bin=$2
-tiny="--file-size 4MiB --reps 1 --min-time 0.01 --quiet"
+tiny="--file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --quiet"
 
 # A private, empty directory for this case.
 TEST_NAME="$case_name"
@@ -69,7 +69,7 @@ readback | readback_uring)
 default_engines)
 	# No --engine: every engine that runs here, nothing on stderr about one that does not
 	# (not quiet: notes and progress go to stderr), and the context names the one skipped.
-	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --min-time 0.01 --test seq_write \
+	"$bin" --dir "$dir" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --test seq_write \
 		--block 4KiB --format json >"$work/out" 2>"$work/err"
 	rc=$?
 	[ "$rc" -eq 0 ] || fail "exited $rc: $(cat "$work/err")"
@@ -138,7 +138,7 @@ cleanup_error)
 cleanup_default_dir)
 	# Without --dir: a private temp dir under $TMPDIR, removed with the file.
 	mkdir -p "$work/tmp"
-	TMPDIR=$work/tmp "$bin" --file-size 4MiB --reps 1 --min-time 0.01 --quiet --engine psync \
+	TMPDIR=$work/tmp "$bin" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --quiet --engine psync \
 		--test seq_read --block 4KiB >/dev/null 2>"$work/err" || fail "exited $?: $(cat "$work/err")"
 	[ -z "$(find "$work/tmp" -mindepth 1)" ] || fail "left behind: $(find "$work/tmp" -mindepth 1)"
 	;;
@@ -220,7 +220,7 @@ readonly)
 		fi
 		exit 77
 	fi
-	"$bin" --dir "$work/ro" --file-size 4KiB --block 4KiB --reps 1 --min-time 0.01 --quiet \
+	"$bin" --dir "$work/ro" --file-size 4KiB --block 4KiB --reps 1 --ci 0 --min-time 0.01 --quiet \
 		>/dev/null 2>"$work/err"
 	rc=$?
 	umount "$work/ro"
@@ -235,7 +235,7 @@ tmpfs)
 		echo "SKIP: cannot mount a tmpfs here (needs root and mount rights)"
 		exit 77
 	fi
-	"$bin" --dir "$work/mem" --file-size 4MiB --reps 1 --min-time 0.01 --engine psync \
+	"$bin" --dir "$work/mem" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --engine psync \
 		--block 4KiB,8B --test seq_read --format csv >"$work/out" 2>"$work/err"
 	rc=$?
 	left=$(find "$work/mem" -mindepth 1)
@@ -262,10 +262,10 @@ nodirect)
 		echo "SKIP: cannot mount a ramfs here (needs root and mount rights)"
 		exit 77
 	fi
-	"$bin" --dir "$work/ram" --file-size 4MiB --reps 1 --min-time 0.01 --engine psync \
+	"$bin" --dir "$work/ram" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --engine psync \
 		--block 4KiB --test seq_read,seq_write --format csv >"$work/out" 2>"$work/err"
 	rc=$?
-	"$bin" --dir "$work/ram" --file-size 4MiB --reps 1 --min-time 0.01 --engine psync \
+	"$bin" --dir "$work/ram" --file-size 4MiB --reps 1 --ci 0 --min-time 0.01 --engine psync \
 		--block 4KiB --direct on --quiet >/dev/null 2>"$work/err2"
 	rc2=$?
 	left=$(find "$work/ram" -mindepth 1)

@@ -15,7 +15,7 @@ probe() {
 	probe_err=$(mktemp) || exit 1
 	# shellcheck disable=SC2046
 	"$1" $(eal 0 probe) --vdev=net_ring0 -- --role loopback --sizes 64 --flows 1 \
-		--time 0.01 --reps 1 --format csv --output /dev/null 2>"$probe_err"
+		--time 0.01 --reps 1 --ci 0 --format csv --output /dev/null 2>"$probe_err"
 	probe_rc=$?
 	if [ "$probe_rc" -eq 3 ]; then
 		echo "SKIP: DPDK EAL cannot start here: $(tail -n 1 "$probe_err")"

@@ -15,7 +15,7 @@ fail=0
 run() {
 	PEAKBENCH_CACHE_EFFECTIVE="l1d=32768:agrees,l2=524288:agrees,l3=$1:smaller" \
 		"$mb" --test seq_rw,stream --block 4MiB --size 12MiB --threads 1 --nt auto \
-		--reps 1 --min-time 0.01 --format csv --output "$tmp/out.csv" 2>"$tmp/err" || {
+		--reps 1 --ci 0 --min-time 0.01 --format csv --output "$tmp/out.csv" 2>"$tmp/err" || {
 		echo "FAIL: membench exited $? with an effective L3 of $1:" >&2
 		cat "$tmp/err" >&2
 		exit 1

@@ -10,7 +10,7 @@ mapfile -t allowed < <(python3 -c 'import os; print(*sorted(os.sched_getaffinity
 	taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | grep -v -- -)
 [ "${#allowed[@]}" -ge 1 ] || fail "no CPU allowed?"
 c=${allowed[0]} s=${allowed[${#allowed[@]} - 1]}
-"$NB" loopback --quiet --test tcp_throughput --time 1 --reps 1 --cpus "$c" --server-cpus "$s" \
+"$NB" loopback --quiet --test tcp_throughput --time 1 --reps 1 --ci 0 --cpus "$c" --server-cpus "$s" \
 	--format json --output "$tmp/out.json" &
 pid=$!
 # every thread of the run, while the test runs: the client's on c, the server's on s
@@ -30,7 +30,7 @@ grep -q "\"netbench.server_cpus\":[[:space:]]*\"$s\"" "$tmp/out.json" || fail "t
 # a CPU outside the mask: run on one CPU, ask for another
 if [ "${#allowed[@]}" -ge 2 ]; then
 	for flag in --cpus --server-cpus; do
-		taskset -c "$c" "$NB" loopback --quiet --test tcp_latency --time 0.05 --reps 1 "$flag" "$s" \
+		taskset -c "$c" "$NB" loopback --quiet --test tcp_latency --time 0.05 --reps 1 --ci 0 "$flag" "$s" \
 			>/dev/null 2>"$tmp/err"
 		rc=$?
 		[ "$rc" -eq 2 ] || fail "$flag $s outside the mask: exit $rc, not 2"

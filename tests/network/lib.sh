@@ -75,7 +75,7 @@ run_client() {
 		shift
 	done
 	shift
-	timeout 60 "${pre[@]}" "$NB" client --quiet --time 0.05 --reps 1 --warmup 5 --timeout 3 \
+	timeout 60 "${pre[@]}" "$NB" client --quiet --time 0.05 --reps 1 --ci 0 --warmup 5 --timeout 3 \
 		--format csv --output "$tmp/$name.csv" "$@" 2>"$tmp/$name.err" ||
 		fail "$name: client exited $?"
 	"$CHECK" csv "$tmp/$name.csv" || fail "$name: CSV does not validate"

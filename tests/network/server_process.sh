@@ -11,7 +11,7 @@ s=${allowed[${#allowed[@]} - 1]}
 children() { # PID: the PIDs of its children
 	cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -v '^$'
 }
-"$NB" loopback --quiet --test tcp_latency --msg-size 16B --time 1 --reps 1 --server-cpus "$s" \
+"$NB" loopback --quiet --test tcp_latency --msg-size 16B --time 1 --reps 1 --ci 0 --server-cpus "$s" \
 	--server-process --format json --output "$tmp/out.json" &
 pid=$!
 kids=""
@@ -39,7 +39,7 @@ for k in $kids; do
 		fail "server process $k outlived the run"
 done
 # Without the flag a thread serves, and the context says so.
-"$NB" loopback --quiet --test tcp_latency --msg-size 16B --time 0.05 --reps 1 --format json \
+"$NB" loopback --quiet --test tcp_latency --msg-size 16B --time 0.05 --reps 1 --ci 0 --format json \
 	--output "$tmp/thread.json" || fail "netbench (thread) exited $?"
 grep -q '"netbench.server_kind":[[:space:]]*"thread"' "$tmp/thread.json" ||
 	fail "the context lacks netbench.server_kind thread"
