@@ -4,6 +4,8 @@
 # naming the pair and the round, round 1 stays on disk, and nothing keeps running.
 # The first clusterbench line is the cause: OpenMPI sends SIGCONT before it kills, so the
 # stopped rank may wake and add its own (cluster_run.sh keeps only the first).
+# --timeout 4: a healthy pair beside other tests on 2 CPUs (this test holds only the lock
+# cluster_nodes) answers well within it.
 # usage: stall.sh CLUSTERBENCH [K]
 # shellcheck source=tests/cluster/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +16,7 @@ json=$tmp/m.json
 # shellcheck disable=SC2086
 timeout 90 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
 	--names "$HOSTFILE" --format json --output "$json" --min-time 0.5 --reps 2 --latency-duration 0.2 \
-	--timeout 2 >"$tmp/run.log" 2>"$tmp/run.err" &
+	--timeout 4 >"$tmp/run.log" 2>"$tmp/run.err" &
 job=$!
 for _ in $(seq 1 300); do
 	grep -q 'round=1' "$json" 2>/dev/null && break
