@@ -38,7 +38,10 @@ RUNTIME_S = {"full": 3, "quick": 1, "tiny": 1}
 # 0.3 s spread 6.9%, 5.7%, 12% and 2.3% (CV), so a 1 s run's own noise (those scaled by
 # sqrt(0.3)) is 3.8%, 3.1%, 6.7% and 1.3%, well inside those spreads. A round was 29 s
 # there (12 s timed, the rest the 1 GiB file's layout and fio's start), about 20 s at 1 s.
-# `adapters pair fio --runtimes 1,2` measures it (docs/methodology.md).
+# `adapters pair fio --runtimes 1,2` measures it (docs/methodology.md). Measured on the Zen 3
+# guest (2026-11-29, 4 rounds each, docs/benchmarks/suite.md): the ratios' spread 0.012,
+# 0.020, 0.056, 0.047 at 1 s against 0.033, 0.072, 0.067, 0.137 at 2 s; 17.6 s a round
+# against 25.7.
 ROUND_S = {"full": 1, "quick": 1, "tiny": 1}
 TESTS = ("seq_write", "seq_write_new", "seq_read", "rand_read")
 
