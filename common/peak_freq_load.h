@@ -3,9 +3,9 @@
  * of Intel's optimization manual), so a peak for those rows at the scalar clock is too
  * high. The reading: the dependent imul r64 chain (3 cycles a link on every x86-64 core,
  * on Intel's port 1, which the 512-bit FMA and multiply units do not use) with independent
- * vector instructions of the class between its links, below the unit's saturation; the chain bounds the loop, so cycles =
- * links x 3 and no vector latency enters the figure. Checked before it is believed
- * (peak_freq_load_clock). */
+ * vector instructions of the class between its links, below the unit's saturation; the
+ * chain bounds the loop, so cycles = links x 3 and no vector latency enters the figure.
+ * Checked before it is believed (peak_freq_load_clock). */
 #ifndef PEAK_FREQ_LOAD_H
 #define PEAK_FREQ_LOAD_H
 
