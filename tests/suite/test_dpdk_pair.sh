@@ -25,10 +25,8 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 mkdir "$out/tmp" || exit 1
 
-# (the cache sizes and the cloud given, as a user may: test_interrupt.sh says why)
-PEAKBENCH_DPDK_HUGE=no TMPDIR="$out/tmp" \
-	PEAKBENCH_CACHE_EFFECTIVE=l1d=0:unmeasured,l2=0:unmeasured,l3=0:unmeasured PEAKBENCH_CLOUD=unknown,,unknown \
-	"$repo/run_all.sh" --tiny --reps 1 --only dpdk --no-baselines \
+given_caches_and_cloud
+PEAKBENCH_DPDK_HUGE=no TMPDIR="$out/tmp" "$repo/run_all.sh" --tiny --reps 1 --only dpdk --no-baselines \
 	--no-charts --no-build --build-dir "$build" --out "$out/r" 2>"$out/progress"
 rc=$?
 cat "$out/progress"

@@ -7,9 +7,7 @@
 # file left outside its folder (TMPDIR, /dev/shm, the disk test folder).
 # Each run is one thread (--threads 1): the signals land in the same steps, and the network
 # runs reach the iperf3 adapter after half of netbench's points (issue 42). The cache sizes
-# and the cloud are given as a user may give them (PEAKBENCH_CACHE_EFFECTIVE: the reported
-# sizes, unmeasured; PEAKBENCH_CLOUD): no run spends 2-3 s of peakinfo --caches on what is
-# not tested here (37 s -> 22).
+# and the cloud are given (given_caches_and_cloud, lib_test.sh): 37 s -> 22.
 set -u
 repo=$1 build=$2
 # shellcheck source=tests/suite/lib_test.sh
@@ -19,6 +17,7 @@ command -v setsid >/dev/null 2>&1 || { echo "setsid not installed: skipped"; exi
 for b in peakinfo/peakinfo disk/diskbench network/netbench; do
 	[ -x "$build/$b" ] || { echo "$b not built: skipped"; exit 77; }
 done
+given_caches_and_cloud
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -51,8 +50,6 @@ start() {
 	(
 		trap - INT QUIT
 		exec env TMPDIR="$R.tmp" PEAKBENCH_TEST_RUN="$R" PATH="$work/bin:$PATH" PEAK_DEPS=required \
-			PEAKBENCH_CACHE_EFFECTIVE=l1d=0:unmeasured,l2=0:unmeasured,l3=0:unmeasured \
-			PEAKBENCH_CLOUD=unknown,,unknown \
 			setsid "$@"
 	) 2>>"$R.progress" &
 	PID=$!

@@ -34,10 +34,8 @@ STUB
 chmod +x "$out/bin/sockperf"
 path=$("$repo/scripts/path_without_tools.sh" "$out/path") || fail "path_without_tools.sh exited $?"
 
-# the cache sizes and the cloud given, as a user may (test_interrupt.sh says why)
-PATH="$out/bin:$path" PEAK_DEPS=required PEAKBENCH_STALL_S=12 \
-	PEAKBENCH_CACHE_EFFECTIVE=l1d=0:unmeasured,l2=0:unmeasured,l3=0:unmeasured PEAKBENCH_CLOUD=unknown,,unknown \
-	"$repo/run_all.sh" --tiny --reps 1 --min-time 0.01 --only network \
+given_caches_and_cloud
+PATH="$out/bin:$path" PEAK_DEPS=required PEAKBENCH_STALL_S=12 "$repo/run_all.sh" --tiny --reps 1 --min-time 0.01 --only network \
 	--no-build --build-dir "$build" --no-charts --out "$out/r" 2>"$out/progress"
 rc=$?
 r="$out/r"

@@ -34,9 +34,8 @@ usage --resume "$work/empty"
 usage --resume
 usage --quick --resume "$work/empty"
 
-# Both runs have the cache sizes and the cloud given, as a user may (test_interrupt.sh says
-# why): what is resumed is the plan's steps.
-export PEAKBENCH_CACHE_EFFECTIVE=l1d=0:unmeasured,l2=0:unmeasured,l3=0:unmeasured PEAKBENCH_CLOUD=unknown,,unknown
+# Both runs have the cache sizes and the cloud given: what is resumed is the plan's steps.
+given_caches_and_cloud
 
 # 1. A run stopped by Ctrl-C (SIGINT to its process group) while diskbench runs.
 (
