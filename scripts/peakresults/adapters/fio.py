@@ -43,6 +43,9 @@ RUNTIME_S = {"full": 3, "quick": 1, "tiny": 1}
 # 0.020, 0.056, 0.047 at 1 s against 0.033, 0.072, 0.067, 0.137 at 2 s; 17.6 s a round
 # against 25.7.
 ROUND_S = {"full": 1, "quick": 1, "tiny": 1}
+# adapters pair --runtimes: a length here is a whole number (fio's --runtime, as this
+# adapter passes it).
+ROUND_WHOLE = True
 TESTS = ("seq_write", "seq_write_new", "seq_read", "rand_read")
 
 

@@ -40,6 +40,9 @@ SUITES = ("cpu", "memory")
 # a round, and at 2880 hpcc's STREAM arrays (21 MiB) would sit inside a 32 MiB L3.
 # `adapters pair hpcc --runtimes 2880,4000` measures it (the values are N).
 PAIR_N = {"full": 4000, "quick": 2880, "tiny": 500}
+# adapters pair --runtimes: a length here is a whole number (HPL's N, as this
+# adapter passes it).
+ROUND_WHOLE = True
 # HPL's order by mode when the adapter runs alone (run: --tiny's unpaired step, or by hand):
 # the paired job's, but 8000 for the full mode (STREAM arrays past the LLC)
 N = dict(PAIR_N, full=8000)

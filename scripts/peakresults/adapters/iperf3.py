@@ -27,6 +27,9 @@ UDP_OPTS = ["-u", "-b", "0", "-l", "1472", "-w", "4M"]
 # iperf3-tcp --runtimes 1,2` measures it (docs/methodology.md): on the Zen 3 guest
 # (2026-11-29, 4 rounds) TCP's spread was 0.022 at 1 s, 0.239 at 2 s (5.5 s a round, 7.6).
 ROUND_S = {"full": 1, "quick": 1, "tiny": 1}
+# adapters pair --runtimes: a length here is a whole number (iperf3's -t, as this
+# adapter passes it).
+ROUND_WHOLE = True
 
 
 def run(r, a) -> int:

@@ -12,13 +12,15 @@ and the medians of each side. A benchmark, not a test: run it alone, e.g.
   flock /tmp/peakbench-bench.lock python3 scripts/peakresults/adapters pair fio --rounds 9
 No placement fingerprints (pairs.py counts every complete round) and no best configuration.
 
---runtimes LIST (e.g. 0.5,1,2): the job's ratio stability against its round length (issue 42:
+--runtimes LIST (e.g. 0.5,1,2; seconds, or hpcc's N): the job's ratio stability against its round length (issue 42:
 each adapter's ROUND_S, hpcc's N, rests on it). Every round runs the job once at each
 length, in an order turned by one each round, into OUT/raw/pairs/JOB@LENGTH/; then per
 length: the median ratio with its interval, its verdict (pairs_settle), the spread of the
 ratios (median absolute deviation over the median) and the seconds a round took. The length
 to keep is the shortest whose verdict is the longest's and whose spread is not much wider:
-  flock /tmp/peakbench-bench.lock python3 scripts/peakresults/adapters pair fio --runtimes 0.5,1,2 --rounds 9
+  flock /tmp/peakbench-bench.lock python3 scripts/peakresults/adapters pair fio --runtimes 1,2,3 --rounds 9
+fio's, iperf3's and sockperf's lengths are whole seconds and hpcc's N a whole number (their
+adapters' ROUND_WHOLE): a fraction for them is a usage error.
 Exit 0, 1 when a side failed in every round, 2 on a usage error."""
 import argparse
 import json
@@ -29,7 +31,7 @@ import sys
 import tempfile
 import time
 
-from .. import pairs, pairs_settle, plan, plan_pairs
+from .. import adapters, pairs, pairs_settle, plan, plan_pairs
 
 ADAPTERS = os.path.dirname(os.path.abspath(__file__))
 
@@ -123,16 +125,32 @@ def report_runtimes(out: str, job_id: str, lengths: list, secs: dict, rounds: in
     return rc
 
 
+class LengthNotTaken(ValueError):
+    """A --runtimes length the job's tool cannot run (a fraction where it takes whole
+    seconds): a usage error."""
+
+
 def build_job(a, out: str, runtime=None):
     """(the options, the job A.job of the plan (None when the plan has none), all the jobs'
     ids), with the round length RUNTIME when given."""
     opts = ["--out", out, "--build-dir", a.build_dir, "--no-build"] + (["--quick"] if a.quick else []) + \
         (["--tiny"] if a.tiny else []) + (["--disk-dir", a.disk_dir] if a.disk_dir else [])
     o = plan.parse_options(opts)
-    o.pair_round = runtime
     disk_dir = o.disk_dir or os.path.join(o.out, "disk-tmp")
-    jobs = {j.id: j for j in plan_pairs.pair_jobs(o, set(o.suites), disk_dir)}
-    return o, jobs.get(a.job), list(jobs)
+    e = plan_pairs.PairEnv(o, set(o.suites), disk_dir)
+    by_adapter = {name: adapters.get(name).pair_jobs(e) for name in adapters.PAIR_ORDER}
+    ids = [j.id for jobs in by_adapter.values() for j in jobs]
+    owner = next((name for name, jobs in by_adapter.items() if a.job in {j.id for j in jobs}), None)
+    if owner is None:
+        return o, None, ids
+    # The length measured goes to the job's own adapter only: another's may not take it
+    # (hpcc's N is a whole number, a 0.5 s round is not).
+    if runtime is not None and getattr(adapters.get(owner), "ROUND_WHOLE", False) and not runtime.isdigit():
+        raise LengthNotTaken(f"--runtimes: '{runtime}': {a.job}'s round lengths are whole numbers "
+                             f"({owner}'s ROUND_WHOLE: its tool takes no fraction)")
+    o.pair_round = runtime
+    job = next(j for j in adapters.get(owner).pair_jobs(e) if j.id == a.job)
+    return o, job, ids
 
 
 def main(argv: list) -> int:
@@ -159,7 +177,12 @@ def main(argv: list) -> int:
             if not ok:
                 p.error(f"--runtimes: '{x}' is not a positive length (seconds, or hpcc's N)")
     out = os.path.abspath(a.out or tempfile.mkdtemp(prefix="peakbench-pair."))
-    built = {x: build_job(a, out, x) for x in lengths}
+    try:
+        built = {x: build_job(a, out, x) for x in lengths}
+    except LengthNotTaken as e:
+        if not a.out:
+            os.rmdir(out)
+        p.error(str(e))
     o, job, ids = built[lengths[0]]
     if job is None:
         if not a.out:
