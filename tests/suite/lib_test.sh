@@ -28,6 +28,7 @@ near() {
 # the reported sizes, unmeasured; PEAKBENCH_CLOUD: none): a run_all.sh whose test is about
 # something else skips the 2-3 s of peakinfo --caches and the metadata request (issue 42).
 given_caches_and_cloud() {
-	export PEAKBENCH_CACHE_EFFECTIVE=l1d=0:unmeasured,l2=0:unmeasured,l3=0:unmeasured
+	given_caches
 	export PEAKBENCH_CLOUD=unknown,,unknown
 }
+given_caches() { export PEAKBENCH_CACHE_EFFECTIVE=l1d=0:unmeasured,l2=0:unmeasured,l3=0:unmeasured; }

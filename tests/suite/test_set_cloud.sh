@@ -6,7 +6,8 @@
 # figures against m5.large's published EBS burst and baseline. A user's own peaks.conf comes
 # first (here without a final newline): its line (c5.large) stays, the --set line after it wins.
 # The run is also the suite's --no-baselines run (suite_smoke reads a run with baselines): no
-# adapter started, no baselines.csv.
+# adapter started, no baselines.csv. The cache sizes are given (given_caches, lib_test.sh):
+# the cloud is what the run is about.
 # Usage: test_set_cloud.sh REPO BUILD
 set -u
 REPO=$1 BUILD=$2
@@ -14,6 +15,7 @@ REPO=$1 BUILD=$2
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 printf 'cloud.instance_type = c5.large' >"$tmp/user.conf"
+given_caches
 out=$tmp/run
 PEAKBENCH_CONF=$tmp/user.conf PEAKBENCH_CLOUD='' "$REPO/run_all.sh" --tiny --only disk --no-build \
 	--no-baselines --no-charts --reps 1 --min-time 0.01 --build-dir "$BUILD" --out "$out" \
