@@ -1,14 +1,17 @@
 #!/bin/sh
-# run_all.sh --only dpdk at tiny sizes, in ordinary memory (PEAKBENCH_DPDK_HUGE=no, as on CI):
-# the net_ring loopback, the memif tester/dut pair and the kernel UDP step all end ok; the
-# pair's rows land in dpdk.csv/.json, the kernel's (variant udp-vs-dpdk, payload = frame - 46)
-# in network.csv/.json; report.md shows the DPDK vs kernel table; the pair leaves no
-# temporary folder. Skipped (77) without dpdkbench, with fewer than 2 CPUs, or when EAL
-# cannot start. Usage: test_dpdk_pair.sh REPO BUILD_DIR SCHEMA_CHECK
+# run_all.sh's DPDK part at tiny sizes, in ordinary memory (PEAKBENCH_DPDK_HUGE=no, as on CI),
+# read from the shared tiny run (tests/suite/tiny_run.sh, ctest fixture suite_tiny; its own
+# --only dpdk run cost 9 s): the net_ring loopback, the memif tester/dut pair and the kernel
+# UDP step all end ok; the pair's rows land in dpdk.csv/.json, the kernel's (variant
+# udp-vs-dpdk, payload = frame - 46) in network.csv/.json; report.md shows the DPDK vs kernel
+# table; the run leaves its TMPDIR empty. Skipped (77) without dpdkbench, with fewer than 2
+# CPUs, or when EAL cannot start. Usage: test_dpdk_pair.sh REPO BUILD_DIR TINY_DIR SCHEMA_CHECK
 set -u
-repo=$1 build=$2 check=$3
+repo=$1 build=$2 tiny=$3 check=$4
 # shellcheck source=tests/suite/lib_test.sh
 . "$(dirname "$0")/lib_test.sh"
+r="$tiny/r"
+[ -s "$r/status.tsv" ] || fail "no status.tsv in the shared run $tiny (suite_tiny_run)"
 bin=$(find "$build" -name dpdkbench -type f -perm -u+x -not -path '*/CMakeFiles/*' 2>/dev/null | head -n 1)
 if [ -z "$bin" ]; then
 	echo "SKIP: dpdkbench is not built (libdpdk not found)"
@@ -21,23 +24,12 @@ fi
 # shellcheck source=tests/dpdk/lib.sh
 . "$repo/tests/dpdk/lib.sh"
 probe "$bin"
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-mkdir "$out/tmp" || exit 1
 
-given_caches_and_cloud
-PEAKBENCH_DPDK_HUGE=no TMPDIR="$out/tmp" "$repo/run_all.sh" --tiny --reps 1 --only dpdk --no-baselines \
-	--no-charts --no-build --build-dir "$build" --out "$out/r" 2>"$out/progress"
-rc=$?
-cat "$out/progress"
-r="$out/r"
-cat "$r/status.tsv"
 for step in dpdkbench 'memif pair' 'memif latency' 'kernel udp'; do
 	st=$(awk -F'\t' -v s="$step" '$1 == s { print $3 ": " $5 }' "$r/status.tsv")
 	[ "$st" = "ok: " ] || fail "step '$step' is '$st', not ok (logs: $(cat "$r"/logs/*.err 2>/dev/null | tail -n 5))"
 done
-[ "$rc" -eq 0 ] || fail "run_all.sh exited $rc"
-[ -z "$(ls -A "$out/tmp")" ] || fail "left behind in TMPDIR: $(ls -A "$out/tmp")"
+[ -z "$(ls -A "$tiny/tmp")" ] || fail "left behind in TMPDIR: $(ls -A "$tiny/tmp")"
 ok "loopback, memif pair, memif latency and kernel udp steps ok; nothing left in TMPDIR"
 
 schema "$check" csv "$r/dpdk.csv"
