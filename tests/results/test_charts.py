@@ -357,25 +357,46 @@ class Scripts(unittest.TestCase):
 
 class Drawn(unittest.TestCase):
     """The scripts run in gnuplot, without an error or a warning (empty range, undefined
-    points), and leave a PNG."""
+    points), and leave a PNG; drawn in one gnuplot (Charts.flush), the same PNG as each
+    script alone, and a script that fails there costs the others nothing."""
 
-    def test_gnuplot_draws_every_chart(self):
+    def setUp(self):
         if not shutil.which("gnuplot"):
             self.skipTest("gnuplot not installed: the scripts are checked as text only")
-        tmp = tempfile.mkdtemp()
-        try:
-            c = draw_all(tmp, draw=False)
-            for f in sorted(os.listdir(c.data)):
-                if not f.endswith(".gp"):
-                    continue
-                r = subprocess.run(["gnuplot", os.path.join("data", f)], cwd=c.dir, capture_output=True,
-                                   text=True, check=False)
-                self.assertEqual(r.returncode, 0, f"{f}: {r.stderr}")
-                self.assertEqual(r.stderr.strip(), "", f)
-                png = os.path.join(c.dir, f[:-3] + ".png")
-                self.assertTrue(os.path.getsize(png) > 10000, f)
-        finally:
-            shutil.rmtree(tmp)
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_gnuplot_draws_every_chart(self):
+        c = draw_all(self.tmp, draw=True)
+        figs = sorted(f[:-3] for f in os.listdir(c.data) if f.endswith(".gp"))
+        self.assertEqual(c.failed, [])
+        self.assertEqual(sorted(c.drawn), figs)
+        for fig in figs:
+            self.assertEqual(c.messages[fig], "", fig)
+            self.assertTrue(os.path.getsize(os.path.join(c.dir, fig + ".png")) > 10000, fig)
+        # each script alone (as a user runs it: gnuplot data/FIG.gp) draws the same PNG
+        for fig in figs[:2] + ["roofline"]:
+            with open(os.path.join(c.dir, fig + ".png"), "rb") as f:
+                together = f.read()
+            r = subprocess.run(["gnuplot", os.path.join("data", fig + ".gp")], cwd=c.dir, capture_output=True,
+                               text=True, check=False)
+            self.assertEqual((r.returncode, r.stderr.strip()), (0, ""), fig)
+            with open(os.path.join(c.dir, fig + ".png"), "rb") as f:
+                self.assertEqual(f.read(), together, fig)
+
+    def test_a_failing_script_fails_alone(self):
+        c = Charts(self.tmp, True)
+        good = 'set terminal png size 200,100\nset output "{}.png"\nplot x\n'
+        c.plot("first", "", good.format("first"))
+        c.plot("broken", "", 'set terminal png size 200,100\nset output "broken.png"\nplot nonsense(x)\n')
+        c.plot("third", "", good.format("third"))
+        self.assertEqual(c.drawn, ["first", "third"])
+        self.assertEqual(len(c.failed), 1)
+        self.assertRegex(c.failed[0], r"^broken: gnuplot failed: .*undefined function")
+        for fig in ("first", "third"):
+            self.assertTrue(os.path.getsize(os.path.join(c.dir, fig + ".png")) > 100, fig)
 
 
 if __name__ == "__main__":
