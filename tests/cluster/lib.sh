@@ -88,6 +88,10 @@ AGENT
 	MPIRUN_ARGS="-x ASAN_OPTIONS --bind-to none --oversubscribe --mca plm_rsh_agent $tmp/rsh_agent.sh --mca plm_rsh_no_tree_spawn 1"
 	MPIRUN_ARGS+=" --mca oob_tcp_if_include $NET.0/24 --mca btl self,tcp"
 	MPIRUN_ARGS+=" --mca btl_tcp_if_include $NET.0/24"
+	# A job that ends with a rank's failure (the stall and death tests end theirs on purpose)
+	# is torn down without OpenMPI's grace of 1 s between SIGTERM and SIGKILL: no rank of
+	# ours handles SIGTERM, and the grace cost those tests 1-2 s a job, doing nothing.
+	MPIRUN_ARGS+=" --mca odls_base_sigkill_timeout 0"
 }
 
 shape_node() {

@@ -5,19 +5,22 @@
 # 4 s (--timeout) in mpi_p2p pair 1/3 A - B, mpi_p2p_bw 64KiB, repetition 2"), the points
 # finished before it still on disk (mpi_coll), nothing left running. For mpi_p2p and
 # mpi_coll in turn. --timeout 4: a healthy rank beside other tests on 2 CPUs (this test
-# holds only the lock cluster_nodes) iterates well within it.
+# holds only the lock cluster_nodes) iterates well within it. mpi_coll runs two sizes (4 B,
+# then 8 B, where it stalls): the barrier's row and allreduce's first on disk before the
+# stop, as with every size, without the 1 B and 2 B points' second before it.
 # usage: mpi_stall.sh CLUSTERBENCH [K]
 # shellcheck source=tests/cluster/lib.sh
 . "$(dirname "$0")/lib.sh"
 K=${2:-3}
 VICTIM=2
 cluster_up "$K"
-stall() { # test first-progress-pattern
+stall() { # test first-progress-pattern [clusterbench args]
 	local test=$1 want=$2 json=$tmp/$1.json err=$tmp/$1.err
+	shift 2
 	# shellcheck disable=SC2086
 	timeout 150 mpirun $MPIRUN_ARGS --hostfile "$HOSTFILE" -np "$K" --map-by node "$CB" \
 		--names "$HOSTFILE" --test "$test" --timeout 4 --latency-duration 0.1 \
-		--format json --output "$json" >"$tmp/run.log" 2>"$err" &
+		--format json --output "$json" "$@" >"$tmp/run.log" 2>"$err" &
 	local job=$! stopped="" rc=0 p
 	for _ in $(seq 1 600); do
 		grep -q "$want" "$err" 2>/dev/null && break
@@ -42,7 +45,7 @@ stall() { # test first-progress-pattern
 	echo "$test: $line"
 }
 stall mpi_p2p '^cluster mpi_p2p_latency mpi block=1B: '
-stall mpi_coll '^cluster mpi_coll_allreduce mpi all block=4B: '
+stall mpi_coll '^cluster mpi_coll_allreduce mpi all block=4B: ' --sizes 4,8
 python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; assert any(x['test'] == 'mpi_coll_barrier' for x in r), r" \
 	"$tmp/mpi_coll.json" || fail "mpi_coll: the finished points not on disk"
 for i in $(seq 1 "$K"); do

@@ -32,7 +32,8 @@ for p in $victim_pids; do
 done
 [ "$killed" = 1 ] || fail "no clusterbench rank found in node $VICTIM's namespace"
 rc=0
-timeout 60 tail --pid="$runner" -f /dev/null || fail "the run did not end within 60 s"
+# tail looks at the PID every -s seconds (1 by default: up to a second waited for nothing).
+timeout 60 tail --pid="$runner" -s 0.1 -f /dev/null || fail "the run did not end within 60 s"
 wait "$runner" || rc=$?
 [ "$rc" = 1 ] || fail "cluster_run.sh exited $rc, want 1"
 [ "$(wc -l <"$tmp/run.err")" = 1 ] || fail "want one line on stderr, got: $(cat "$tmp/run.err")"
@@ -45,11 +46,18 @@ k = int(sys.argv[2])
 r1 = [r for r in rows if "round=1;" in r["flags"] + ";" and r["metric"] == "throughput"]
 assert len(r1) == k, f"{len(r1)} round-1 throughput rows, want {k}"
 PY
-# No rank or daemon left in any namespace.
-sleep 1
-for i in $(seq 1 "$K"); do
-	for p in $(ip netns pids "$(ns_of_node "$i")"); do
-		fail "process $p ($(cat "/proc/$p/comm" 2>/dev/null)) still running in node $i"
+# No rank or daemon left in any namespace a second after the run ended (looked at every
+# 0.1 s, done once they are all gone).
+left=""
+for _ in $(seq 1 10); do
+	left=""
+	for i in $(seq 1 "$K"); do
+		for p in $(ip netns pids "$(ns_of_node "$i")"); do
+			left+=" process $p ($(cat "/proc/$p/comm" 2>/dev/null)) in node $i"
+		done
 	done
+	[ -n "$left" ] || break
+	sleep 0.1
 done
+[ -z "$left" ] || fail "still running:$left"
 echo "PASS: $(cat "$tmp/run.err")"
