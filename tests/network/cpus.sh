@@ -10,18 +10,21 @@ mapfile -t allowed < <(python3 -c 'import os; print(*sorted(os.sched_getaffinity
 	taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | grep -v -- -)
 [ "${#allowed[@]}" -ge 1 ] || fail "no CPU allowed?"
 c=${allowed[0]} s=${allowed[${#allowed[@]} - 1]}
-"$NB" loopback --quiet --test tcp_throughput --time 1 --reps 1 --ci 0 --cpus "$c" --server-cpus "$s" \
+"$NB" loopback --quiet --test tcp_throughput --time 0.3 --reps 1 --ci 0 --cpus "$c" --server-cpus "$s" \
 	--format json --output "$tmp/out.json" &
 pid=$!
-# every thread of the run, while the test runs: the client's on c, the server's on s
+# every thread of the run, every 50 ms until it ends (bounded: 10 s; --time 0.3 gives a
+# few looks during the test): the client's on c, the server's on s
 seen=""
-for _ in $(seq 40); do
+for _ in $(seq 200); do
 	sleep 0.05
+	kill -0 "$pid" 2>/dev/null || break
 	for t in /proc/"$pid"/task/*; do
 		m=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null) && seen+=" $m"
 	done
 done
 wait "$pid" || fail "netbench exited $?"
+[ -n "$seen" ] || fail "no thread was seen while the test ran"
 for m in $seen; do
 	[ "$m" = "$c" ] || [ "$m" = "$s" ] || fail "a thread ran on $m, not $c or $s"
 done

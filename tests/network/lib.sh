@@ -4,6 +4,10 @@
 NB=$1
 CHECK=$2
 tmp=$(mktemp -d) || exit 1
+# The loopback peak handed over as run_all.sh hands peakinfo's: measured, every CPU copies
+# 64 MiB ten times, a second at each loopback client's start, and no script here reads the
+# figure (netbench_schema_bytes measures it).
+export PEAKBENCH_LOOPBACK_GBPS=100
 PIDS=""
 
 cleanup() {
@@ -48,6 +52,34 @@ start_server() {
 		sleep 0.05
 	done
 	fail "server $name did not report its port"
+}
+
+# server_sockets PID: the sockets the process holds (a server: its listener, then a control
+# connection per client, then a test's data sockets).
+server_sockets() {
+	find /proc/"$1"/fd -lname 'socket:*' 2>/dev/null | wc -l
+}
+
+# wait_idle SERVER_PID: until the server holds its listener alone (every client's sockets
+# closed on its side); bounded (5 s).
+wait_idle() {
+	for _ in $(seq 1 100); do
+		[ "$(server_sockets "$1")" -le 1 ] && return 0
+		sleep 0.05
+	done
+}
+
+# wait_in_test SERVER_PID: until the server holds a data socket beside its listener and a
+# control connection (a test is running), then a moment more. 1 when none came in 10 s.
+wait_in_test() {
+	for _ in $(seq 1 200); do
+		if [ "$(server_sockets "$1")" -ge 3 ]; then
+			sleep 0.1
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
 }
 
 # expect_exit CODE MAXSECONDS NAME command...: exit code, one stderr line, bounded time.

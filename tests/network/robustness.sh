@@ -49,12 +49,14 @@ exec 6>&-
 grep -aq "refused test" "$tmp/absurd.reply" || fail "absurd: no refusal"
 echo "ok: absurd test parameters refused"
 
-# 5. Clients killed in the middle of a TCP and a UDP test.
+# 5. Clients killed in the middle of a TCP and a UDP test: once the server, idle before,
+# holds the test's data sockets.
 for t in tcp_throughput udp_throughput tcp_latency; do
+	wait_idle "$SERVER_PID"
 	"$NB" client --quiet --host 127.0.0.1 --port "$PORT" --test "$t" --time 20 \
 		>/dev/null 2>&1 &
 	victim=$!
-	sleep 0.5
+	wait_in_test "$SERVER_PID" || fail "$t: the server never held the test's sockets"
 	kill -9 "$victim" 2>/dev/null
 	wait "$victim" 2>/dev/null
 	run_client "after_$t" -- --host 127.0.0.1 --port "$PORT" --test "$t"
@@ -72,7 +74,7 @@ kill -0 "$SERVER_PID" || fail "server died"
 for fd in "${fds[@]}"; do
 	exec {fd}>&-
 done
-sleep 0.3
+wait_idle "$SERVER_PID"
 run_client last -- --host 127.0.0.1 --port "$PORT"
 kill -0 "$SERVER_PID" || fail "server died"
 echo "ok: server alive after all hostile clients"

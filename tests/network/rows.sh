@@ -6,6 +6,8 @@
 set -u
 NB=$1
 tmp=$(mktemp -d) || exit 1
+# the loopback peak handed over, not measured (a second of copying; lib.sh says why)
+export PEAKBENCH_LOOPBACK_GBPS=100
 trap 'rm -rf "$tmp"' EXIT
 fail() {
 	echo "FAIL: $*" >&2

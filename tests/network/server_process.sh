@@ -11,12 +11,21 @@ s=${allowed[${#allowed[@]} - 1]}
 children() { # PID: the PIDs of its children
 	cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -v '^$'
 }
-"$NB" loopback --quiet --test tcp_latency --msg-size 16B --time 1 --reps 1 --ci 0 --server-cpus "$s" \
+running() { # PID: it exists and is not a zombie (dead, until init reaps it: a second or
+	# more where init is a container's process manager)
+	local state
+	state=$(awk '/^State:/ { print $2 }' /proc/"$1"/status 2>/dev/null)
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+# Watched every 50 ms until it ends (bounded: 10 s); --time 0.3 gives a few looks at the
+# server process during the test.
+"$NB" loopback --quiet --test tcp_latency --msg-size 16B --time 0.3 --reps 1 --ci 0 --server-cpus "$s" \
 	--server-process --format json --output "$tmp/out.json" &
 pid=$!
 kids=""
-for _ in $(seq 40); do
+for _ in $(seq 200); do
 	sleep 0.05
+	kill -0 "$pid" 2>/dev/null || break
 	for k in $(children "$pid"); do
 		[ "$(cat /proc/"$k"/comm 2>/dev/null)" = netbench ] || continue
 		kids+=" $k"
@@ -57,8 +66,8 @@ done
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 for _ in $(seq 100); do
-	[ -d /proc/"$kid" ] || break
+	running "$kid" || break
 	sleep 0.05
 done
-[ ! -d /proc/"$kid" ] || fail "server process $kid outlived its killed parent"
+! running "$kid" || fail "server process $kid outlived its killed parent"
 echo "ok: netbench --server-process (server on CPU $s, ended with its parent)"
