@@ -139,7 +139,7 @@ static int parse_rate(const char *arg, void *dest, char *err, size_t err_len)
 	     NULL},                                                                                \
 	    {"time",                                                                               \
 	     "SECONDS",                                                                            \
-	     "throughput: run this long instead; latency: run length (default 1)",                 \
+	     "latency: run length (default 1); throughput: this long instead, without --bytes",    \
 	     PEAK_OPT_DOUBLE,                                                                      \
 	     &(o)->time_s,                                                                         \
 	     0.01,                                                                                 \
@@ -249,9 +249,6 @@ static int finish_client_opts(struct nb_opts *o, struct peak_bench_err *e)
 		o->datagram.v[o->datagram.n++] = 1472;
 	if (o->msg_size.n == 0)
 		o->msg_size.v[o->msg_size.n++] = 16;
-	if (o->bytes != 0 && o->time_s != 0)
-		return peak_bench_fail(e, PEAK_EXIT_USAGE,
-				       "--bytes and --time exclude each other: give one");
 	for (size_t i = 0; i < o->common.threads.n; i++) {
 		if (o->common.threads.v[i] > NET_MAX_CONNS)
 			return peak_bench_fail(e, PEAK_EXIT_USAGE,
@@ -276,7 +273,10 @@ static void bench_data(const struct nb_opts *o, struct net_bench *nb)
 	p->send_batch = (uint32_t)o->send_batch;
 	p->poll_recv = o->poll_recv;
 	p->timeout_ms = (uint32_t)(o->timeout_s * 1000.0 + 0.5);
-	if (o->time_s != 0)
+	/* Throughput: --bytes, else --time, else the default bytes. Latency: --time, else the
+	 * default second; with both given, --bytes sizes the throughput tests and --time the
+	 * latency tests (a tiny run's round trips in a twentieth of a second). */
+	if (o->time_s != 0 && o->bytes == 0)
 		p->duration_ns = (uint64_t)(o->time_s * 1e9);
 	else
 		p->total_bytes = o->bytes != 0 ? o->bytes : DEFAULT_BYTES;
@@ -446,6 +446,8 @@ static int client_context(struct peak_bench_env *env)
 	peak_context_set_num(ctx, "netbench.udp_send_batch",
 			     o->send_batch ? (double)o->send_batch : 32);
 	peak_context_set_num(ctx, "netbench.poll_recv", o->poll_recv ? 1 : 0);
+	/* how long a latency point's repetition runs (--time, else the default) */
+	peak_context_set_num(ctx, "netbench.latency_seconds", (double)b->nb.latency_ns * 1e-9);
 	return 0;
 }
 

@@ -205,14 +205,17 @@ def build_plan(o) -> list:
             steps[-1].limit = stall_limit(0, o.sustain_s + 10)
     if "network" in want:
         nbytes = "1MiB" if o.tiny else "128MiB" if o.quick else "1GiB"
+        # --tiny: the latency tests 0.05 s a repetition, not netbench's default second (--bytes
+        # sizes the throughput tests, --time the latency tests)
+        amount = ["--bytes", nbytes] + (["--time", TINY_LATENCY_S] if o.tiny else [])
         add("network", "netbench", est(4 * nthreads, 1), "bench", "netbench", "network-netbench",
-            ["netbench", "loopback", "--test", "all", "--buffer", "64KiB", "--bytes", nbytes] + common
+            ["netbench", "loopback", "--test", "all", "--buffer", "64KiB"] + amount + common
             + fixed("network", NETWORK_REP_S))
         sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
         if o.peer:
             add("network", f"netbench --peer {o.peer}", est(4 * nthreads, 2), "bench", "netbench",
                 "network-remote", ["netbench", "client", "--host", o.peer, "--test", "all",
-                                   "--buffer", "64KiB", "--bytes", nbytes] + common + fixed("network"))
+                                   "--buffer", "64KiB"] + amount + common + fixed("network"))
             sweeps.append((steps[-1], {"--threads": pass2_threads(o, tmax)}))
         if o.sustain_s:  # to the peer when there is one: a provider shapes what leaves the VM
             where = ["client", "--host", o.peer] if o.peer else ["loopback"]
@@ -290,6 +293,7 @@ FULL_EXTRA_REPS = {"cpu": 3, "linpack": 0, "memory": 2, "disk": 1, "network": 1,
 # slow one (an 80 MiB block, a 1 GiB chase) none. With the caps alone the first pass took
 # 1,541 s of a 2-vCPU VM's full run, 623 of 1,226 rows at their cap (issue 26).
 FULL_BUDGET_REPS = {"cpu": 5, "memory": 5, "disk": 4, "network": 4}
+TINY_LATENCY_S = "0.05"  # --tiny's latency repetitions (its numbers are meaningless anyway)
 NETWORK_REP_S = 0.5  # a netbench throughput run of 1 GiB on loopback, about
 QUICK_LINPACK_N = PAIR_N["quick"]  # hpcc's N in --quick's paired job (adapters/hpcc.py)
 # --quick's tests: the PA1 workloads (memory: sequential and random read+write; disk:
@@ -399,7 +403,8 @@ def shortened(o) -> list:
         if not o.tiny:
             out.append(f"disk tests {QUICK_DISK_TESTS} (full: also random write and first write)")
     if "network" in want:
-        out.append("netbench " + ("1 MiB" if o.tiny else "128 MiB") + " a run (full: 1 GiB)")
+        out.append("netbench " + (f"1 MiB a run, latency {TINY_LATENCY_S} s" if o.tiny else "128 MiB a run")
+                   + " (full: 1 GiB, latency 1 s)")
     if "dpdk" in want:
         out.append("dpdk " + ("64 B, 1 flow, 0.1 s" if o.tiny else f"flows 1,32, {QUICK_DPDK_S} s") +
                    " (full: 64,1500,9000 B, flows 1,8,32,256, 0.5 s)")

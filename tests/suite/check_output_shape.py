@@ -18,9 +18,10 @@ SIMD ISA (dgesv_vs_avx2, linpack.t2.ghz_avx512) only where the binary reports th
 ISAs, and peakinfo, cpubench and membench, whose rows all name the machine's ISAs and CPUs, only
 there with the recorded CPU count. Everything else is compared on every CPU.
 With TINY (the shared `run_all.sh --tiny` run, ctest fixture suite_tiny), a binary's output is
-read from there when the tiny run gave it the recorded command (SAME_SHAPE_OPTS aside: they
-change how long a point runs, not what it writes) and its rows do not follow the cache sizes
-the run handed down (CACHE_SIZED), instead of running it again (issue 42).
+read from there when the tiny run gave it the recorded command (SAME_SHAPE_OPTS and
+SAME_SHAPE_BESIDE aside: they change how long a point runs, not what it writes) and its
+rows do not follow the cache sizes the run handed down (CACHE_SIZED), instead of running it
+again (issue 42).
 Usage: check_output_shape.py REPO BUILD [TINY]   (exit 0 ok, 1 a difference, 77 nothing compared)"""
 import json
 import os
@@ -52,6 +53,9 @@ MOMENT_FLAGS = {"steal", "contended", "oversubscribed", "unpinned", "preempted",
 # Options that set how long and how often a point is measured, never which rows and keys
 # are written (their flags are MOMENT_FLAGS): a command is the recorded one without them.
 SAME_SHAPE_OPTS = {"--reps", "--min-time", "--ci"}
+# Options of that kind only beside another: netbench's --time beside --bytes sets how long
+# its latency tests run (the throughput tests move --bytes), not what they write.
+SAME_SHAPE_BESIDE = {"--time": "--bytes"}
 # Binaries whose rows follow the cache sizes run_all.sh hands down (PEAKBENCH_CACHE_EFFECTIVE:
 # membench sizes its STREAM arrays from the effective LLC, 5,592,320 bytes a row here from the
 # reported 32 MiB, other sizes from the measured 4.9 MiB): the tiny run's output is not the
@@ -222,6 +226,11 @@ def self_check() -> list:
         bad.append("a command that differs in --reps, --min-time, --ci only")
     if shape_args(rec, "D") == shape_args(["netbench", "loopback", "--test", "tcp_latency", "--reps", "3"], "D"):
         bad.append("a command that runs other tests")
+    nb = ["netbench", "loopback", "--test", "all", "--bytes", "1MiB"]
+    if shape_args(nb, "D") != shape_args(nb + ["--time", "0.05"], "D"):
+        bad.append("netbench's --time beside --bytes (how long its latency tests run)")
+    if shape_args(nb, "D") == shape_args(nb[:4] + ["--time", "0.05"], "D"):
+        bad.append("netbench's --time instead of --bytes (time-bound throughput)")
     return bad
 
 
@@ -232,7 +241,7 @@ def shape_args(argv_: list, scratch: str) -> list:
     for a in argv_:
         if skip:
             skip = False
-        elif a in SAME_SHAPE_OPTS:
+        elif a in SAME_SHAPE_OPTS or SAME_SHAPE_BESIDE.get(a) in argv_:
             skip = True
         else:
             out.append(scratch if a.endswith("/disk-tmp") else a)
