@@ -144,6 +144,16 @@ static int collect(struct net_client *c, const struct net_params *p, struct net_
 	const struct net_proto *proto = net_proto_for((enum net_test)p->test);
 	uint32_t len;
 	int rc = 0;
+	/* A data connection that failed decides the repetition (its error is the one reported,
+	 * RESULT or not), and a server gone silent would never send RESULT: no wait for it then
+	 * (a stopped server cost --timeout plus the slack, 7 s, for nothing). */
+	for (uint32_t i = 0; i < p->nconns; i++) {
+		if (conns[i].st.status != 0) {
+			snprintf(err, err_len, "connection %u: %s (server gone?)", (unsigned)i,
+				 strerror((int)conns[i].st.status));
+			return -1;
+		}
+	}
 	if (proto->needs_done && send_list(c, NET_MSG_DONE, conns, p->nconns) != 0) {
 		snprintf(err, err_len, "sending DONE: %s", strerror(errno));
 		rc = -1;
@@ -151,17 +161,8 @@ static int collect(struct net_client *c, const struct net_params *p, struct net_
 	if (rc == 0)
 		rc = expect(c, NET_MSG_RESULT, buf, &len, c->timeout_ms + RESULT_SLACK_MS, err,
 			    err_len);
-	if (rc != 0) {
-		/* A data connection's own error says more (e.g. the server died mid-test). */
-		for (uint32_t i = 0; i < p->nconns; i++) {
-			if (conns[i].st.status != 0) {
-				snprintf(err, err_len, "connection %u: %s (server gone?)",
-					 (unsigned)i, strerror((int)conns[i].st.status));
-				break;
-			}
-		}
+	if (rc != 0)
 		return -1;
-	}
 	if (len != 4 + NET_STATS_BYTES * p->nconns || net_get_u32(buf) != p->nconns) {
 		snprintf(err, err_len, "server sent a malformed RESULT");
 		return -1;
@@ -172,7 +173,7 @@ static int collect(struct net_client *c, const struct net_params *p, struct net_
 		rep->snd[i] = conns[i].st;
 	}
 	for (uint32_t i = 0; i < p->nconns; i++) {
-		uint32_t st = conns[i].st.status ? conns[i].st.status : rep->rcv[i].status;
+		uint32_t st = rep->rcv[i].status; /* (the client's side of each was 0: above) */
 		if (st != 0) {
 			snprintf(err, err_len, "connection %u: %s", (unsigned)i, strerror((int)st));
 			return -1;
