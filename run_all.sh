@@ -61,6 +61,7 @@ read_plan() {
 		out) OUT=${f[i]#*=} ;; build_dir) BUILD_DIR=${f[i]#*=} ;; disk_dir) DISK_DIR=${f[i]#*=} ;;
 		buffer_dir) BUFFER_DIR=${f[i]#*=} ;; conf_set) CONF_SET=${f[i]#*=} ;;
 		build) BUILD=${f[i]#*=} ;; total_est) TOTAL_EST=${f[i]#*=} ;;
+		calibration_gap) CALIBRATION_GAP=${f[i]#*=} ;;
 		esac
 		i=$((i + 1))
 	done
@@ -403,18 +404,19 @@ placement() {
 }
 
 # What "moved" means on this host (pairs.py moved_factor): five fingerprints at the start,
-# 0.2 s apart, in OUT/raw/placement-calibration; their own spread widens the threshold
+# 0.2 s apart (the plan's calibration_gap; back to back in --tiny, whose figures mean
+# nothing), in OUT/raw/placement-calibration; their own spread widens the threshold
 # (without the file pairs.py takes 1.5x). Kept when resuming: it is the run's start.
 calibrate_placement() {
 	local k fp f=$OUT/raw/placement-calibration
 	[ -n "$PEAKINFO_BIN" ] && [ ! -e "$f" ] || return 0
 	[[ " ${STEP_SUITE[*]} " == *" pair "* ]] || return 0
-	echo "# peakinfo --placement, 5 times 0.2 s apart at the start of the run (c2c.round_trip_ns)" >"$f"
+	echo "# peakinfo --placement, 5 times ${CALIBRATION_GAP:-0.2} s apart at the start of the run (c2c.round_trip_ns)" >"$f"
 	for ((k = 0; k < 5; k++)); do
 		[ -z "$STOP_SIG" ] || return 0
 		fp=$(fingerprint)
 		[ -z "$fp" ] || echo "$fp" >>"$f"
-		sleep 0.2
+		[ "${CALIBRATION_GAP:-0.2}" = 0 ] || sleep "${CALIBRATION_GAP:-0.2}"
 	done
 }
 calibrate_placement

@@ -371,6 +371,8 @@ def settings(o, steps) -> dict:
             "buffer_dir": " ".join(sorted(bufdirs)),
             "build": "0" if o.no_build else "1", "threads": o.threads, "reps": str(o.reps),
             "quick": "1" if o.quick else "0", "peer": o.peer or "",
+            # the placement calibration's gap between fingerprints (run_all.sh): none in --tiny
+            "calibration_gap": "0" if o.tiny else "0.2",
             "conf_set": "\n".join(o.set),
             "steps": str(len(steps)), "total_est": str(sum(s.est for s in steps if not s.cond)),
             "total_max": str(sum(s.est for s in steps))}
