@@ -13,10 +13,10 @@ and the medians of each side. A benchmark, not a test: run it alone, e.g.
 No placement fingerprints (pairs.py counts every complete round) and no best configuration.
 
 --runtimes LIST (e.g. 0.5,1,2; seconds, or hpcc's N): the job's ratio stability against its
-round length (issue 42: each adapter's ROUND_S, hpcc's N, rests on it). Every round runs the job once at each
-length, in an order turned by one each round, into OUT/raw/pairs/JOB@LENGTH/; then per
-length: the median ratio with its interval, its verdict (pairs_settle), the spread of the
-ratios (median absolute deviation over the median) and the seconds a round took. The length
+round length (issue 42: each adapter's ROUND_S, hpcc's N, rests on it). Every round runs the
+job once at each length, in an order turned by one each round, into OUT/raw/pairs/JOB@LENGTH/;
+then per length: the median ratio with its interval, its verdict (pairs_settle), the spread of
+the ratios (median absolute deviation over the median) and the seconds a round took. The length
 to keep is the shortest whose verdict is the longest's and whose spread is not much wider:
   flock /tmp/peakbench-bench.lock python3 scripts/peakresults/adapters pair fio --runtimes 1,2,3 --rounds 9
 fio's, iperf3's and sockperf's lengths are whole seconds and hpcc's N a whole number (their
