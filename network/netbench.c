@@ -1,17 +1,15 @@
 /* netbench: TCP and UDP throughput and round-trip latency between a client and a
- * netbench server (another host, or itself over loopback). One binary, three modes. */
+ * netbench server (another host, or itself over loopback). One binary, three modes: client
+ * and loopback here, the server mode in netbench_server.c. */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "net_bench.h"
@@ -22,6 +20,7 @@
 #include "net_server.h"
 #include "net_sustain.h"
 #include "net_wire.h"
+#include "netbench_server.h"
 #include "peak_context.h"
 #include "peak_exit.h"
 #include "peak_opts.h"
@@ -33,7 +32,6 @@
 #include "peak_sysinfo.h"
 #include "peak_team.h"
 
-#define DEFAULT_PORT      5301
 #define DEFAULT_BYTES     (1ull << 30)
 #define DEFAULT_LATENCY_S 1.0
 
@@ -43,7 +41,6 @@ static const char *const test_choices[] = {"tcp_throughput", "udp_throughput", "
 struct nb_opts {
 	struct peak_common_opts common;
 	const char *host;
-	const char *bind;
 	uint64_t port;
 	struct peak_str_list tests;
 	struct peak_list buffer, datagram, msg_size;
@@ -55,8 +52,6 @@ struct nb_opts {
 	bool no_gso;
 	uint64_t send_batch;
 	bool poll_recv;
-	double idle_s;
-	uint64_t max_sessions;
 	struct peak_list cpus;        /* --cpus: the client's threads (n 0: anywhere) */
 	struct peak_list server_cpus; /* loopback --server-cpus: its server's threads */
 	bool server_process;          /* loopback --server-process: the server in a child process */
@@ -201,18 +196,9 @@ struct netbench {
 static void option_defaults(void *state)
 {
 	struct nb_opts *o = state;
-	o->port = DEFAULT_PORT;
+	o->port = NETBENCH_DEFAULT_PORT;
 	o->warmup = 1000;
 	o->timeout_s = 5;
-	o->idle_s = 60;
-	o->max_sessions = 16;
-}
-
-static void defaults(struct nb_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	peak_opts_common_defaults(&o->common);
-	option_defaults(o);
 }
 
 static int usage_error(const char *msg)
@@ -501,80 +487,6 @@ static const struct peak_bench_program net_loopback = NET_PROGRAM(
     "loopback", "Measure against a netbench server started on 127.0.0.1.", "[options]",
     loopback_options, loopback_check, loopback_start, loopback_cleanup);
 
-static int server_main(int argc, char **argv)
-{
-	struct nb_opts o;
-	defaults(&o);
-	bool quiet = false;
-	const struct peak_opt opts[] = {
-	    {"bind", "ADDR", "address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)",
-	     PEAK_OPT_STRING, &o.bind, 0, 0, NULL, NULL},
-	    {"port", "PORT", "control port (default 5301; 0 picks a free one)", PEAK_OPT_UINT,
-	     &o.port, 0, 65535, NULL, NULL},
-	    {"timeout", "SECONDS", "longest wait on a client (handshake, data; default 5)",
-	     PEAK_OPT_DOUBLE, &o.timeout_s, 0.01, 600, NULL, NULL},
-	    {"idle", "SECONDS", "longest pause between two tests of a client (default 60)",
-	     PEAK_OPT_DOUBLE, &o.idle_s, 0.1, 86400, NULL, NULL},
-	    {"max-sessions", "N", "concurrent clients served (default 16)", PEAK_OPT_UINT,
-	     &o.max_sessions, 1, 1024, NULL, NULL},
-	    {"quiet", NULL, "no log lines on stderr", PEAK_OPT_FLAG, &quiet, 0, 0, NULL, NULL},
-	};
-	const struct peak_cli cli = {
-	    .prog = "netbench server",
-	    .usage = "[--bind ADDR] [--port P]",
-	    .summary = "Serve netbench clients until stopped (SIGINT/SIGTERM).",
-	    .opts = opts,
-	    .nopts = sizeof opts / sizeof opts[0],
-	};
-	enum peak_opts_status st = peak_opts_parse(&cli, argc, argv, NULL);
-	if (st == PEAK_OPTS_EXIT)
-		return PEAK_EXIT_OK;
-	if (st != PEAK_OPTS_OK)
-		return PEAK_EXIT_USAGE;
-	uint8_t addr_buf[sizeof(struct in6_addr)];
-	if (o.bind != NULL && inet_pton(AF_INET, o.bind, addr_buf) != 1 &&
-	    inet_pton(AF_INET6, o.bind, addr_buf) != 1) {
-		char msg[160];
-		snprintf(msg, sizeof msg,
-			 "server: --bind '%.60s' is not a numeric IPv4 or IPv6 address (e.g. "
-			 "0.0.0.0, ::)",
-			 o.bind);
-		return usage_error(msg);
-	}
-	/* Signals arrive through a signalfd the accept loop polls: no handler state. */
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	int sfd = -1;
-	if (pthread_sigmask(SIG_BLOCK, &set, NULL) == 0)
-		sfd = signalfd(-1, &set, SFD_CLOEXEC);
-	char err[320];
-	const struct net_server_cfg cfg = {
-	    .bind_host = o.bind,
-	    .port = (uint16_t)o.port,
-	    .timeout_ms = (uint32_t)(o.timeout_s * 1000.0 + 0.5),
-	    .idle_ms = (uint32_t)(o.idle_s * 1000.0 + 0.5),
-	    .max_sessions = (unsigned)o.max_sessions,
-	    .quiet = quiet,
-	};
-	struct net_server *srv = net_server_start(&cfg, err, sizeof err);
-	if (srv == NULL) {
-		fprintf(stderr, "netbench server: %s\n", err);
-		if (sfd >= 0)
-			close(sfd);
-		return PEAK_EXIT_FAIL;
-	}
-	fprintf(stderr, "netbench server: listening on %s port %u (protocol %u)\n",
-		net_server_addr(srv), (unsigned)net_server_port(srv), NET_VERSION);
-	int rc = net_server_run(srv, sfd);
-	net_server_destroy(srv);
-	if (sfd >= 0)
-		close(sfd);
-	return rc == 0 ? PEAK_EXIT_OK : PEAK_EXIT_FAIL;
-}
-
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -590,7 +502,7 @@ int main(int argc, char **argv)
 		return PEAK_EXIT_OK;
 	}
 	if (strcmp(mode, "server") == 0)
-		return server_main(argc - 1, argv + 1);
+		return netbench_server_main(argc - 1, argv + 1);
 	bool loopback = strcmp(mode, "loopback") == 0;
 	if (!loopback && strcmp(mode, "client") != 0) {
 		char msg[160];
