@@ -3,15 +3,8 @@
 # many), the latency tests run --time (the context's netbench.latency_seconds); --time
 # alone bounds both. Usage: bytes_and_time.sh NETBENCH SCHEMA_CHECK
 set -u
-NB=$1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-# the loopback peak handed over, not measured (a second of copying; lib.sh says why)
-export PEAKBENCH_LOOPBACK_GBPS=100
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+# shellcheck source=tests/network/lib.sh
+. "$(dirname "$0")/lib.sh"
 # run NAME ARGS...: a loopback run of a throughput and a latency test, its JSON in NAME.json
 run() {
 	local name=$1

@@ -4,15 +4,8 @@
 # with its reason; steal/oversubscribed (the harness's, per point) on every row of a point
 # or on none. Usage: rows.sh NETBENCH SCHEMA_CHECK
 set -u
-NB=$1
-tmp=$(mktemp -d) || exit 1
-# the loopback peak handed over, not measured (a second of copying; lib.sh says why)
-export PEAKBENCH_LOOPBACK_GBPS=100
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+# shellcheck source=tests/network/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 timeout 60 "$NB" loopback --quiet --test tcp_throughput,udp_latency --buffer 16KiB \
 	--msg-size 1B,16B --threads 1,3 --time 0.02 --reps 1 --ci 0 --warmup 5 --format csv \
