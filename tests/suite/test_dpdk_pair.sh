@@ -29,6 +29,7 @@ for step in dpdkbench 'memif pair' 'memif latency' 'kernel udp'; do
 	st=$(awk -F'\t' -v s="$step" '$1 == s { print $3 ": " $5 }' "$r/status.tsv")
 	[ "$st" = "ok: " ] || fail "step '$step' is '$st', not ok (logs: $(cat "$r"/logs/*.err 2>/dev/null | tail -n 5))"
 done
+[ "$(cat "$tiny/rc" 2>/dev/null)" = 0 ] || fail "run_all.sh exited $(cat "$tiny/rc" 2>/dev/null)"
 [ -f "$tiny/tmp-left" ] || fail "the shared run did not say what it left in its TMPDIR"
 [ ! -s "$tiny/tmp-left" ] || fail "left behind in TMPDIR: $(cat "$tiny/tmp-left")"
 ok "loopback, memif pair, memif latency and kernel udp steps ok; nothing left in TMPDIR"
