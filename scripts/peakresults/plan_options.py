@@ -112,6 +112,9 @@ FULL_MIN_TIME = "0.1"
 # stall tests).
 STALL_FACTOR, STALL_MIN_S = 6, 60
 STALL_ENV = "PEAKBENCH_STALL_S"
+# PEAKBENCH_TICK_S=S: run_all.sh's progress line every S seconds, not 10 (run_all_watch.sh;
+# the stall test). Both are whole seconds from 1; another value is a usage error.
+TICK_ENV = "PEAKBENCH_TICK_S"
 
 
 def stall_limit(est: int, sustain_s: int = 0) -> int:
@@ -230,6 +233,10 @@ def parse_options(argv: list) -> argparse.Namespace:
             raise UsageError(f"--threads: '{o.threads}' is not a list like 1,2,4,8")
     else:
         o.threads = "1,2" if o.quick else "1,2,4,8"
+    for var in (STALL_ENV, TICK_ENV):
+        v = os.environ.get(var, "")
+        if v and not re.fullmatch(r"[1-9][0-9]{0,5}", v):
+            raise UsageError(f"{var}: '{v}' is not a whole number of seconds (1 or more)")
     o.min_time_given = o.min_time is not None
     if o.min_time is None:
         o.min_time = QUICK_MIN_TIME if o.quick else FULL_MIN_TIME
