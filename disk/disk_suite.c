@@ -9,6 +9,7 @@
 
 #include "peak_exit.h"
 #include "peak_opts.h"
+#include "peak_row_flags.h"
 #include "peak_team.h"
 
 /* Read buffers of all threads of one point stay under this; deeper queues are capped. */
@@ -253,13 +254,13 @@ static int row(struct peak_bench_run *r, struct peak_result *res, struct peak_ou
 	res->flags[0] = '\0';
 	disk_flags(s, st, d, r->team, res);
 	add_standard_flags(res, standard);
-	peak_machine_flag_of_baseline(res, &s->m->cloud.disk_baseline_mbps);
+	peak_row_flag_of_baseline(res, &s->m->cloud.disk_baseline_mbps);
 	if (peak_output_record(out, res) != 0)
 		return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	if (st->pt.block_bytes <= DISK_IOPS_MAX_BLOCK) {
 		extra_row(r, res, standard, "iops", "IOPS", d->iops,
 			  iops_peak->source != PEAK_SRC_UNKNOWN ? iops_peak->value : NAN, &x);
-		peak_machine_flag_of_baseline(&x, &s->m->cloud.disk_baseline_iops);
+		peak_row_flag_of_baseline(&x, &s->m->cloud.disk_baseline_iops);
 		if (peak_output_record(out, &x) != 0)
 			return peak_bench_fail(e, PEAK_EXIT_FAIL, "writing the results failed");
 	}

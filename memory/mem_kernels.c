@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "mem_kernels.h"
-#include "../common/peak_peak.h" /* memkernels does not link peak: path from here */
+#include "peak_isa.h"
 
 static const char *const isa_names[MEM_ISA_COUNT] = {"scalar", "sse2", "avx2",
 						     "avx512", "neon", "sve"};

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "peak_result.h"
+#include "peak_row_flags.h"
 #include "peak_stats.h"
 
 int net_point_init(struct net_point *pt, enum net_test test, uint32_t nconns, uint32_t block_bytes,
@@ -162,7 +163,7 @@ static void main_throughput(const struct net_point *pt, const struct net_theory 
 		peak_result_flag(main, "udp_gso");
 	peak_result_set_samples(main, pt->gbps, pt->done);
 	peak_result_finish(main);
-	peak_machine_flag_of_baseline(main, &th->baseline);
+	peak_row_flag_of_baseline(main, &th->baseline);
 }
 
 static void main_latency(const struct net_point *pt, const char *proto, struct peak_result *main)

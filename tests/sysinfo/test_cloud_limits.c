@@ -9,6 +9,7 @@
 
 #include "peak_cloud_limits.h"
 #include "peak_peak.h"
+#include "peak_row_flags.h"
 #include "peak_sysinfo.h"
 
 #define FULL PEAK_FIXTURES_DIR "/sysroot-full"
@@ -187,12 +188,12 @@ static void test_of_baseline(void **state)
 	struct peak_value base = {.value = 82, .source = PEAK_SRC_PUBLISHED};
 	peak_result_init(&r, "disk", "seq_read", "psync", "throughput", "MB/s");
 	peak_result_set_samples(&r, samples, 3);
-	peak_machine_flag_of_baseline(&r, &base);
+	peak_row_flag_of_baseline(&r, &base);
 	assert_string_equal(r.flags, "of_baseline=0.500");
 	base.source = PEAK_SRC_UNKNOWN;
 	peak_result_init(&r, "disk", "seq_read", "psync", "throughput", "MB/s");
 	peak_result_set_samples(&r, samples, 3);
-	peak_machine_flag_of_baseline(&r, &base);
+	peak_row_flag_of_baseline(&r, &base);
 	assert_string_equal(r.flags, "");
 }
 

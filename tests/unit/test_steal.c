@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "peak_row_flags.h"
 #include "peak_steal.h"
 
 static char root[64];
@@ -103,17 +104,17 @@ static void test_flag_threshold(void **state)
 	(void)state;
 	struct peak_result r;
 	peak_result_init(&r, "cpu", "t", "v", "throughput", "GFLOPS");
-	assert_false(peak_steal_flag((struct peak_steal_share){NAN, NAN}, &r));
-	assert_false(peak_steal_flag((struct peak_steal_share){PEAK_STEAL_FLAG_PCT, 5.0}, &r));
+	assert_false(peak_row_flag_steal(&r, (struct peak_steal_share){NAN, NAN}));
+	assert_false(peak_row_flag_steal(&r, (struct peak_steal_share){PEAK_STEAL_FLAG_PCT, 5.0}));
 	assert_null(strstr(r.flags, "steal"));
 	/* The busy share goes with the flag, rounded up: compare reads it as the most the steal
 	 * took from a running thread. */
-	assert_true(peak_steal_flag((struct peak_steal_share){1.5, 3.01}, &r));
+	assert_true(peak_row_flag_steal(&r, (struct peak_steal_share){1.5, 3.01}));
 	assert_string_equal(r.flags, "steal;steal_pct=3.1");
 	/* An unknown busy share: the flag alone (compare cannot judge the row by it). */
 	struct peak_result q;
 	peak_result_init(&q, "cpu", "t", "v", "throughput", "GFLOPS");
-	assert_true(peak_steal_flag((struct peak_steal_share){1.5, NAN}, &q));
+	assert_true(peak_row_flag_steal(&q, (struct peak_steal_share){1.5, NAN}));
 	assert_string_equal(q.flags, "steal");
 }
 

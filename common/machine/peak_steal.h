@@ -2,14 +2,13 @@
  * host gave to someone else while the point ran. Every benchmark flags its rows "steal"
  * above PEAK_STEAL_FLAG_PCT, so a reader knows which figures a noisy host lowered, and
  * records beside it how much of the CPUs' busy time was stolen (steal_pct=P), so that
- * results compare can tell a change the steal explains from one it does not. */
+ * results compare can tell a change the steal explains from one it does not. The flag itself
+ * is the harness's (peak_row_flags.h): this file only reads the kernel's counters. */
 #ifndef PEAK_STEAL_H
 #define PEAK_STEAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#include "peak_result.h"
 
 #define PEAK_STEAL_FLAG_PCT 1.0
 
@@ -38,10 +37,5 @@ struct peak_steal_share peak_steal_share(const struct peak_steal *s);
 
 /* Percent stolen between two readings of (steal, total) ticks; NAN when total did not grow. */
 double peak_steal_pct_between(uint64_t steal0, uint64_t total0, uint64_t steal1, uint64_t total1);
-
-/* Flag r "steal" when sh.all_pct is above PEAK_STEAL_FLAG_PCT, with "steal_pct=P" (busy_pct
- * rounded up to a tenth: results compare takes it as the most the steal can explain);
- * returns whether it flagged. */
-bool peak_steal_flag(struct peak_steal_share sh, struct peak_result *r);
 
 #endif

@@ -12,7 +12,6 @@
 #include "peak_context.h"
 #include "peak_isa.h"
 #include "peak_path.h"
-#include "peak_result.h"
 #include "peak_sysinfo.h"
 #include "peak_uarch.h"
 #include "peak_uarch_identity.h"
@@ -143,8 +142,5 @@ void peak_machine_cloud_limits(struct peak_machine *m, const struct peak_cloud *
 /* cloud.limit.* context keys when the type is listed; a warning when it is known but not
  * listed (its disk and network peaks stay unknown). */
 void peak_machine_cloud_to_context(const struct peak_machine *m, struct peak_context *ctx);
-/* The flag item of_baseline=R on a row whose peak is a published burst or maximum: R its
- * mean over the published baseline (3 decimals); nothing when either is unknown. */
-void peak_machine_flag_of_baseline(struct peak_result *r, const struct peak_value *baseline);
 
 #endif

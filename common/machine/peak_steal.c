@@ -43,12 +43,3 @@ double peak_steal_pct(const struct peak_steal *s)
 {
 	return peak_steal_share(s).all_pct;
 }
-
-bool peak_steal_flag(struct peak_steal_share sh, struct peak_result *r)
-{
-	if (!(sh.all_pct > PEAK_STEAL_FLAG_PCT)) /* NAN: unknown, not flagged */
-		return false;
-	peak_result_flag(r, "steal");
-	peak_result_flag_pct(r, "steal_pct", sh.busy_pct, true);
-	return true;
-}

@@ -96,13 +96,3 @@ void peak_machine_cloud_to_context(const struct peak_machine *m, struct peak_con
 	(void)peak_fmt(src, sizeof src, "%s, read %s", l->source, l->date_read);
 	peak_context_set_str(ctx, "cloud.limit.source", src);
 }
-
-void peak_machine_flag_of_baseline(struct peak_result *r, const struct peak_value *baseline)
-{
-	if (baseline->source == PEAK_SRC_UNKNOWN || !(baseline->value > 0) || r->summary.n == 0 ||
-	    !isfinite(r->summary.mean))
-		return;
-	char item[48];
-	(void)snprintf(item, sizeof item, "of_baseline=%.3f", r->summary.mean / baseline->value);
-	peak_result_flag(r, item);
-}

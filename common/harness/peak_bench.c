@@ -10,6 +10,7 @@
 
 #include "peak_calib.h"
 #include "peak_peak.h"
+#include "peak_row_flags.h"
 #include "peak_stats.h"
 #include "peak_steal.h"
 #include "peak_time.h"
@@ -297,7 +298,7 @@ static int slot_finish(const struct peak_bench_suite *s, const struct peak_commo
 		peak_result_flag(res, "oversubscribed");
 	if (s->pin && !peak_team_pinned(run->team))
 		peak_result_flag(res, "unpinned");
-	peak_steal_flag(peak_steal_share(steal), res);
+	peak_row_flag_steal(res, peak_steal_share(steal));
 	/* Oversubscribed workers share CPUs by design: that is its own flag, not contention.
 	 * The share is recorded rounded down: results compare takes 100 - it as the most of
 	 * the row the contention can explain. */
