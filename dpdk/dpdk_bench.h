@@ -1,4 +1,4 @@
-/* dpdkbench's sweep on the harness (common/peak_bench.h): every size x flows x queues point
+/* dpdkbench's sweep on the harness (common/harness/peak_bench.h): every size x flows x queues point
  * is a peak_bench point, one DPDK round a repetition of a `measure` kernel. */
 #ifndef DPDK_BENCH_H
 #define DPDK_BENCH_H

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sustain_pair.sh: --sustain against its reference tools on the same kernel-made limits,
-# both series judged by the same knee finder (peakknee, common/peak_changepoint.c):
+# both series judged by the same knee finder (peakknee, common/base/peak_changepoint.c):
 #   net   netbench --sustain vs iperf3 -t N -i 1 -J, on a veth pair between two network
 #         namespaces shaped by tbf (a fast root over a slow child with a large bucket: a
 #         burst at the fast rate until the bucket is spent, then the slow rate); the bucket

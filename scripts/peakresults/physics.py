@@ -9,7 +9,7 @@ import re
 
 from .schema import flags_of
 
-_HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "peak_result.h")
+_HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "harness", "peak_result.h")
 
 
 def read_ratio(path: str = _HEADER) -> float:

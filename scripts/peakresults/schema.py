@@ -4,7 +4,7 @@ module), and the rest of the schema's rules for the results program."""
 import os
 import re
 
-_DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "peak_columns.def")
+_DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "harness", "peak_columns.def")
 
 
 def read_columns(path: str = _DEF) -> tuple:

@@ -5,7 +5,7 @@ the C side's own reading (tests/unit/shared_facts.c)."""
 import os
 import re
 
-HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "peak_shared.h")
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "base", "peak_shared.h")
 _LINE = re.compile(r"^#define PEAK_SHARED_([A-Z0-9_]+)\s+([0-9.]+)\s*$")
 
 

@@ -1,4 +1,4 @@
-/* The aarch64 number-format loops (common/peak_loops_arm64_formats.c) against the
+/* The aarch64 number-format loops (common/machine/peak_loops_arm64_formats.c) against the
  * instructions' definitions in the Arm ARM: each loop runs n iterations on operands of
  * mixed signs and sizes, and every accumulator lane must equal what C computes from the
  * definition (BFDOT: two bf16 products per fp32 lane; BFMMLA: 2x4 by 4x2; SDOT: four byte

@@ -8,7 +8,7 @@ is left out): every CSV with the schema's columns (cpu-full-run.csv, memory-full
 suite CSVs) and every JSON with a "results" list (cpubench*.json, raw/*.json). The records
 were written by older code, so each row's flags are taken as the results program makes
 them today (physics.refreshed_flags, libpeak's rule: PEAK_ABOVE_PEAK_RATIO of
-common/peak_result.h); --as-recorded judges the flags as written instead (the old code's,
+common/harness/peak_result.h); --as-recorded judges the flags as written instead (the old code's,
 to see the check catch it).
 
 A row fails when:

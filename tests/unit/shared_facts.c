@@ -1,4 +1,4 @@
-/* Prints common/peak_shared.h's facts as the C compiler reads them, NAME=VALUE a line, for
+/* Prints common/base/peak_shared.h's facts as the C compiler reads them, NAME=VALUE a line, for
  * tests/results/test_shared.py to hold against the results program's reading. */
 #include <stdio.h>
 
