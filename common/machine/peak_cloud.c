@@ -7,7 +7,6 @@
 #include <strings.h>
 
 #include "peak_cloud.h"
-#include "peak_peak.h"
 #include "peak_sysinfo.h"
 
 const char *const peak_cloud_providers[] = {
@@ -201,39 +200,6 @@ void peak_cloud_env_value(const struct peak_cloud *c, char *buf, size_t len)
 {
 	(void)peak_fmt(buf, len, "%s,%s,%s", c->provider[0] ? c->provider : "unknown",
 		       c->instance_type, c->source[0] ? c->source : "unknown");
-}
-
-int peak_config_put_cloud(struct peak_config *cfg, const char *key, const char *value,
-			  const char *origin, char *err, size_t err_len)
-{
-	if (strcmp(key, "cloud.provider") == 0) {
-		if (!peak_cloud_provider_known(value)) {
-			(void)peak_fmt(
-			    err, err_len,
-			    "cloud.provider '%.40s' is not one of aws azure gce openstack "
-			    "oracle alibaba hetzner digitalocean",
-			    value);
-			return -1;
-		}
-		set_str(cfg->cloud_provider, sizeof cfg->cloud_provider, value);
-	} else if (strcmp(key, "cloud.instance_type") == 0) {
-		if (!peak_cloud_type_plausible(value, sizeof cfg->cloud_instance_type)) {
-			(void)peak_fmt(
-			    err, err_len,
-			    "cloud.instance_type '%.70s' is not an instance type (letters, "
-			    "digits, '.', '_', '-'; under %zu characters)",
-			    value, sizeof cfg->cloud_instance_type);
-			return -1;
-		}
-		set_str(cfg->cloud_instance_type, sizeof cfg->cloud_instance_type, value);
-	} else {
-		(void)peak_fmt(
-		    err, err_len,
-		    "unknown key '%.40s' (cloud keys: cloud.provider cloud.instance_type)", key);
-		return -1;
-	}
-	set_str(cfg->cloud_origin, sizeof cfg->cloud_origin, origin);
-	return 0;
 }
 
 int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len)

@@ -55,13 +55,6 @@ void peak_cloud_identify(struct peak_cloud *c, const char *root, const struct pe
  * the path asked in the note), or -1 with the one-line reason in why. */
 int peak_cloud_metadata(struct peak_cloud *c, char *why, size_t why_len);
 
-struct peak_config;
-/* peaks.conf / --set's cloud.provider (one of peak_cloud_providers) and cloud.instance_type
- * (an instance type's characters) into cfg, from origin ("--set", "peaks.conf:3"). Returns
- * 0, or -1 with the reason in err (an unknown cloud.* key, an unknown provider). */
-int peak_config_put_cloud(struct peak_config *cfg, const char *key, const char *value,
-			  const char *origin, char *err, size_t err_len);
-
 /* cloud.provider, cloud.instance_type ("unknown" when ""), cloud.source, cloud.note. */
 void peak_cloud_to_context(const struct peak_cloud *c, struct peak_context *ctx);
 

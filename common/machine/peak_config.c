@@ -1,6 +1,8 @@
 /* peaks.conf and --set key=value: overrides for the inputs of the theoretical peaks.
  * Format (docs/peaks-conf.md): "key = value" per line, '#' starts a comment, known keys
  * only, every value a finite number > 0 (whole numbers for counts). */
+#include "peak_config.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +10,7 @@
 #include <string.h>
 
 #include "peak_cloud.h"
-#include "peak_peak.h"
+#include "peak_uarch.h"
 
 const char *const peak_config_keys[] = {
     "cpu.cores", "cpu.ghz",   "cpu.fma_units", "cpu.fma512_units", "mem.channels", "mem.mts",
@@ -56,6 +58,42 @@ static char *trim(char *s)
 }
 
 /* Check key and value; store them. Returns 0, or -1 with the reason (no prefix) in err. */
+/* cloud.provider (one of peak_cloud_providers) and cloud.instance_type (an instance type's
+ * characters) into cfg, from origin ("--set", "peaks.conf:3"). Returns 0, or -1 with the
+ * reason in err (an unknown cloud.* key, an unknown provider). */
+static int put_cloud(struct peak_config *cfg, const char *key, const char *value,
+		     const char *origin, char *err, size_t err_len)
+{
+	if (strcmp(key, "cloud.provider") == 0) {
+		if (!peak_cloud_provider_known(value)) {
+			(void)peak_fmt(
+			    err, err_len,
+			    "cloud.provider '%.40s' is not one of aws azure gce openstack "
+			    "oracle alibaba hetzner digitalocean",
+			    value);
+			return -1;
+		}
+		(void)peak_fmt(cfg->cloud_provider, sizeof cfg->cloud_provider, "%s", value);
+	} else if (strcmp(key, "cloud.instance_type") == 0) {
+		if (!peak_cloud_type_plausible(value, sizeof cfg->cloud_instance_type)) {
+			(void)peak_fmt(
+			    err, err_len,
+			    "cloud.instance_type '%.70s' is not an instance type (letters, "
+			    "digits, '.', '_', '-'; under %zu characters)",
+			    value, sizeof cfg->cloud_instance_type);
+			return -1;
+		}
+		(void)peak_fmt(cfg->cloud_instance_type, sizeof cfg->cloud_instance_type, "%s", value);
+	} else {
+		(void)peak_fmt(
+		    err, err_len,
+		    "unknown key '%.40s' (cloud keys: cloud.provider cloud.instance_type)", key);
+		return -1;
+	}
+	(void)peak_fmt(cfg->cloud_origin, sizeof cfg->cloud_origin, "%s", origin);
+	return 0;
+}
+
 static int config_put(struct peak_config *cfg, const char *key, const char *text,
 		      const char *origin, char *err, size_t err_len)
 {
@@ -92,7 +130,7 @@ static int config_put(struct peak_config *cfg, const char *key, const char *text
 		return 0;
 	}
 	if (strncmp(key, "cloud.", 6) == 0)
-		return peak_config_put_cloud(cfg, key, text, origin, err, err_len);
+		return put_cloud(cfg, key, text, origin, err, err_len);
 	if (strcmp(key, "cpu.trust") == 0) {
 		/* Whether the probe may correct the table: "probe" (the default) or "table". */
 		if (strcmp(text, "table") != 0 && strcmp(text, "probe") != 0) {
