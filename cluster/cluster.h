@@ -1,5 +1,5 @@
 /* clusterbench's shared state: the options, what each rank tells the others about itself,
- * and the run every part works on (no globals outside clusterbench.c's watchdog). */
+ * and the run every part works on (no globals outside cluster_guard.c's watchdog). */
 #ifndef CLUSTER_H
 #define CLUSTER_H
 

@@ -2,7 +2,7 @@
  * stalled round, the progress watch of the MPI tests (no iteration for --timeout seconds),
  * a failure (one line, rank 0's rows so far written, MPI_Abort), rank 0's rows written as
  * they come, and the progress lines on stderr. The round loops (cluster_matrix.c,
- * cluster_sweep.c, cluster_mpi_*.c) and the main (clusterbench.c) call these; they call
+ * cluster_sweep.c, cluster_mpi_*.c) and the driver (cluster_main.c) call these; they call
  * back into nothing. */
 #include <mpi.h>
 #include <pthread.h>
