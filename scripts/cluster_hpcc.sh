@@ -46,7 +46,7 @@ NP=$(grep -cvE '^[[:space:]]*(#|$)' "$HOSTFILE" || true)
 [ "$NP" -ge 1 ] || usage "the hostfile names no host"
 mkdir -p "$OUT/logs" "$OUT/hpcc"
 OUT=$(cd "$OUT" && pwd)
-py() { PYTHONPATH="$ROOT/scripts" python3 -m peakresults.cluster_hpcc "$@"; }
+py() { PYTHONPATH="$ROOT/scripts" python3 -m peakresults.adapters.hpcc.cluster "$@"; }
 skip() {
 	echo "cluster_hpcc.sh: $1" >&2
 	py skip --reason "$1" --out "$OUT/cluster-hpcc.json"

@@ -14,9 +14,10 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import adapters, plan, plan_pairs  # noqa: E402
+from peakresults import adapters  # noqa: E402
 from peakresults.adapters import hpcc as hpcc_adapter  # noqa: E402
 from peakresults.adapters import common  # noqa: E402
+from peakresults.plan import plan, plan_pairs  # noqa: E402
 
 SYS = os.path.join(REPO, "tests", "fixtures", "sysroot-full")
 ADAPTERS = os.path.join(REPO, "scripts", "peakresults", "adapters")

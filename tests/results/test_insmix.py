@@ -12,8 +12,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from peakresults import insmix  # noqa: E402
-from peakresults.insmix_tools import kernel_address  # noqa: E402
+from peakresults.insmix import insmix  # noqa: E402
+from peakresults.insmix.insmix_tools import kernel_address  # noqa: E402
 
 FIX = os.path.join(ROOT, "tests", "fixtures", "insmix")
 

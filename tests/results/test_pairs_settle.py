@@ -10,7 +10,7 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import pairs_settle as ps  # noqa: E402
+from peakresults.pairs import pairs_settle as ps  # noqa: E402
 
 
 class Interval(unittest.TestCase):

@@ -14,8 +14,11 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import charts_special, physics, pool, report_summary, schema  # noqa: E402
-from peakresults.charts import Charts  # noqa: E402
+from peakresults.charts import charts_special  # noqa: E402
+from peakresults.charts.charts import Charts  # noqa: E402
+from peakresults.core import physics, schema  # noqa: E402
+from peakresults.merge import pool  # noqa: E402
+from peakresults.report import report_summary  # noqa: E402
 
 
 def row(test, variant, threads, mean, theoretical, flags="", metric="flops", unit="GFLOPS", samples=None):

@@ -12,8 +12,8 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import plan, plan_options, plan_pairs  # noqa: E402
 from peakresults.adapters import hpcc as hpcc_adapter  # noqa: E402
+from peakresults.plan import plan, plan_options, plan_pairs  # noqa: E402
 
 SYSROOT = os.path.join(REPO, "tests", "fixtures", "sysroot-full")
 # (no built binaries: options another change adds, such as --ci, are not passed)

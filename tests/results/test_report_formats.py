@@ -16,11 +16,11 @@ FIX = os.path.join(REPO, "tests", "fixtures", "formats")
 TINY = os.path.join(REPO, "tests", "fixtures", "results", "tiny")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import report_formats as rf  # noqa: E402
 from peakresults.adapters import common as ad_common  # noqa: E402
 from peakresults.adapters import onednn  # noqa: E402
-from peakresults.charts import Charts  # noqa: E402
-from peakresults.finish import finish  # noqa: E402
+from peakresults.charts.charts import Charts  # noqa: E402
+from peakresults.report import report_formats as rf  # noqa: E402
+from peakresults.report.finish import finish  # noqa: E402
 
 NUMS = ("mean", "stddev", "min", "median", "max", "ci95_low", "ci95_high", "theoretical", "efficiency")
 

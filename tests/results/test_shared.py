@@ -9,7 +9,8 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import pairs, shared  # noqa: E402
+from peakresults.core import shared  # noqa: E402
+from peakresults.pairs import pairs  # noqa: E402
 
 EXE = sys.argv.pop(1) if len(sys.argv) > 1 else ""
 

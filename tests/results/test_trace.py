@@ -13,10 +13,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from peakresults import trace  # noqa: E402
-from peakresults.trace_compare import compare  # noqa: E402
-from peakresults.trace_parse import Tracer, parse_call, split_args  # noqa: E402
-from peakresults.trace_summary import merge, summarize as summary_of  # noqa: E402
+from peakresults.trace import trace  # noqa: E402
+from peakresults.trace.trace_compare import compare  # noqa: E402
+from peakresults.trace.trace_parse import Tracer, parse_call, split_args  # noqa: E402
+from peakresults.trace.trace_summary import merge, summarize as summary_of  # noqa: E402
 
 FIX = os.path.join(ROOT, "tests", "fixtures", "traces")
 

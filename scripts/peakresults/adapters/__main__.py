@@ -15,7 +15,7 @@ from peakresults.adapters import common  # noqa: E402
 
 def main(argv: list) -> int:
     if argv and argv[0] == "pair":
-        from peakresults.adapters import pair
+        from peakresults.plan import pair_by_hand as pair
         return pair.main(argv[1:])
     if not argv or argv[0] not in adapters.NAMES:
         print(f"peakresults adapters: the first argument is a tool: {', '.join(adapters.NAMES)}"

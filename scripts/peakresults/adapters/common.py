@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from .. import schema
+from ..core import schema
 
 BASELINE_SCHEMA = schema.BASELINE_SCHEMA
 BASELINE_COLUMNS = schema.BASELINE_COLUMNS
