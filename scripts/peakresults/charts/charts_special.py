@@ -4,7 +4,7 @@ import re
 
 from ..core import physics, pick
 from ..core.load import SUITES
-from ..report.report_fmt import isnum
+from ..core.schema import isnum
 from . import chart_bars
 from .chart_gp import Axis, LineChart, Series, log2_axis, value_axis
 from .chart_styles import quote, ref_gp, style, terminal

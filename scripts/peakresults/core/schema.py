@@ -104,6 +104,11 @@ SETUP_KEYS = (
 )
 
 
+def isnum(x) -> bool:
+    """A cell holding a number (JSON's true and false are no figure)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
 def flags_of(row: dict) -> set[str]:
     """The row's flags as a set of names (a "key=value" flag counts by its key)."""
     text = row.get("flags") or ""

@@ -1,4 +1,5 @@
 """Number, size and flag wording shared by the report's modules (as report.sh printed them)."""
+from ..core.schema import isnum
 
 FLAG_MEANING = {
     "steal": "the hypervisor took CPU time from this VM during the measurement (steal time): figures are low and noisy",
@@ -56,10 +57,6 @@ METRIC_LABEL = {
     "transaction_rate": "transactions per second",
     "throughput_conn": "throughput of one connection",
 }
-
-
-def isnum(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def fmt(x) -> str:
