@@ -2,7 +2,8 @@
 oneDNN through peak_ref_gemm, paired only): each
 module holds the tool's job derived from ours, its command line and run (run), its parser
 into our rows (parse), the skipped entries when it is missing, and its pairing rules
-(pair_jobs: the paired jobs of plan_pairs.PairJob). common.py is what they share;
+(pair_jobs: the paired jobs, pairing.PairJob). common.py is what they share, pairing.py
+the paired jobs' record and the machine facts they are derived from;
 `python3 scripts/peakresults/adapters TOOL ...` runs one (__main__.py, common.main)."""
 import importlib
 

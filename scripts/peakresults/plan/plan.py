@@ -10,11 +10,14 @@ import shutil
 import sys
 
 from ..adapters.hpcc import PAIR_N
+from ..adapters.pairing import (PairJob, cpu_flags, heap_pages_args,  # noqa: F401
+                                hugetlb_room, pair_cpus, shared_buffer_dir, thp_available)
 from ..core.cache_env import measured as measured_caches
-from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step, UsageError, fmt_duration,  # noqa: F401
-                           have_tool, mode_of, parse_options, parts_estimate, shquote, stall_limit)
-from .plan_pairs import (PairJob, cpu_flags, heap_pages_args, hugetlb_room, pair_cpus, pair_jobs, shared_buffer_dir,  # noqa: F401
-                         thp_available)
+from . import plan_pairs
+from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
+                           UsageError, fmt_duration, have_tool, mode_of,
+                           parse_options, parts_estimate, shquote, stall_limit)
+from .plan_pairs import pair_jobs
 
 
 def cache_bytes(level: int, default: int, sysroot: str = "/") -> int:
@@ -261,7 +264,7 @@ def build_plan(o) -> list:
         steps += baseline_steps(o, want, disk_dir)
     o.pair_jobs = pair_jobs(o, want, disk_dir) if not o.no_baselines else []
     for job in o.pair_jobs:
-        steps += job.steps(o)
+        steps += plan_pairs.steps(job, o)
     if o.hostfile:
         steps.append(cluster_step(o))
     if split:
@@ -488,7 +491,7 @@ def main(argv: list) -> int:
             d = os.path.join(o.out, "raw", "pairs", job.id)
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "job.json"), "w") as f:
-                json.dump(job.doc(job.rounds(o)[1]), f, indent=1)
+                json.dump(job.doc(plan_pairs.rounds(job, o)[1]), f, indent=1)
     try:
         if o.nul and not o.dry_run:
             write_nul(o, steps, sys.stdout)

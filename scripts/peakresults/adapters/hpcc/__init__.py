@@ -292,7 +292,7 @@ def baseline_extra(o, disk_dir: str) -> list:
 
 def pair_jobs(e) -> list:
     """The paired HPL (linpack) and STREAM (membench, one thread) job (plan_pairs.PairEnv E)."""
-    from ...plan.plan_pairs import PairJob, heap_pages_args
+    from ..pairing import PairJob, heap_pages_args
     from ..likwid import membench_array_bytes
     if not ("cpu" in e.want or "memory" in e.want) or not e.have("hpcc"):
         return []
