@@ -1,4 +1,7 @@
-"""HPC Challenge (hpcc): HPL for linpack, STREAM for membench's stream test.
+"""HPC Challenge (hpcc): HPL for linpack, STREAM for membench's stream test. The one hpcc
+adapter, for one node (here: the unpaired step, the paired job) and for many (cluster.py:
+`adapters hpcc cluster run`, which scripts/cluster_hpcc.sh launches: b_eff and HPL across a
+hostfile's nodes, docs/cluster.md).
 
 Mapping (from hpccoutf.txt's summary section):
   HPL_Tflops x 1000 -> cpu linpack dgesv (GFLOPS), threads = OpenBLAS threads x MPI processes
@@ -48,6 +51,15 @@ ROUND_WHOLE = True
 N = dict(PAIR_N, full=8000)
 LIMIT_S = {"full": 900, "quick": 300, "tiny": 120}
 NB = 192
+
+
+def _cluster(argv: list) -> int:
+    from . import cluster
+    return cluster.main(argv)
+
+
+# The adapter's own commands beside a run (common.main): hpcc across the nodes of a hostfile.
+COMMANDS = {"cluster": _cluster}
 
 
 def isa_of_disassembly(text: str) -> str:
@@ -157,13 +169,18 @@ def _stream_times(text: str, section: str) -> tuple:
     return times, max(int(n.group(1)) - 1, 1) if n else 1
 
 
+def summary(text: str) -> dict | None:
+    """hpccoutf.txt's summary section as {key: value text}, None when it has none."""
+    m = re.search(r"^Begin of Summary section\.?\s*$(.*?)^End of Summary section", text, re.M | re.S)
+    return dict(ln.split("=", 1) for ln in m.group(1).splitlines() if "=" in ln) if m else None
+
+
 def parse(path: str, ctx: dict) -> tuple:
     with open(path, errors="replace") as f:
         text = f.read()
-    m = re.search(r"^Begin of Summary section\.?\s*$(.*?)^End of Summary section", text, re.M | re.S)
-    if not m:
+    kv = summary(text)
+    if kv is None:
         raise NotToolOutput("no summary section")
-    kv = dict(ln.split("=", 1) for ln in m.group(1).splitlines() if "=" in ln)
     if not kv.get("Success"):
         raise NotToolOutput("no Success= in the summary")
     blas = re.search(r"^peakbench_blas_threads=([0-9]+)", text, re.M)
@@ -206,8 +223,8 @@ def parse(path: str, ctx: dict) -> tuple:
     return ver, rows
 
 
-def write_input(n: int, nb: int) -> str:
-    """hpccinf.txt for one process: HPL N, NB, a 1 x 1 grid; PTRANS sizes left small."""
+def write_input(n: int, nb: int, p: int = 1, q: int = 1) -> str:
+    """hpccinf.txt: HPL N, NB, a P x Q grid (1 x 1: one process); PTRANS sizes left small."""
     return f"""HPLinpack benchmark input file
 Innovative Computing Laboratory, University of Tennessee
 HPL.out      output file name (if any)
@@ -218,8 +235,8 @@ HPL.out      output file name (if any)
 {nb}          NBs
 0            PMAP process mapping (0=Row-,1=Column-major)
 1            # of process grids (P x Q)
-1            Ps
-1            Qs
+{p}            Ps
+{q}            Qs
 16.0         threshold
 1            # of panel fact
 2            PFACTs (0=left, 1=Crout, 2=Right)

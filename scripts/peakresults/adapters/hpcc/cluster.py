@@ -1,13 +1,23 @@
-"""hpcc across the cluster's nodes (docs/cluster.md, "hpcc and HPL across nodes"): the
-nodes' own peaks, hpccinf.txt sized from them, and hpccoutf.txt read into reference rows.
+"""hpcc across the cluster's nodes, one MPI rank per node (docs/cluster.md, "hpcc and HPL
+across nodes"): the nodes' own peaks, hpccinf.txt sized from them, hpcc under mpirun, and
+hpccoutf.txt read into reference rows. The hpcc adapter's cluster part: its one-node part
+(__init__.py) gives it the input file, the paired N and the summary's reading.
 
-scripts/cluster_run.sh runs, one MPI rank per node:
-  mpirun --tag-output ... peakinfo --format json   -> every node's peaks and memory
-  python3 -m peakresults.cluster_hpcc nodes TAGGED --hostfile H --out NODES.json
-  python3 -m peakresults.cluster_hpcc input NODES.json --mode M [--threads T] > hpccinf.txt
-  mpirun ... hpcc                                  -> hpccoutf.txt
-  python3 -m peakresults.cluster_hpcc parse hpccoutf.txt --nodes NODES.json --threads T --out FILE
-  python3 -m peakresults.cluster_hpcc skip --reason WHY --out FILE   (hpcc absent or failed)
+  python3 scripts/peakresults/adapters hpcc cluster run --hostfile FILE --out DIR
+      [--mpirun "ARGS"] [--mode full|quick|tiny] [--build-dir DIR] [--threads T] [--nodes NODES.json]
+(scripts/cluster_hpcc.sh launches it, with the same options) runs peakinfo on every node
+first (each node's FP64 peak and memory, mpirun --tag-output), then hpcc with HPL's P x Q
+from the node count and N from the nodes' memory, its b_eff ping-pong and rings, and HPL's
+GFLOPS against the sum of the nodes' peaks. It writes DIR/cluster-nodes.json (every node's
+peak, memory, CPUs), DIR/cluster-hpcc.json (reference rows, or a skipped entry with the
+reason), DIR/hpcc/ (hpccinf.txt, hpccoutf.txt) and DIR/logs/. --threads: OpenBLAS threads
+per rank (default: the smallest node's CPUs). --nodes: an earlier run's cluster-nodes.json on
+the same hosts (peakinfo not run again). Exit 0 (hpcc absent is a skipped entry), 1 when a
+run failed, 2 on bad input. Its steps one by one (`cluster nodes|input|parse|skip`):
+  nodes TAGGED --hostfile H --out NODES.json   peakinfo's tagged outputs -> every node
+  input NODES.json --mode M > hpccinf.txt
+  parse hpccoutf.txt --nodes NODES.json --threads T --out FILE
+  skip --reason WHY --out FILE                 (hpcc absent or failed)
 
 Rows (a reference tool's document, docs/results-schema.md, "Reference tools' rows"), keyed
 by the clusterbench row each is the reference for (suite cluster, variant mpi, one thread):
@@ -25,12 +35,13 @@ import json
 import math
 import os
 import re
+import shutil
+import subprocess
 import sys
 
-from ..common import row
-from . import PAIR_N, write_input
+from ..common import row, write_doc, write_json
+from . import NB, PAIR_N, summary, write_input
 
-NB = 192
 MEM_FRAC = 0.8  # hpcc's advice: the matrix in about 80% of the nodes' memory
 _TAG = re.compile(r"\[\d+,(\d+)\]<(stdout|stderr|stddiag)>:")
 
@@ -59,12 +70,8 @@ def hpl_n(mode: str, mem_bytes: list, nb: int = NB) -> int:
 
 
 def hpccinf(n: int, nb: int, p: int, q: int) -> str:
-    """hpccinf.txt for a P x Q grid (adapters/hpcc.write_input's, whose grid is 1 x 1)."""
-    text = write_input(n, nb)
-    text, k = re.subn(r"^1(\s+)Ps\n1(\s+)Qs$", f"{p}\\1Ps\n{q}\\2Qs", text, flags=re.M)
-    if k != 1:
-        raise ValueError("hpccinf.txt's grid lines not found")
-    return text
+    """hpccinf.txt for a P x Q grid."""
+    return write_input(n, nb, p, q)
 
 
 def node_of_peakinfo(doc: dict) -> dict:
@@ -117,13 +124,6 @@ def nodes_from_tagged(text: str, names: list) -> list:
         entry["host"] = names[rank]
         nodes.append(entry)
     return nodes
-
-
-def _summary(text: str) -> dict:
-    m = re.search(r"^Begin of Summary section\.?\s*$(.*?)^End of Summary section", text, re.M | re.S)
-    if not m:
-        raise ValueError("no summary section: not hpcc's output")
-    return dict(ln.split("=", 1) for ln in m.group(1).splitlines() if "=" in ln)
 
 
 def _num(kv: dict, key: str):
@@ -193,7 +193,9 @@ def b_eff_rows(kv: dict, version: str) -> list:
 def parse(path: str, nodes: list, threads: int) -> tuple:
     """(version, rows) of a cluster hpcc run's hpccoutf.txt."""
     with open(path, errors="replace") as f:
-        kv = _summary(f.read())
+        kv = summary(f.read())
+    if kv is None:
+        raise ValueError("no summary section: not hpcc's output")
     version = "hpcc " + ".".join(kv.get(k, "?") for k in ("VersionMajor", "VersionMinor", "VersionMicro"))
     rows = b_eff_rows(kv, version)
     hpl = hpl_row(kv, version, nodes, threads)
@@ -204,12 +206,132 @@ def parse(path: str, nodes: list, threads: int) -> tuple:
     return version, rows
 
 
-def _write(path: str, doc: dict) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+
+PROG = "cluster_hpcc.sh"  # the command a user runs (scripts/cluster_hpcc.sh launches `cluster run`)
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
+LIMIT_S = {"full": 7200, "quick": 600, "tiny": 180}  # hpcc's run across the nodes, by mode
+NODES_LIMIT_S = 300  # peakinfo on every node (it measures its clock: a few seconds)
+_OPTIONS = {"--hostfile": "hostfile", "--mpirun": "mpirun", "--mode": "mode", "--out": "out",
+            "--build-dir": "build_dir", "--threads": "threads", "--nodes": "nodes"}
+
+
+class _Usage(Exception):
+    """A bad option of `cluster run`: one line, exit 2."""
+
+
+def run_options(argv: list) -> argparse.Namespace:
+    """`cluster run`'s options, checked as cluster_hpcc.sh checked them."""
+    o = argparse.Namespace(hostfile="", mpirun="", mode="quick", out="", build_dir=os.path.join(ROOT, "build"),
+                           threads="", nodes="")
+    for i in range(0, len(argv), 2):
+        if argv[i] not in _OPTIONS:
+            raise _Usage(f"unknown option '{argv[i]}'")
+        if i + 1 >= len(argv):
+            raise _Usage(f"{argv[i]} needs a value")
+        setattr(o, _OPTIONS[argv[i]], argv[i + 1])
+    if not (o.hostfile and os.access(o.hostfile, os.R_OK)):
+        raise _Usage("--hostfile FILE is required and readable")
+    if not o.out:
+        raise _Usage("--out DIR is required")
+    if o.nodes and not os.access(o.nodes, os.R_OK):
+        raise _Usage(f"cannot read --nodes '{o.nodes}'")
+    if o.mode not in LIMIT_S:
+        raise _Usage("--mode wants full, quick or tiny")
+    if o.threads and not re.fullmatch(r"[1-9][0-9]{0,2}", o.threads):
+        raise _Usage(f"--threads wants a count, got '{o.threads}'")
+    if not hostfile_names(o.hostfile):
+        raise _Usage("the hostfile names no host")
+    return o
+
+
+def _tail(path: str) -> str:
+    """The file's last line, as `tail -n 1` shows it ("" when unreadable)."""
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines[-1] if lines else ""
+
+
+def skip_doc(path: str, reason: str) -> None:
+    """The document of a cluster run that gave no rows: b_eff and HPL skipped, with REASON."""
+    write_doc(path, "hpcc", "", [], [{"test": t, "reason": reason} for t in ("b_eff", "hpl")])
+
+
+def run(argv: list) -> int:
+    """`cluster run`: peakinfo on every node, then hpcc across them (see the top)."""
+    try:
+        o = run_options(argv)
+    except _Usage as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    names = hostfile_names(o.hostfile)
+    for d in ("logs", "hpcc"):
+        os.makedirs(os.path.join(o.out, d), exist_ok=True)
+    out = os.path.abspath(o.out)
+    logs, work, doc = os.path.join(out, "logs"), os.path.join(out, "hpcc"), os.path.join(out, "cluster-hpcc.json")
+
+    def skip(reason: str, rc: int = 0) -> int:
+        print(f"{PROG}: {reason}", file=sys.stderr)
+        skip_doc(doc, reason)
+        return rc
+
+    def launch(limit: int, args: list, log: str, env=None) -> int:
+        """mpirun, one rank per node, under LIMIT seconds; its output to LOG.out/.err (or .log)."""
+        cmd = ["timeout", str(limit), "mpirun", "--bind-to", "none"] + o.mpirun.split() + [
+            "--hostfile", o.hostfile, "-np", str(len(names)), "--map-by", "node"] + args
+        with open(log[0], "w") as fo, open(log[1], "w") as fe:
+            return subprocess.run(cmd, stdout=fo, stderr=fe, env=env).returncode
+
+    pi = os.path.join(o.build_dir, "peakinfo", "peakinfo")
+    if not os.access(pi, os.X_OK):
+        return skip(f"peakinfo not built under {o.build_dir}: no node peaks", 1)
+    if not shutil.which("hpcc"):
+        return skip("hpcc not installed (Debian: apt install hpcc)")
+    nodes_file = os.path.join(out, "cluster-nodes.json")
+    try:
+        if o.nodes:
+            if not (os.path.exists(nodes_file) and os.path.samefile(o.nodes, nodes_file)):
+                shutil.copyfile(o.nodes, nodes_file)
+        else:
+            tagged = [os.path.join(logs, "peakinfo-nodes.out"), os.path.join(logs, "peakinfo-nodes.err")]
+            if launch(NODES_LIMIT_S, ["--tag-output", pi, "--format", "json", "--quiet"], tagged):
+                return skip(f"peakinfo failed on a node: {_tail(tagged[1])}", 1)
+            with open(tagged[0], errors="replace") as f:
+                write_json(nodes_file, {"nodes": nodes_from_tagged(f.read(), names)})
+        with open(nodes_file) as f:
+            nodes = json.load(f)["nodes"]
+        cpus = [n["cpus"] for n in nodes if n.get("cpus")]
+        threads = int(o.threads) if o.threads else int(min(cpus)) if cpus else 1
+        with open(os.path.join(work, "hpccinf.txt"), "w") as f:
+            f.write(hpccinf(hpl_n(o.mode, [x.get("mem_bytes") for x in nodes]), NB, *grid(len(nodes))))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"cluster_hpcc: {e}", file=sys.stderr)
+        return 1
+    res = os.path.join(work, "hpccoutf.txt")
+    if os.path.exists(res):
+        os.remove(res)
+    # hpcc reads hpccinf.txt and writes hpccoutf.txt on rank 0 only, in its working directory:
+    # every rank starts in OUT/hpcc (made where it is missing), rank 0 is the hostfile's first
+    # host: OUT must be on that host (cluster_run.sh started there) or on a shared filesystem.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS="1")
+    err = os.path.join(logs, "hpcc.err")
+    rc = launch(LIMIT_S[o.mode], ["-x", "OPENBLAS_NUM_THREADS", "-x", "OMP_NUM_THREADS", "sh", "-c",
+                                  'mkdir -p "$1" && cd "$1" && exec hpcc', "sh", work],
+                [os.path.join(logs, "hpcc.log"), err], env)
+    if rc or not (os.path.exists(res) and os.path.getsize(res) > 0):
+        return skip(f"hpcc exited {rc}: {_tail(err)}", 1)
+    try:
+        version, rows = parse(res, nodes, threads)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"cluster_hpcc: {e}", file=sys.stderr)
+        return skip(f"hpccoutf.txt unreadable: see {out}/hpcc", 1)
+    write_doc(doc, "hpcc", version, rows, [], nodes=nodes)
+    return 0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -219,9 +341,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list) -> int:
-    from ...core.schema import BASELINE_SCHEMA
-    p = _Parser(prog="python3 -m peakresults.cluster_hpcc")
+    """`adapters hpcc cluster run|nodes|input|parse|skip ...` (see the top)."""
+    if argv[:1] == ["run"]:
+        return run(argv[1:])
+    p = _Parser(prog="python3 scripts/peakresults/adapters hpcc cluster")
     sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("run", help="peakinfo on every node, then hpcc across them")
     a = sub.add_parser("nodes")
     a.add_argument("tagged")
     a.add_argument("--hostfile", required=True)
@@ -239,14 +364,13 @@ def main(argv: list) -> int:
     d.add_argument("--out", required=True)
     o = p.parse_args(argv)
     if o.cmd == "skip":
-        _write(o.out, {"schema": BASELINE_SCHEMA, "tool": "hpcc", "tool_version": "", "rows": [],
-                       "skipped": [{"test": t, "reason": o.reason} for t in ("b_eff", "hpl")]})
+        skip_doc(o.out, o.reason)
         return 0
     try:
         if o.cmd == "nodes":
             with open(o.tagged, errors="replace") as f:
                 nodes = nodes_from_tagged(f.read(), hostfile_names(o.hostfile))
-            _write(o.out, {"nodes": nodes})
+            write_json(o.out, {"nodes": nodes})
             return 0
         with open(o.nodes) as f:
             nodes = json.load(f)["nodes"]
@@ -258,8 +382,7 @@ def main(argv: list) -> int:
     except (OSError, ValueError, KeyError) as e:
         print(f"cluster_hpcc: {e}", file=sys.stderr)
         return 1
-    _write(o.out, {"schema": BASELINE_SCHEMA, "tool": "hpcc", "tool_version": version, "rows": rows,
-                   "skipped": [], "nodes": nodes})
+    write_doc(o.out, "hpcc", version, rows, [], nodes=nodes)
     return 0
 
 
