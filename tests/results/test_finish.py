@@ -67,7 +67,7 @@ def section(text, title):
 
 @contextlib.contextmanager
 def fake_pairs(fake):
-    """Stand FAKE's load_pairs and write_pairs_csv in for peakresults.pairs' own (the modules
+    """Stand FAKE's load_pairs and write_pairs_csv in for peakresults.pairs.pairs' own (the modules
     that use them import pairs once, at the top)."""
     from peakresults.pairs import pairs
     saved = pairs.load_pairs, pairs.write_pairs_csv
@@ -465,7 +465,7 @@ class Folders(unittest.TestCase):
         self.assertIn("gnuplot not installed", read(os.path.join(d, "report.md")))
 
     def test_unreadable_pairs_are_a_warning(self):
-        fake = types.ModuleType("peakresults.pairs")
+        fake = types.ModuleType("peakresults.pairs.pairs")
 
         def broken(out):
             raise ValueError("r1-ours.json: not JSON")
@@ -479,7 +479,7 @@ class Folders(unittest.TestCase):
         self.assertIn("- raw/pairs: paired rounds not readable (r1-ours.json: not JSON)", md)
 
     def test_pairs_rendered_with_unexplained(self):
-        fake = types.ModuleType("peakresults.pairs")
+        fake = types.ModuleType("peakresults.pairs.pairs")
         fake.load_pairs = lambda out: [{
             "tool": "fio", "tool_version": "fio-3.33", "suite": "disk", "test": "seq_read", "variant": "psync",
             "threads": 1, "block_bytes": 1048576, "metric": "throughput", "unit": "MB/s", "kind": "like_for_like",

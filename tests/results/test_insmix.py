@@ -1,4 +1,4 @@
-"""scripts/peakresults/insmix*.py: the hot loops' instruction mix, on objdump -d excerpts
+"""scripts/peakresults/insmix/insmix*.py: the hot loops' instruction mix, on objdump -d excerpts
 recorded here (tests/fixtures/insmix: membench's s_triad and s_copy per ISA, likwid-bench
 5.2's copy_mem_avx and stream_mem_avx kernels found through its test table, Debian hpcc's
 timed STREAM Triad block)."""

@@ -1,4 +1,4 @@
-"""Paired rounds (scripts/peakresults/pairs.py) on recorded rounds written here: the median
+"""Paired rounds (scripts/peakresults/pairs/pairs.py) on recorded rounds written here: the median
 of the per-pair ratios (not the ratio of medians), min and max, an odd and an even number
 of pairs, a failed round, the cause kept only outside 0.90-1.10, our best configuration."""
 import csv

@@ -1,4 +1,4 @@
-"""The report's peaks per number format (issue 37 §5; scripts/peakresults/report_formats.py):
+"""The report's peaks per number format (issue 37 §5; scripts/peakresults/report/report_formats.py):
 the table, the chart's data and the summary's one line, on the fixture machines of
 tests/fixtures/formats (an AMX server, AVX512_BF16 without AMX, an AVX2 core with nothing,
 an arm64 Neoverse N2), and end to end in report.md (the recorded tiny run with the AMX

@@ -1,4 +1,4 @@
-"""The report header's time line (scripts/peakresults/report_time.py, issue 42): the steps'
+"""The report header's time line (scripts/peakresults/report/report_time.py, issue 42): the steps'
 time per part from status.tsv beside the plan's estimate per part (plan.json), the run's
 wall time while run_all.sh runs the report, a resumed run said, nothing without a status."""
 import json

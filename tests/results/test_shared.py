@@ -1,6 +1,6 @@
 """The shared facts (common/peak_shared.h): the C compiler's reading (tests/unit/
 shared_facts.c, built by CMake, its path the first argument) equals the results program's
-(peakresults.shared), and every define the header holds is printed by the C side."""
+(peakresults.core.shared), and every define the header holds is printed by the C side."""
 import os
 import subprocess
 import sys

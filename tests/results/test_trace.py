@@ -1,4 +1,4 @@
-"""scripts/peakresults/trace*.py: syscall traces of a pair's two sides, on traces recorded
+"""scripts/peakresults/trace/trace*.py: syscall traces of a pair's two sides, on traces recorded
 on a 2-vCPU VM (tests/fixtures/traces: strace -f -qq -yy -T -s 1 excerpts, and the summaries
 `peakresults trace run` wrote) and hand-edited variants of them."""
 import json
