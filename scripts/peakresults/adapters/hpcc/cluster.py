@@ -280,11 +280,12 @@ def run(argv: list) -> int:
         skip_doc(doc, reason)
         return rc
 
-    def launch(limit: int, args: list, log: str, env=None) -> int:
-        """mpirun, one rank per node, under LIMIT seconds; its output to LOG.out/.err (or .log)."""
+    def launch(limit: int, args: list, files: list, env=None) -> int:
+        """mpirun ARGS, one rank per node, under LIMIT seconds (timeout(1): 124 past it); its
+        stdout and stderr to the two FILES. The launcher's options split as a shell would."""
         cmd = ["timeout", str(limit), "mpirun", "--bind-to", "none"] + o.mpirun.split() + [
             "--hostfile", o.hostfile, "-np", str(len(names)), "--map-by", "node"] + args
-        with open(log[0], "w") as fo, open(log[1], "w") as fe:
+        with open(files[0], "w") as fo, open(files[1], "w") as fe:
             return subprocess.run(cmd, stdout=fo, stderr=fe, env=env).returncode
 
     pi = os.path.join(o.build_dir, "peakinfo", "peakinfo")
