@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_all.sh: the whole peakbench protocol in one command. Builds if needed, runs the plan
-# (scripts/peakresults/plan.py: every suite that is built or --only some, the reference
+# (scripts/peakresults/plan/plan.py: every suite that is built or --only some, the reference
 # tools, the paired rounds, the second pass), then the results program (peakresults
 # finish), into results/<timestamp>/. This file keeps the sequencing: progress and ETA on
 # stderr, locks, calling the binaries, stopping on SIGINT/SIGTERM, status.tsv and
@@ -162,7 +162,7 @@ run_step() {
 traced_command() {
 	local j w path
 	peak_have strace || { LAST_REASON="strace not installed (Debian: apt-get install strace): no traced round"; return 1; }
-	[ -e "$ROOT/scripts/peakresults/trace.py" ] || { LAST_REASON="scripts/peakresults/trace.py not present"; return 1; }
+	[ -e "$ROOT/scripts/peakresults/trace/trace.py" ] || { LAST_REASON="scripts/peakresults/trace/trace.py not present"; return 1; }
 	for ((j = 0; j < ${#cmd[@]}; j++)); do [ "${cmd[j]}" != -- ] || break; done
 	w=${cmd[j + 1]:-}
 	case $w in
@@ -317,7 +317,7 @@ fi
 # The run's options, for --resume: the same plan again (the folder named, whatever --out was).
 [ -n "$RESUME" ] || printf '%s\0' "$@" --out "$OUT" >"$OUT/plan-args" || exit 1
 # The plan again (which steps and estimates depends on the tools there now), writing the
-# paired jobs' definitions (raw/pairs/<id>/job.json, read by scripts/peakresults/pairs.py).
+# paired jobs' definitions (raw/pairs/<id>/job.json, read by scripts/peakresults/pairs/pairs.py).
 read_plan "$@" --out "$OUT" --write-pairs
 # The paired disk job's shared buffers (BUFFER_DIR: diskbench --buffer-dir, on tmpfs, left
 # for fio between rounds), removed at the end, interrupted or not, with OUT/disk-tmp.

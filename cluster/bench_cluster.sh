@@ -146,14 +146,14 @@ for r in 1 2 3; do
 		hpcc_side
 		ours_p2p
 	fi
-	PYTHONPATH="$REPO/scripts" python3 -m peakresults.report_cluster "$d" >"$d/section.md"
+	PYTHONPATH="$REPO/scripts" python3 -m peakresults.report.report_cluster "$d" >"$d/section.md"
 	echo "--- round $r ($d/section.md)"
 	grep -E '^(Transport|\| (latency|bw) \||HPL across)' "$d/section.md"
 done
 # per round: ours / hpcc's b_eff (latency at 8 B, bandwidth at 2 MiB vs its 2,000,000 B)
 PYTHONPATH="$REPO/scripts" python3 - "$RES" <<'PY'
 import glob, json, os, statistics as st, sys
-from peakresults import report_cluster_mpi as m
+from peakresults.report import report_cluster_mpi as m
 for test, size, field in (("mpi_p2p_latency", 8, "p50"), ("mpi_p2p_bw", 2097152, "median")):
     ratios = []
     for d in sorted(glob.glob(os.path.join(sys.argv[1], "fabric-r*"))):

@@ -2,7 +2,7 @@
 # The OSU Micro-Benchmarks and IMB-MPI1 between the hostfile's first two hosts, where they
 # are on PATH (neither is in Debian; docs/cluster.md, "References"): osu_latency, osu_bw,
 # osu_bibw, osu_mbw_mr, IMB-MPI1 PingPong, read into DIR/cluster-osu.json
-# (peakresults.cluster_osu) beside clusterbench's mpi_p2p rows. Nothing on PATH: nothing
+# (peakresults.adapters.osu) beside clusterbench's mpi_p2p rows. Nothing on PATH: nothing
 # written, exit 0.
 #   cluster_osu.sh --hostfile FILE --out DIR [--mpirun "ARGS"]
 set -euo pipefail
@@ -45,6 +45,6 @@ for tool in osu_latency osu_bw osu_bibw osu_mbw_mr IMB-MPI1; do
 	fi
 done
 if [ ${#osu_outs[@]} -gt 0 ]; then
-	PYTHONPATH="$ROOT/scripts" python3 -m peakresults.cluster_osu --out "$OUT/cluster-osu.json" "${osu_outs[@]}" ||
+	PYTHONPATH="$ROOT/scripts" python3 -m peakresults.adapters.osu --out "$OUT/cluster-osu.json" "${osu_outs[@]}" ||
 		{ echo "cluster_osu.sh: the OSU/IMB outputs could not be read (see $OUT/logs)" >&2; exit 1; }
 fi

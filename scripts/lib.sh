@@ -32,7 +32,7 @@ loopback_peak() { # dir
 # dpdkbench's EAL memory arguments, one word a line, for PROCS processes of MB MiB each:
 # hugepages when a hugetlbfs is mounted and the free, unreserved pages cover them, ordinary
 # memory otherwise; PEAKBENCH_DPDK_HUGE=yes|no overrides. The rule is the results program's
-# (scripts/peakresults/plan.py dpdk_eal_mem, which run_all.sh's plan also uses), written
+# (scripts/peakresults/plan/plan.py dpdk_eal_mem, which run_all.sh's plan also uses), written
 # once. MOUNTS and MEMINFO (default /proc/mounts, /proc/meminfo) let tests pass fakes.
 # peak_dpdk_eal_mem PROCS MB [MOUNTS [MEMINFO]]
 peak_dpdk_eal_mem() {

@@ -1,5 +1,5 @@
 /* Facts the C binaries and the results program (scripts/peakresults) both act on, written
- * once: scripts/peakresults/shared.py reads this file, and tests/unit/shared_facts.c with
+ * once: scripts/peakresults/core/shared.py reads this file, and tests/unit/shared_facts.c with
  * tests/results/test_shared.py check that both sides read the same values. One
  * `#define PEAK_SHARED_<NAME> <number>` a line; Python sees <NAME>. */
 #ifndef PEAK_SHARED_H

@@ -23,9 +23,9 @@ if __package__ in (None, ""):  # run as `python3 scripts/peakresults`
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     __package__ = "peakresults"  # noqa: A001
 
-from peakresults import compare_report  # noqa: E402
-from peakresults.compare import compare  # noqa: E402
-from peakresults.load import NotAResultsFolder, load_run  # noqa: E402
+from peakresults.compare import compare_report  # noqa: E402
+from peakresults.compare.compare import compare  # noqa: E402
+from peakresults.core.load import NotAResultsFolder, load_run  # noqa: E402
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,7 +35,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def run_finish(out: str, draw: bool) -> int:
-    from peakresults.finish import finish
+    from peakresults.report.finish import finish
     if not os.path.isdir(os.path.join(out, "raw")):
         print(f"peakresults: {out}: no raw/ folder (not a run_all.sh results folder)", file=sys.stderr)
         return 2
@@ -67,7 +67,7 @@ def run_theoretical(path: str, suite: str, variant: str) -> int:
 def run_pair_question(verb: str, args: list) -> int:
     """run_all.sh before a conditional step of a paired job: `pairs-enough OUT JOB [K]` (before
     round K: 0 = the job's verdicts are settled or cannot settle, skip it; 1 = run it; 2 = usage)."""
-    from peakresults import pairs
+    from peakresults.pairs import pairs
     if len(args) not in (2, 3) or not os.path.isfile(os.path.join(args[0], "raw", "pairs", args[1], "job.json")):
         print(f"peakresults: {verb} OUT JOB [K]: no OUT/raw/pairs/JOB/job.json", file=sys.stderr)
         return 2
@@ -82,7 +82,7 @@ def run_pair_question(verb: str, args: list) -> int:
 def run_eal_mem(args: list) -> int:
     """`eal-mem PROCS MB [MOUNTS [MEMINFO]]`: dpdkbench's EAL memory arguments, one word a
     line (plan.dpdk_eal_mem, the one rule; scripts/lib.sh's peak_dpdk_eal_mem calls this)."""
-    from peakresults import plan
+    from peakresults.plan import plan
     if not 2 <= len(args) <= 4 or not all(a.isdigit() and int(a) > 0 for a in args[:2]):
         print("peakresults: eal-mem PROCS MB [MOUNTS [MEMINFO]]", file=sys.stderr)
         return 2
@@ -95,15 +95,15 @@ def main(argv: list) -> int:
     if argv[:1] == ["eal-mem"]:  # dpdkbench's EAL memory arguments (plan.dpdk_eal_mem)
         return run_eal_mem(argv[1:])
     if argv[:1] == ["plan"]:  # run_all.sh's options and steps (plan.py)
-        from peakresults import plan
+        from peakresults.plan import plan
         return plan.main(argv[1:])
     if argv[:1] == ["pairs-enough"]:  # run_all.sh's conditional rounds
         return run_pair_question(argv[0], argv[1:])
     if argv[:1] == ["trace"]:  # a pair's two sides under strace (trace.py)
-        from peakresults import trace
+        from peakresults.trace import trace
         return trace.main(argv[1:])
     if argv[:1] == ["insmix"]:  # a kernel's instruction mix (insmix.py, insmix_tools.py)
-        from peakresults import insmix_tools
+        from peakresults.insmix import insmix_tools
         return insmix_tools.main(argv[1:])
     p = _Parser(prog="peakresults", description="peakbench's results program")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -129,13 +129,13 @@ def main(argv: list) -> int:
     if a.cmd == "finish":
         return run_finish(a.out, not a.no_charts)
     if a.cmd == "cache-env":
-        from peakresults.cache_env import from_file
+        from peakresults.core.cache_env import from_file
         v = from_file(a.file)
         if v:
             print(v)
         return 0 if v else 1
     if a.cmd == "cloud-env":
-        from peakresults.cloud_env import from_file as cloud_from_file
+        from peakresults.core.cloud_env import from_file as cloud_from_file
         v = cloud_from_file(a.file)
         if v:
             print(v)

@@ -39,7 +39,7 @@ import test_cluster_mpi as t
 json.dump({"context": {"nodes": []}, "results": t.fixture_rows("cluster-mpi_p2p.csv")}, open(sys.argv[2], "w"))
 PY
 fi
-PYTHONPATH="$REPO/scripts" python3 -m peakresults.report_cluster "$OUT" >"$tmp/section.md" ||
+PYTHONPATH="$REPO/scripts" python3 -m peakresults.report.report_cluster "$OUT" >"$tmp/section.md" ||
 	fail "report_cluster failed"
 python3 - "$OUT/raw/cluster-hpcc.json" "$OUT/raw/cluster-osu.json" "$tmp/section.md" "$K" <<'PY' || fail "hpcc check"
 import json, sys

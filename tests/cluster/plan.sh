@@ -25,7 +25,7 @@ if [ -n "${4:-}" ]; then
 fi
 PYTHONPATH="$REPO/scripts" python3 - "$out" "$K" "$NET" <<'PY' || fail "results or report"
 import json, os, sys
-from peakresults import report_cluster
+from peakresults.report import report_cluster
 out, k, net = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 hosts = {f"{net}.{i}" for i in range(1, k + 1)}
 m = json.load(open(os.path.join(out, "raw", "cluster-net_matrix.json")))

@@ -30,7 +30,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 
-from peakresults import physics, schema  # noqa: E402
+from peakresults.core import physics, schema  # noqa: E402
 
 NEEDED = ("suite", "test", "variant", "threads", "metric", "n", "mean", "theoretical", "efficiency", "flags")
 

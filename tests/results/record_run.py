@@ -128,7 +128,7 @@ def imul_clocks(rows: list[dict]) -> dict:
 
 
 def plant_clock_chain(rows: list[dict], corrected: bool = False) -> list[dict]:
-    """The flag a cpubench with issue 41's diagnosis (common/peak_diagnose.c) writes on a row
+    """The flag a cpubench with issue 41's diagnosis (common/harness/peak_diagnose.c) writes on a row
     above its peak whose clock chain disagrees with the imul-anchored clock:
     cause=clock_chain_R, R = the row's clock over that clock at its thread count, 2
     decimals; CORRECTED: the peak taken at the anchor as well, clock_corrected (the row then

@@ -14,9 +14,10 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import adapters, plan, plan_pairs  # noqa: E402
+from peakresults import adapters  # noqa: E402
 from peakresults.adapters import hpcc as hpcc_adapter  # noqa: E402
-from peakresults.adapters import common  # noqa: E402
+from peakresults.adapters import common, pairing  # noqa: E402
+from peakresults.plan import plan  # noqa: E402
 
 SYS = os.path.join(REPO, "tests", "fixtures", "sysroot-full")
 ADAPTERS = os.path.join(REPO, "scripts", "peakresults", "adapters")
@@ -62,12 +63,12 @@ class RecordedPlans(unittest.TestCase):
     def setUp(self):
         if len(os.sched_getaffinity(0)) < 2:
             self.skipTest("one CPU: the recorded plans have two")
-        self.saved = plan_pairs.pair_cpus, hpcc_adapter.vector_isa
-        plan_pairs.pair_cpus = lambda: (0, 1)
+        self.saved = pairing.pair_cpus, hpcc_adapter.vector_isa
+        pairing.pair_cpus = lambda: (0, 1)
         hpcc_adapter.vector_isa = lambda: ("sse2", "measured")
 
     def tearDown(self):
-        plan_pairs.pair_cpus, hpcc_adapter.vector_isa = self.saved
+        pairing.pair_cpus, hpcc_adapter.vector_isa = self.saved
 
     def test_pair_jobs_derived_as_recorded(self):
         # each paired job's tool side, derived from our job (pages, CPUs, sizes, seconds)

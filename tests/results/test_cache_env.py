@@ -10,8 +10,8 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import cache_env  # noqa: E402
-from peakresults.charts_special import cache_marks  # noqa: E402
+from peakresults.charts.charts_special import cache_marks  # noqa: E402
+from peakresults.core import cache_env  # noqa: E402
 
 MiB = 1 << 20
 # The masked Intel VM (../shared/machines/intel-server-masked-kvm): 480 MiB reported, the
@@ -48,7 +48,7 @@ class CacheEnv(unittest.TestCase):
 
 class MachineSection(unittest.TestCase):
     def test_effective_row_only_where_smaller(self):
-        from peakresults.report_machine import machine
+        from peakresults.report.report_machine import machine
         rows = [ln for ln in machine(MASKED) if ln.startswith("| Effective caches |")]
         self.assertEqual(len(rows), 1)
         self.assertIn("L3 13.45 MiB (reported 480 MiB)", rows[0])

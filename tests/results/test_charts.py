@@ -15,8 +15,9 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import chart_gp, chart_styles, charts_special, schema  # noqa: E402
-from peakresults.charts import Charts, suite_figs  # noqa: E402
+from peakresults.charts import chart_gp, chart_styles, charts_special  # noqa: E402
+from peakresults.charts.charts import Charts, suite_figs  # noqa: E402
+from peakresults.core import schema  # noqa: E402
 
 KiB, MiB = 1 << 10, 1 << 20
 THREADS = (1, 2, 4, 8)
@@ -242,7 +243,7 @@ class Scripts(unittest.TestCase):
         # issue 41: efficiency.png's title, centred over a plot pushed right by its long bar
         # labels, ran off the canvas ("measured / theoretic"); a bar chart centres its title
         # on the canvas, and its words fit its width at its font (about 0.6 em a character)
-        from peakresults import chart_bars
+        from peakresults.charts import chart_bars
         for fig in ("efficiency", "baseline"):
             gp = self.gp[fig]
             self.assertNotRegex(gp, r"(?m)^set title ", fig)

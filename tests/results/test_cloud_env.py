@@ -1,5 +1,5 @@
 """The cloud in the results program (docs/cloud.md): PEAKBENCH_CLOUD as run_all.sh builds
-it from peakinfo's context (cloud_env.py, read back by common/peak_cloud.c), and the
+it from peakinfo's context (cloud_env.py, read back by common/machine/peak_cloud.c), and the
 Machine section's Cloud row."""
 import json
 import os
@@ -10,8 +10,8 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import cloud_env  # noqa: E402
-from peakresults.report_machine import machine  # noqa: E402
+from peakresults.core import cloud_env  # noqa: E402
+from peakresults.report.report_machine import machine  # noqa: E402
 
 AWS = {"cloud.provider": "aws", "cloud.instance_type": "m5.large", "cloud.source": "dmi",
        "cloud.note": "DMI sys_vendor and product_name"}

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 import build  # noqa: E402
 import gen_c  # noqa: E402
-from peakresults import report_cloud  # noqa: E402
+from peakresults.report import report_cloud  # noqa: E402
 
 
 def run(*args):

@@ -14,8 +14,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FIX = os.path.join(REPO, "tests", "fixtures", "cluster")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import cluster_hpcc, cluster_osu, report_cluster, report_cluster_mpi, schema  # noqa: E402
-from peakresults.charts import Charts  # noqa: E402
+from peakresults.adapters import osu as cluster_osu  # noqa: E402
+from peakresults.adapters.hpcc import cluster as cluster_hpcc  # noqa: E402
+from peakresults.charts.charts import Charts  # noqa: E402
+from peakresults.core import schema  # noqa: E402
+from peakresults.report import report_cluster, report_cluster_mpi  # noqa: E402
 
 NODES = [{"host": "node1", "fp64_gflops": 118.2, "mem_bytes": 25e9, "cpus": 2},
          {"host": "node2", "fp64_gflops": 100.0, "mem_bytes": 16e9, "cpus": 2}]

@@ -12,10 +12,10 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import schema  # noqa: E402
-from peakresults.compare import compare  # noqa: E402
-from peakresults.load import NotAResultsFolder, load_run  # noqa: E402
-from peakresults.stats import t_quantile, welch_diff_ci  # noqa: E402
+from peakresults.compare.compare import compare  # noqa: E402
+from peakresults.core import schema  # noqa: E402
+from peakresults.core.load import NotAResultsFolder, load_run  # noqa: E402
+from peakresults.core.stats import t_quantile, welch_diff_ci  # noqa: E402
 
 CONTEXT = {"cpu.model": "AMD EPYC 9R14", "cpu.family": 25, "cpu.model_number": 17,
            "os.kernel": "6.18.0", "governor": "unknown", "thp": "madvise",
@@ -102,7 +102,7 @@ class Schema(unittest.TestCase):
 
     def test_rows_without_hosts_load(self):
         # Every other binary's rows and results written before host/peer: both "".
-        from peakresults.load import with_hosts
+        from peakresults.core.load import with_hosts
         rows = with_hosts([{"suite": "cpu"}, {"suite": "cluster", "host": "a", "peer": "b"}])
         self.assertEqual([schema.hosts_of(r) for r in rows], [("", ""), ("a", "b")])
         self.assertEqual(rows[0]["host"], "")
@@ -110,7 +110,7 @@ class Schema(unittest.TestCase):
     def test_cluster_step_reads_old_node_blocks(self):
         # A results folder from before libpeak's sysinfo: node keys kernel/isa, the file
         # beside the raw folder rather than in it; a row without peer gets "".
-        from peakresults.merge import cluster_step
+        from peakresults.merge.merge import cluster_step
         with tempfile.TemporaryDirectory() as out:
             doc = {"context": {"nodes": [{"host": "n1", "kernel": "6.1", "isa": "avx2"}]},
                    "results": [{"suite": "cluster", "test": "node_sweep", "host": "n1"}]}

@@ -9,9 +9,10 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import family_noise, schema  # noqa: E402
-from peakresults.compare import compare  # noqa: E402
-from peakresults.load import Run  # noqa: E402
+from peakresults.compare import family_noise  # noqa: E402
+from peakresults.compare.compare import compare  # noqa: E402
+from peakresults.core import schema  # noqa: E402
+from peakresults.core.load import Run  # noqa: E402
 
 CONTEXT = {"cpu.model": "AMD EPYC", "cpu.family": 25, "cpu.model_number": 1}
 

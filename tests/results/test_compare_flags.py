@@ -28,9 +28,9 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, HERE)
 
-from peakresults import schema  # noqa: E402
-from peakresults.compare import compare  # noqa: E402
-from peakresults.load import Run  # noqa: E402
+from peakresults.compare.compare import compare  # noqa: E402
+from peakresults.core import schema  # noqa: E402
+from peakresults.core.load import Run  # noqa: E402
 from test_compare import CONTEXT, row, run_cli, write_run  # noqa: E402
 
 RECORD = os.path.join(REPO, "..", "shared", "machines", "intel-server-masked-kvm")

@@ -15,10 +15,10 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, HERE)
 
-from peakresults import noise, schema  # noqa: E402
-from peakresults.compare import compare  # noqa: E402
-from peakresults.load import load_run  # noqa: E402
-from peakresults.pool import pool  # noqa: E402
+from peakresults.compare.compare import compare  # noqa: E402
+from peakresults.core import noise, schema  # noqa: E402
+from peakresults.core.load import load_run  # noqa: E402
+from peakresults.merge.pool import pool  # noqa: E402
 from test_compare import CONTEXT, row, run_cli, write_run  # noqa: E402
 
 RECORDED = os.path.join(REPO, "tests", "fixtures", "results", "tiny", "raw", "cpu-cpubench.json")

@@ -5,8 +5,9 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
-from peakresults import compare_report, compare_shift, schema  # noqa: E402
-from peakresults.compare import Comparison, RowChange  # noqa: E402
+from peakresults.compare import compare_report, compare_shift  # noqa: E402
+from peakresults.compare.compare import Comparison, RowChange  # noqa: E402
+from peakresults.core import schema  # noqa: E402
 
 
 def rc(suite, i, change, metric="throughput", unit="MB/s", verdict="slower"):

@@ -21,9 +21,11 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(REPO, "tests", "fixtures", "results", "tiny")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import csvout, pool, report_refs, schema  # noqa: E402
-from peakresults.bimodal import modes  # noqa: E402
-from peakresults.finish import finish  # noqa: E402
+from peakresults.core import csvout, schema  # noqa: E402
+from peakresults.merge import pool  # noqa: E402
+from peakresults.merge.bimodal import modes  # noqa: E402
+from peakresults.report import report_refs  # noqa: E402
+from peakresults.report.finish import finish  # noqa: E402
 
 
 def run_cli(*args):
@@ -65,9 +67,9 @@ def section(text, title):
 
 @contextlib.contextmanager
 def fake_pairs(fake):
-    """Stand FAKE's load_pairs and write_pairs_csv in for peakresults.pairs' own (the modules
+    """Stand FAKE's load_pairs and write_pairs_csv in for peakresults.pairs.pairs' own (the modules
     that use them import pairs once, at the top)."""
-    from peakresults import pairs
+    from peakresults.pairs import pairs
     saved = pairs.load_pairs, pairs.write_pairs_csv
     pairs.load_pairs, pairs.write_pairs_csv = fake.load_pairs, fake.write_pairs_csv
     try:
@@ -450,7 +452,7 @@ class Folders(unittest.TestCase):
         self.assertTrue(any("bimodal" in schema.flags_of(r) for r in rows))
 
     def test_no_gnuplot_is_a_skip_with_the_reason(self):
-        from peakresults import charts
+        from peakresults.charts import charts
         d = fixture_copy(self.tmp)
         real = charts.shutil.which
         charts.shutil.which = lambda name: None if name == "gnuplot" else real(name)
@@ -463,7 +465,7 @@ class Folders(unittest.TestCase):
         self.assertIn("gnuplot not installed", read(os.path.join(d, "report.md")))
 
     def test_unreadable_pairs_are_a_warning(self):
-        fake = types.ModuleType("peakresults.pairs")
+        fake = types.ModuleType("peakresults.pairs.pairs")
 
         def broken(out):
             raise ValueError("r1-ours.json: not JSON")
@@ -477,7 +479,7 @@ class Folders(unittest.TestCase):
         self.assertIn("- raw/pairs: paired rounds not readable (r1-ours.json: not JSON)", md)
 
     def test_pairs_rendered_with_unexplained(self):
-        fake = types.ModuleType("peakresults.pairs")
+        fake = types.ModuleType("peakresults.pairs.pairs")
         fake.load_pairs = lambda out: [{
             "tool": "fio", "tool_version": "fio-3.33", "suite": "disk", "test": "seq_read", "variant": "psync",
             "threads": 1, "block_bytes": 1048576, "metric": "throughput", "unit": "MB/s", "kind": "like_for_like",

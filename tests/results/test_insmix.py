@@ -1,4 +1,4 @@
-"""scripts/peakresults/insmix*.py: the hot loops' instruction mix, on objdump -d excerpts
+"""scripts/peakresults/insmix/insmix*.py: the hot loops' instruction mix, on objdump -d excerpts
 recorded here (tests/fixtures/insmix: membench's s_triad and s_copy per ISA, likwid-bench
 5.2's copy_mem_avx and stream_mem_avx kernels found through its test table, Debian hpcc's
 timed STREAM Triad block)."""
@@ -12,8 +12,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from peakresults import insmix  # noqa: E402
-from peakresults.insmix_tools import kernel_address  # noqa: E402
+from peakresults.insmix import insmix  # noqa: E402
+from peakresults.insmix.insmix_tools import kernel_address  # noqa: E402
 
 FIX = os.path.join(ROOT, "tests", "fixtures", "insmix")
 

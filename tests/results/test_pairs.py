@@ -1,4 +1,4 @@
-"""Paired rounds (scripts/peakresults/pairs.py) on recorded rounds written here: the median
+"""Paired rounds (scripts/peakresults/pairs/pairs.py) on recorded rounds written here: the median
 of the per-pair ratios (not the ratio of medians), min and max, an odd and an even number
 of pairs, a failed round, the cause kept only outside 0.90-1.10, our best configuration."""
 import csv
@@ -12,7 +12,7 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import pairs  # noqa: E402
+from peakresults.pairs import pairs  # noqa: E402
 
 KEY = {"suite": "network", "test": "tcp_throughput", "variant": "tcp", "threads": 1,
        "block_bytes": 65536, "metric": "throughput", "unit": "Gbit/s"}
@@ -213,7 +213,7 @@ class Pairs(unittest.TestCase):
         self.assertEqual((unknown["n_pairs"], unknown["flags"]), (1, "pairs_wide"))
 
     def test_report_counts_moved_rounds(self):
-        from peakresults import report_refs
+        from peakresults.report import report_refs
         base = dict(KEY, tool="iperf3", kind="like_for_like", ratio_median=1.0, ratio_min=0.9, ratio_max=1.1)
         rows = [dict(base, n_pairs=3, flags="placement_moved=6"), dict(base, n_pairs=2, flags="placement_unmatched"),
                 dict(base, n_pairs=5, flags="")]

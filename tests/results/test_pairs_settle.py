@@ -1,4 +1,4 @@
-"""The paired rounds' stopping rule (scripts/peakresults/pairs_settle.py, issue 42) on
+"""The paired rounds' stopping rule (scripts/peakresults/pairs/pairs_settle.py, issue 42) on
 synthetic ratio series: settled inside the band, settled outside it (above and below),
 still open with rounds left, open with no round left that could settle it, and a measured
 cause; the interval judged (t below six pairs, the median's order statistics from six)."""
@@ -10,7 +10,7 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import pairs_settle as ps  # noqa: E402
+from peakresults.pairs import pairs_settle as ps  # noqa: E402
 
 
 class Interval(unittest.TestCase):

@@ -14,8 +14,11 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import charts_special, physics, pool, report_summary, schema  # noqa: E402
-from peakresults.charts import Charts  # noqa: E402
+from peakresults.charts import charts_special  # noqa: E402
+from peakresults.charts.charts import Charts  # noqa: E402
+from peakresults.core import physics, schema  # noqa: E402
+from peakresults.merge import pool  # noqa: E402
+from peakresults.report import report_summary  # noqa: E402
 
 
 def row(test, variant, threads, mean, theoretical, flags="", metric="flops", unit="GFLOPS", samples=None):
@@ -36,7 +39,7 @@ TWIN = row("linpack", "dgesv_vs_avx2", 2, 154.52652877392546, 130.71619215021266
 
 class Rule(unittest.TestCase):
     def test_ratio_is_libpeaks(self):
-        self.assertEqual(physics.ABOVE_PEAK_RATIO, 1.02)  # common/peak_result.h
+        self.assertEqual(physics.ABOVE_PEAK_RATIO, 1.02)  # common/harness/peak_result.h
 
     def test_tolerance_on_the_rows_own_figure(self):
         self.assertTrue(physics.above_peak(row("flops", "x", 1, 102.1, 100.0)))

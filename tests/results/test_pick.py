@@ -11,8 +11,10 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import charts_special, pick, report, report_machine, report_pa1, schema  # noqa: E402
-from peakresults.charts import Charts  # noqa: E402
+from peakresults.charts import charts_special  # noqa: E402
+from peakresults.charts.charts import Charts  # noqa: E402
+from peakresults.core import pick, schema  # noqa: E402
+from peakresults.report import report, report_machine, report_pa1  # noqa: E402
 
 
 def row(test, variant, threads, mean, theoretical=None, flags="", suite="cpu", metric="flops", unit="GFLOPS"):

@@ -14,8 +14,10 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(REPO, "tests", "fixtures", "results", "tiny")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import pool, report_cluster, report_mode, report_refs, schema  # noqa: E402
-from peakresults.finish import finish  # noqa: E402
+from peakresults.core import schema  # noqa: E402
+from peakresults.merge import pool  # noqa: E402
+from peakresults.report import report_cluster, report_mode, report_refs  # noqa: E402
+from peakresults.report.finish import finish  # noqa: E402
 
 SUMMARY_MAX_LINES = 60
 FULL_MAX_BYTES = 40_000

@@ -18,9 +18,10 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, HERE)
 
 import record_run  # noqa: E402
-from peakresults import report_causes, report_warnings, schema  # noqa: E402
-from peakresults.finish import finish  # noqa: E402
-from peakresults.report_fmt import FLAG_MEANING, warnings  # noqa: E402
+from peakresults.core import schema  # noqa: E402
+from peakresults.report import report_causes, report_warnings  # noqa: E402
+from peakresults.report.finish import finish  # noqa: E402
+from peakresults.report.report_fmt import FLAG_MEANING, warnings  # noqa: E402
 
 RECORD = os.path.join(REPO, "..", "shared", "machines", "amd-zen5-turin-bhyve")
 I64_MUL = "unsupported: no 64-bit lane multiply below AVX-512DQ (vpmullq); see avx512_i64_mul"

@@ -9,7 +9,7 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import report_clock  # noqa: E402
+from peakresults.report import report_clock  # noqa: E402
 
 
 class ClockLine(unittest.TestCase):

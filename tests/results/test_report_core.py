@@ -8,7 +8,7 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import report_machine, report_summary  # noqa: E402
+from peakresults.report import report_machine, report_summary  # noqa: E402
 
 MASKED_NOTE = ("model 167 says rocketlake; avx512_fp16, amx_tile and a 2 MiB L2 contradict it; all "
                "that is reported fits sapphirerapids-class: sapphirerapids (Golden Cove server)")

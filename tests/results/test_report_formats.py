@@ -1,4 +1,4 @@
-"""The report's peaks per number format (issue 37 §5; scripts/peakresults/report_formats.py):
+"""The report's peaks per number format (issue 37 §5; scripts/peakresults/report/report_formats.py):
 the table, the chart's data and the summary's one line, on the fixture machines of
 tests/fixtures/formats (an AMX server, AVX512_BF16 without AMX, an AVX2 core with nothing,
 an arm64 Neoverse N2), and end to end in report.md (the recorded tiny run with the AMX
@@ -16,11 +16,11 @@ FIX = os.path.join(REPO, "tests", "fixtures", "formats")
 TINY = os.path.join(REPO, "tests", "fixtures", "results", "tiny")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import report_formats as rf  # noqa: E402
 from peakresults.adapters import common as ad_common  # noqa: E402
 from peakresults.adapters import onednn  # noqa: E402
-from peakresults.charts import Charts  # noqa: E402
-from peakresults.finish import finish  # noqa: E402
+from peakresults.charts.charts import Charts  # noqa: E402
+from peakresults.report import report_formats as rf  # noqa: E402
+from peakresults.report.finish import finish  # noqa: E402
 
 NUMS = ("mean", "stddev", "min", "median", "max", "ci95_low", "ci95_high", "theoretical", "efficiency")
 

@@ -16,8 +16,8 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(REPO, "tests", "fixtures", "results", "tiny")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import report, report_html  # noqa: E402
-from peakresults.finish import finish  # noqa: E402
+from peakresults.report import report, report_html  # noqa: E402
+from peakresults.report.finish import finish  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -1,4 +1,4 @@
-"""The report header's time line (scripts/peakresults/report_time.py, issue 42): the steps'
+"""The report header's time line (scripts/peakresults/report/report_time.py, issue 42): the steps'
 time per part from status.tsv beside the plan's estimate per part (plan.json), the run's
 wall time while run_all.sh runs the report, a resumed run said, nothing without a status."""
 import json
@@ -11,7 +11,8 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import plan, report_time  # noqa: E402
+from peakresults.plan import plan  # noqa: E402
+from peakresults.report import report_time  # noqa: E402
 
 STATUS = ("peakinfo\tinfo\tok\t2\t\ncpubench\tcpu\tok\t100\t\nfio r1 ours-seq\tpair\tok\t8\t\n"
           "fio r1 fio\tpair\tok\t14\t\nfio r4 fio\tpair\tskipped\t0\tpairs enough: settled\n"

@@ -1,6 +1,6 @@
-"""The shared facts (common/peak_shared.h): the C compiler's reading (tests/unit/
+"""The shared facts (common/base/peak_shared.h): the C compiler's reading (tests/unit/
 shared_facts.c, built by CMake, its path the first argument) equals the results program's
-(peakresults.shared), and every define the header holds is printed by the C side."""
+(peakresults.core.shared), and every define the header holds is printed by the C side."""
 import os
 import subprocess
 import sys
@@ -9,7 +9,8 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import pairs, shared  # noqa: E402
+from peakresults.core import shared  # noqa: E402
+from peakresults.pairs import pairs  # noqa: E402
 
 EXE = sys.argv.pop(1) if len(sys.argv) > 1 else ""
 

@@ -11,8 +11,8 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import sustain  # noqa: E402
-from peakresults.charts import Charts  # noqa: E402
+from peakresults.charts.charts import Charts  # noqa: E402
+from peakresults.report import sustain  # noqa: E402
 
 
 def row(test, variant, unit, samples, flags):

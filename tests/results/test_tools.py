@@ -13,9 +13,9 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from peakresults import schema  # noqa: E402
 from peakresults.adapters import fio, hpcc, iozone, iperf3, likwid, sockperf  # noqa: E402
 from peakresults.adapters.common import BASELINE_COLUMNS, NotToolOutput  # noqa: E402
+from peakresults.core import schema  # noqa: E402
 
 FX = os.path.join(REPO, "tests", "fixtures", "baseline")
 

@@ -1,4 +1,4 @@
-"""scripts/peakresults/trace*.py: syscall traces of a pair's two sides, on traces recorded
+"""scripts/peakresults/trace/trace*.py: syscall traces of a pair's two sides, on traces recorded
 on a 2-vCPU VM (tests/fixtures/traces: strace -f -qq -yy -T -s 1 excerpts, and the summaries
 `peakresults trace run` wrote) and hand-edited variants of them."""
 import json
@@ -13,10 +13,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from peakresults import trace  # noqa: E402
-from peakresults.trace_compare import compare  # noqa: E402
-from peakresults.trace_parse import Tracer, parse_call, split_args  # noqa: E402
-from peakresults.trace_summary import merge, summarize as summary_of  # noqa: E402
+from peakresults.trace import trace  # noqa: E402
+from peakresults.trace.trace_compare import compare  # noqa: E402
+from peakresults.trace.trace_parse import Tracer, parse_call, split_args  # noqa: E402
+from peakresults.trace.trace_summary import merge, summarize as summary_of  # noqa: E402
 
 FIX = os.path.join(ROOT, "tests", "fixtures", "traces")
 

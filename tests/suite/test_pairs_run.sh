@@ -52,7 +52,7 @@ ok "no tool server left running"
 
 PYTHONPATH="$repo/scripts" python3 - "$r" <<'PY' || fail "pairs.py on the run"
 import sys
-from peakresults import pairs
+from peakresults.pairs import pairs
 got = {(p["tool"], p["test"], p["kind"]): p for p in pairs.load_pairs(sys.argv[1])}
 assert set(got) >= {("iperf3", "tcp_throughput", "like_for_like"), ("iperf3", "udp_throughput", "like_for_like"),
                     ("iperf3", "udp_throughput", "best"), ("sockperf", "tcp_latency", "like_for_like")}, got.keys()

@@ -2,8 +2,11 @@
 oneDNN through peak_ref_gemm, paired only): each
 module holds the tool's job derived from ours, its command line and run (run), its parser
 into our rows (parse), the skipped entries when it is missing, and its pairing rules
-(pair_jobs: the paired jobs of plan_pairs.PairJob). common.py is what they share;
-`python3 scripts/peakresults/adapters TOOL ...` runs one (__main__.py, common.main)."""
+(pair_jobs: the paired jobs, pairing.PairJob). common.py is what they share, pairing.py
+the paired jobs' record and the machine facts they are derived from;
+`python3 scripts/peakresults/adapters TOOL ...` runs one (__main__.py, common.main). hpcc's
+adapter is a folder: one node in __init__.py, across a hostfile's nodes in cluster.py;
+osu.py reads OSU's and IMB's outputs for the cluster part (scripts/cluster_osu.sh)."""
 import importlib
 
 # The adapters by name (the unpaired steps run in this order), and the order of their

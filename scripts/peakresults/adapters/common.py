@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from .. import schema
+from ..core import schema
 
 BASELINE_SCHEMA = schema.BASELINE_SCHEMA
 BASELINE_COLUMNS = schema.BASELINE_COLUMNS
@@ -75,14 +75,19 @@ def row(tool, version, key, mean, job="", config="", flags="", **stats) -> dict:
     return r
 
 
-def write_doc(path: str, tool: str, version: str, rows: list, skipped: list) -> None:
-    doc = {"schema": BASELINE_SCHEMA, "tool": tool, "tool_version": version,
-           "rows": rows, "skipped": skipped}
+def write_json(path: str, doc: dict) -> None:
+    """DOC to PATH, whole or not at all (written beside it, then renamed)."""
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
     os.replace(tmp, path)
+
+
+def write_doc(path: str, tool: str, version: str, rows: list, skipped: list, **extra) -> None:
+    """A reference tool's document (docs/results-schema.md), EXTRA's keys after its own."""
+    write_json(path, dict({"schema": BASELINE_SCHEMA, "tool": tool, "tool_version": version,
+                           "rows": rows, "skipped": skipped}, **extra))
 
 
 def last_line(path: str) -> str:
@@ -412,7 +417,10 @@ def parse_main(adapter, a: Args) -> int:
 
 
 def main(adapter, argv: list) -> int:
-    """The adapter's command line (see the top)."""
+    """The adapter's command line (see the top), or one of the adapter's own COMMANDS."""
+    commands = getattr(adapter, "COMMANDS", {})
+    if argv and argv[0] in commands:
+        return commands[argv[0]](argv[1:])
     try:
         a = Args(argv)
         if a.parse is not None:

@@ -290,7 +290,7 @@ def baseline_extra(o, disk_dir: str) -> list:
 def pair_jobs(e) -> list:
     """The paired disk job (plan_pairs.PairEnv E): diskbench and fio on the same file size,
     blocks, engines, pages and CPU."""
-    from ..plan_pairs import PairJob, hugetlb_room, pair_cpus, shared_buffer_dir, thp_available
+    from .pairing import PairJob, hugetlb_room, pair_cpus, shared_buffer_dir, thp_available
     o, mode, key, one = e.o, e.mode, e.key, e.one
     if "disk" not in e.want or not e.have("fio"):
         return []

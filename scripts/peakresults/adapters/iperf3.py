@@ -109,7 +109,7 @@ def baseline_extra(o, disk_dir: str) -> list:
 
 def pair_jobs(e) -> list:
     """The paired TCP and UDP throughput jobs (plan_pairs.PairEnv E)."""
-    from ..plan_pairs import PairJob, pair_cpus
+    from .pairing import PairJob, pair_cpus
     if "network" not in e.want or not e.have("iperf3"):
         return []
     secs, tmax, key, one = e.round_value(ROUND_S), e.tmax, e.key, e.one

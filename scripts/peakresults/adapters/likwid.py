@@ -163,7 +163,7 @@ def baseline_extra(o, disk_dir: str) -> list:
 
 def pair_jobs(e) -> list:
     """The paired flops job (cpubench) and STREAM job (membench) (plan_pairs.PairEnv E)."""
-    from ..plan_pairs import PairJob, heap_pages_args
+    from .pairing import PairJob, heap_pages_args
     if not e.have("likwid"):
         return []
     isa, lisa, tmax, mode, key, one = e.isa, e.lisa, e.tmax, e.mode, e.key, e.one

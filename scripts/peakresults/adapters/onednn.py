@@ -158,7 +158,7 @@ def baseline_extra(o, disk_dir: str) -> list:
 def pair_jobs(e) -> list:
     """A paired job per format whose unit this CPU has (plan_pairs.PairEnv E): oneDNN's
     matmul against cpubench's row of that unit at the largest thread count."""
-    from ..plan_pairs import PairJob, cpu_flags
+    from .pairing import PairJob, cpu_flags
     if "cpu" not in e.want:
         return []
     binary = os.path.join(e.o.build_dir, "cpu", PROGRAM)

@@ -92,7 +92,7 @@ def baseline_extra(o, disk_dir: str) -> list:
 
 def pair_jobs(e) -> list:
     """The paired TCP ping-pong (plan_pairs.PairEnv E)."""
-    from ..plan_pairs import PairJob, pair_cpus
+    from .pairing import PairJob, pair_cpus
     if "network" not in e.want or not e.have("sockperf"):
         return []
     secs = e.round_value(ROUND_S)
