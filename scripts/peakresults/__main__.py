@@ -14,7 +14,10 @@ summarized into OUTFILE (trace.py; exit: ARGV's, 3 without strace).
 python3 scripts/peakresults insmix BINARY SYMBOL: the instruction mix of SYMBOL's loops.
 python3 scripts/peakresults compare OLD NEW [--tolerance PCT] [--format md|csv|json]
 [--chart FILE]: exit 0 when nothing regressed beyond the tolerance, 1 when something did,
-2 on a usage error (one line on stderr)."""
+2 on a usage error (one line on stderr).
+python3 scripts/peakresults compare --shape OLD NEW [--format md|json]: exit 0 when the two
+runs have the same shape (suites, rows, fields, files; compare_shape.py), whatever their
+numbers, 1 naming what differs."""
 import argparse
 import os
 import sys
@@ -23,7 +26,7 @@ if __package__ in (None, ""):  # run as `python3 scripts/peakresults`
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     __package__ = "peakresults"  # noqa: A001
 
-from peakresults.compare import compare_report  # noqa: E402
+from peakresults.compare import compare_report, compare_shape  # noqa: E402
 from peakresults.compare.compare import compare  # noqa: E402
 from peakresults.core.load import NotAResultsFolder, load_run  # noqa: E402
 
@@ -125,6 +128,8 @@ def main(argv: list) -> int:
                    help="a slower row counts as a regression beyond this many percent (default 5)")
     c.add_argument("--format", choices=("md", "csv", "json"), default="md")
     c.add_argument("--chart", metavar="FILE", help="also draw the changes into FILE (PNG, gnuplot)")
+    c.add_argument("--shape", action="store_true",
+                   help="compare the runs' shape (suites, rows, fields, files), not their numbers")
     a = p.parse_args(argv)
     if a.cmd == "finish":
         return run_finish(a.out, not a.no_charts)
@@ -144,11 +149,19 @@ def main(argv: list) -> int:
         return run_theoretical(a.file, a.suite, a.variant)
     if not a.tolerance >= 0:
         p.error("--tolerance must be a percentage >= 0")
+    if a.shape and (a.chart or a.format == "csv"):
+        p.error("--shape writes md or json, and no chart")
     try:
         old, new = load_run(a.old), load_run(a.new)
     except NotAResultsFolder as e:
         print(f"peakresults: {e}", file=sys.stderr)
         return 2
+    if a.shape:
+        shape = compare_shape.Shape(old, new)
+        text = compare_shape.as_json(shape) + "\n" if a.format == "json" else \
+            compare_shape.markdown(shape, a.old, a.new)
+        sys.stdout.write(text)
+        return 0 if shape.same else 1
     cmp = compare(old, new, a.tolerance)
     if a.format == "md":
         sys.stdout.write(compare_report.markdown(cmp, a.old, a.new, a.tolerance))
