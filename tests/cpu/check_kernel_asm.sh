@@ -3,7 +3,8 @@
 # runs too) and its frequency chains, and check that the scalar ones are scalar (no packed
 # instruction, no ymm/zmm register) and that every kernel uses the instruction and vector
 # width its row claims.
-# Usage: check_kernel_asm.sh OBJDUMP LIBPEAK.a LIBCPU_KERNELS.a
+# Usage: check_kernel_asm.sh OBJDUMP LIBPEAK_MACHINE.a LIBCPU_KERNELS.a (the loops are libpeak's
+# machine floor)
 set -u
 objdump=$1
 shift
