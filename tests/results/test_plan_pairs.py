@@ -12,6 +12,7 @@ import unittest
 from plan_common import BASE, SYSROOT, plan
 
 from peakresults.adapters import hpcc as hpcc_adapter  # (plan_common puts scripts/ on the path)
+from peakresults.adapters import pairing
 
 
 class PairedRounds(unittest.TestCase):
@@ -131,9 +132,9 @@ class PairedRounds(unittest.TestCase):
             with open(os.path.join(thp, "enabled"), "w") as f:
                 f.write("[always] madvise never\n")
             o = plan.parse_options(BASE[:BASE.index("--sysroot") + 1] + [d])
-            self.assertEqual(plan.heap_pages_args(o), [])  # malloc gets THP: membench's default
+            self.assertEqual(pairing.heap_pages_args(o), [])  # malloc gets THP: membench's default
             os.remove(os.path.join(thp, "enabled"))
-            self.assertEqual(plan.heap_pages_args(o), ["--hugepages", "off"])  # no THP at all
+            self.assertEqual(pairing.heap_pages_args(o), ["--hugepages", "off"])  # no THP at all
 
     def test_same_job_disk_pages(self):
         # The same pages on both sides: the hugetlb pool when it has room; else diskbench's
@@ -163,7 +164,7 @@ class PairedRounds(unittest.TestCase):
                     self.assertTrue(bufdir.startswith(f"/dev/shm/peakbench-buffers.{os.getuid()}."), bufdir)
                     self.assertEqual(fj.tool_argv[fj.tool_argv.index("--buffer-dir") + 1], bufdir)
                     self.assertNotIn("--mem", fj.tool_argv)
-                    self.assertEqual(plan.shared_buffer_dir(o), bufdir)
+                    self.assertEqual(pairing.shared_buffer_dir(o), bufdir)
                     self.assertEqual(plan.settings(o, steps)["buffer_dir"], bufdir)  # run_all.sh removes it
                     self.assertEqual([f["cause"] for f in fj.figures], ["", "", "", ""])
                 else:

@@ -10,8 +10,6 @@ import shutil
 import sys
 
 from ..adapters.hpcc import PAIR_N
-from ..adapters.pairing import (PairJob, cpu_flags, heap_pages_args,  # noqa: F401
-                                hugetlb_room, pair_cpus, shared_buffer_dir, thp_available)
 from ..core.cache_env import measured as measured_caches
 from . import plan_pairs
 from .plan_options import (BASELINE_TOOLS, FULL_MIN_TIME, SUITES, TOOL_PROGRAM, USAGE, Step,  # noqa: F401
