@@ -9,16 +9,21 @@ set -u
 fail=0
 broke() { echo "check_layers: $*" >&2; fail=1; }
 
-# compiles CC DIRS HEADER: does `#include "HEADER"` compile with only DIRS on the path?
-# Prints the compiler's first error line when it does not.
-compiles() {
-	local cc=$1 dirs=$2 header=$3 flags=() d out
+# compile CC DIRS HEADER: compile `#include "HEADER"` with only DIRS on the path; the
+# compiler's messages in $out, its exit status returned.
+out=""
+compile() {
+	local cc=$1 dirs=$2 header=$3 flags=() d x
 	IFS=: read -r -a d <<<"$dirs"
 	for x in "${d[@]}"; do flags+=("-I$x"); done
 	out=$(printf '#include "%s"\n' "$header" |
-		"$cc" -std=gnu11 -fsyntax-only -x c "${flags[@]}" - 2>&1) && return 0
-	printf '%s\n' "$out" | grep -m1 'error' >&2
-	return 1
+		"$cc" -std=gnu11 -fsyntax-only -x c "${flags[@]}" - 2>&1)
+}
+
+# not_found HEADER: the last compile failed because HEADER itself was not on the path
+# (gcc: "HEADER: No such file", clang: "'HEADER' file not found"), not for another reason.
+not_found() {
+	grep -q -e "$1: No such file" -e "'$1' file not found" <<<"$out"
 }
 
 check_includes() {
@@ -34,14 +39,16 @@ check_includes() {
 		# The floor's own headers: each compiles with this floor's path alone (none of
 		# them reaches up, and the path really holds the floor).
 		for h in "$common/${names[i]}"/*.h; do
-			compiles "$cc" "${paths[i]}" "$(basename "$h")" ||
-				broke "${names[i]}/$(basename "$h") does not compile with ${names[i]}'s include path"
+			compile "$cc" "${paths[i]}" "$(basename "$h")" ||
+				broke "${names[i]}/$(basename "$h") does not compile with ${names[i]}'s include path:" \
+					"$(grep -m1 error <<<"$out")"
 		done
-		# Every header of a floor above: not found from here.
+		# Every header of a floor above: not found from here (failing for another reason
+		# would prove nothing).
 		for ((j = i + 1; j < ${#names[@]}; j++)); do
 			for h in "$common/${names[j]}"/*.h; do
 				up=$(basename "$h")
-				if compiles "$cc" "${paths[i]}" "$up" 2>/dev/null; then
+				if compile "$cc" "${paths[i]}" "$up" || ! not_found "$up"; then
 					broke "${names[i]} can include ${names[j]}/$up (a floor above)"
 				fi
 			done
